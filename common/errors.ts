@@ -1,0 +1,48 @@
+/**
+ * The one error catalogue. Every failure the API reports has a stable numeric code, an HTTP status
+ * and a message key in the UI catalogues (`error.<name>`). Spec codes (§8) keep their numbers.
+ */
+export const ERRORS = {
+  validation_failed: { code: 1001, http: 400 },
+  not_found: { code: 1004, http: 404 },
+  page_not_found: { code: 1404, http: 404 },
+  method_not_allowed: { code: 1005, http: 405 },
+  payload_too_large: { code: 1013, http: 413 },
+  too_many_requests: { code: 1029, http: 429 },
+  internal: { code: 1500, http: 500 },
+  maintenance: { code: 1503, http: 503 },
+  // Spec §8 codes, used by the account issue onward.
+  invalid_session: { code: 402, http: 401 },
+  wrong_code: { code: 601, http: 400 },
+  email_not_activated: { code: 4044, http: 403 },
+  invalid_phone: { code: 12000, http: 400 },
+  account_exists: { code: 12005, http: 409 },
+} as const;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** An error the API can report as it is. Throw it from services; the HTTP layer serialises it. */
+export class AppError extends Error {
+  readonly errorName: ErrorName;
+  readonly code: number;
+  readonly http: number;
+  readonly details: unknown;
+
+  constructor(name: ErrorName, details?: unknown) {
+    super(name);
+    this.name = 'AppError';
+    this.errorName = name;
+    this.code = ERRORS[name].code;
+    this.http = ERRORS[name].http;
+    this.details = details;
+  }
+}
+
+/** Failure body of the API envelope. */
+export interface ErrorBody {
+  status: number;
+  code: number;
+  error: ErrorName;
+  message: string;
+  details?: unknown;
+}

@@ -1,0 +1,50 @@
+import { htmlLang, type Locale } from './locales';
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: Locale, fractionDigits: number): Intl.NumberFormat {
+  const key = `${locale}|${fractionDigits}`;
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(htmlLang(locale), { maximumFractionDigits: fractionDigits });
+    numberFormats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * Follower and viewer counts (spec §3): up to 1000 as a localized number, above that in
+ * thousands with a K suffix and at most one decimal (1500 → 1.5K, 12,345 → 12.3K).
+ */
+export function formatCount(n: number, locale: Locale): string {
+  if (!Number.isFinite(n)) return '0';
+  if (Math.abs(n) <= 1000) return numberFormat(locale, 0).format(n);
+  const thousands = Math.floor(n / 100) / 10;
+  return `${numberFormat(locale, 1).format(thousands)}K`;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Relative time (spec §9): seconds, minutes, hours, or days while under 30 days; after that the
+ * date as YYYY-MM-DD (UTC).
+ */
+export function formatRelativeTime(date: Date, now: Date, locale: Locale): string {
+  const diff = now.getTime() - date.getTime();
+  const past = diff >= 0;
+  const abs = Math.abs(diff);
+  if (abs >= 30 * DAY) return date.toISOString().slice(0, 10);
+  const rtf = new Intl.RelativeTimeFormat(htmlLang(locale), { numeric: 'always' });
+  const sign = past ? -1 : 1;
+  if (abs < MINUTE) return rtf.format(sign * Math.floor(abs / SECOND), 'second');
+  if (abs < HOUR) return rtf.format(sign * Math.floor(abs / MINUTE), 'minute');
+  if (abs < DAY) return rtf.format(sign * Math.floor(abs / HOUR), 'hour');
+  return rtf.format(sign * Math.floor(abs / DAY), 'day');
+}
+
+/** A calendar date in the reader's language (news dates). */
+export function formatDate(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(htmlLang(locale), { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}

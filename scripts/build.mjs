@@ -1,0 +1,126 @@
+// Builds the browser bundle (code-split per page), the stylesheet and the server bundle, then
+// writes dist/client/manifest.json and the version files the browser polls (spec §4, §7).
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const out = join(root, 'dist');
+const client = join(out, 'client');
+const watch = process.argv.includes('--watch');
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(client, 'assets'), { recursive: true });
+
+async function buildClient() {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { client: 'web/client.tsx' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    target: ['chrome90', 'firefox90', 'safari15'],
+    minify: true,
+    sourcemap: 'linked',
+    metafile: true,
+    jsx: 'automatic',
+    outdir: join(client, 'assets'),
+    entryNames: '[name]-[hash]',
+    chunkNames: 'c-[hash]',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const css = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['web/styles/app.css'],
+    bundle: true,
+    minify: true,
+    outfile: join(client, 'app.css'),
+    logLevel: 'warning',
+  });
+  void css;
+  return result.metafile;
+}
+
+function manifestFrom(metafile) {
+  const toUrl = (p) => '/' + relative(client, join(root, p)).split('\\').join('/');
+  let entry = null;
+  let entryImports = [];
+  const chunks = {};
+  for (const [file, info] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith('.js')) continue;
+    const imports = info.imports.filter((i) => i.kind === 'import-statement').map((i) => toUrl(i.path));
+    if (info.entryPoint === 'web/client.tsx') {
+      entry = toUrl(file);
+      entryImports = imports;
+    } else if (info.entryPoint) {
+      chunks[info.entryPoint] = { file: toUrl(file), imports };
+    }
+  }
+  if (!entry) throw new Error('client entry missing from metafile');
+  const hash = createHash('sha256');
+  for (const file of Object.keys(metafile.outputs).sort()) hash.update(readFileSync(join(root, file)));
+  hash.update(readFileSync(join(client, 'app.css')));
+  const buildId = hash.digest('hex').slice(0, 12);
+  return { buildId, builtAt: new Date().toISOString(), entry, entryImports, chunks, css: 'app.css' };
+}
+
+function precompress(dir) {
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (statSync(file).isDirectory()) {
+      precompress(file);
+      continue;
+    }
+    if (!/\.(js|css|svg|json|webmanifest|txt|map)$/.test(name)) continue;
+    const data = readFileSync(file);
+    if (data.length < 1024) continue;
+    writeFileSync(file + '.br', brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(file + '.gz', gzipSync(data, { level: 9 }));
+  }
+}
+
+async function buildServer() {
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['server/main.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    jsx: 'automatic',
+    sourcemap: true,
+    outfile: join(out, 'server', 'main.js'),
+    logLevel: 'warning',
+  });
+}
+
+async function buildAll() {
+  const started = Date.now();
+  const metafile = await buildClient();
+  const manifest = manifestFrom(metafile);
+  writeFileSync(join(client, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  mkdirSync(join(client, 'builds', 'meta'), { recursive: true });
+  const latest = { id: manifest.buildId, timestamp: Date.parse(manifest.builtAt) };
+  writeFileSync(join(client, 'builds', 'latest.json'), JSON.stringify(latest));
+  writeFileSync(join(client, 'builds', 'meta', `${manifest.buildId}.json`), JSON.stringify({ ...latest, entry: manifest.entry }));
+  if (existsSync(join(root, 'web', 'public'))) cpSync(join(root, 'web', 'public'), client, { recursive: true });
+  precompress(client);
+  await buildServer();
+  console.log(`built ${manifest.buildId} in ${Date.now() - started} ms`);
+}
+
+await buildAll();
+if (watch) {
+  const { watch: fsWatch } = await import('node:fs');
+  let timer;
+  fsWatch(join(root, 'web'), { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => buildAll().catch((e) => console.error(e)), 150);
+  });
+  console.log('watching web/ for changes');
+}

@@ -1,0 +1,144 @@
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from '../common/locales';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
+import { createMetrics, registerMetrics } from './http/metrics';
+import { ContentStore } from './modules/content/content';
+import { newsRoutes } from './modules/news/routes';
+import { NewsService } from './modules/news/service';
+import { CLIENT_DIST } from './paths';
+import { loadAssets, type Assets } from './ssr/assets';
+import { registerPages } from './ssr/pages';
+import { registerSeo } from './ssr/seo';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** Overrides for tests. */
+  assets?: Assets;
+  content?: ContentStore;
+}
+
+/** The language an API error is reported in: ?locale=, then the lang cookie, then Accept-Language. */
+function requestLocale(req: { query: unknown; cookies: Record<string, string | undefined>; headers: Record<string, unknown> }): Locale {
+  const q = (req.query as Record<string, unknown> | undefined)?.locale;
+  return (
+    (typeof q === 'string' ? localeFromSegment(q) : null) ??
+    (req.cookies.lang ? localeFromSegment(req.cookies.lang) : null) ??
+    negotiateLocale(typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : undefined) ??
+    DEFAULT_LOCALE
+  );
+}
+
+/** Wires config, database and modules into a Fastify app (not yet listening). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.APP_ENV === 'online' || config.APP_ENV === 'gray',
+    bodyLimit: 256 * 1024,
+    maxParamLength: 1024,
+    disableRequestLogging: config.APP_ENV === 'test',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const metrics = createMetrics();
+  const content = deps.content ?? new ContentStore();
+  const news = new NewsService(db);
+  const assets = deps.assets ?? loadAssets();
+
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `${config.SITE_NAME} API`,
+        version: '1',
+        description:
+          'JSON API. Success: HTTP 200 with `{status: 200, data}`. Failure: matching HTTP status with `{status, code, error, message}`; codes are listed in common/errors.ts and docs/api.md.',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    return payload;
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const appError = toAppError(err);
+    if (appError.http >= 500) req.log.error({ err }, 'request failed');
+    return reply.code(appError.http).send(errorBody(appError.errorName, requestLocale(req), appError.details));
+  });
+
+  registerMetrics(app, metrics);
+
+  app.get(
+    '/healthz',
+    { schema: { tags: ['ops'], summary: 'Liveness and database check', response: { 200: okSchema(z.object({ db: z.string() })) } } },
+    async () => {
+      await db.query('SELECT 1');
+      return { status: 200 as const, data: { db: db.kind } };
+    },
+  );
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.post(
+    '/api/v1/client-errors',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Script errors reported by browsers (logged, counted)',
+        body: z.object({ message: z.string().max(500), stack: z.string().max(2000).optional(), url: z.string().max(1024) }),
+        response: { 200: okSchema(z.object({})), 400: errorSchema },
+      },
+    },
+    async (req) => {
+      metrics.clientErrors.inc();
+      req.log.warn({ client: req.body }, 'browser script error');
+      return { status: 200 as const, data: {} };
+    },
+  );
+
+  await app.register(newsRoutes(news));
+
+  app.all('/api/*', { schema: { hide: true } }, async (req, reply) =>
+    reply.code(404).send(errorBody('not_found', requestLocale(req))),
+  );
+
+  await app.register(fastifyStatic, {
+    root: CLIENT_DIST,
+    prefix: '/',
+    wildcard: false,
+    preCompressed: true,
+    index: false,
+    setHeaders(res, path) {
+      if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+      else if (path.includes('/builds/')) res.header('cache-control', 'no-cache');
+      else res.header('cache-control', 'public, max-age=3600');
+    },
+  });
+
+  registerSeo(app, { config, news });
+  registerPages(app, { config, assets, content, news, metrics });
+  return app;
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * The one validated configuration object. Environments are the spec's (online, gray, test) plus
+ * development. Everything comes from the process environment; start fails fast on bad values.
+ */
+const urlString = z.url();
+
+const schema = z
+  .object({
+    APP_ENV: z.enum(['development', 'test', 'gray', 'online']).default('development'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_BASE_URL: urlString.optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** A PostgreSQL server. Unset: embedded PGlite under DATA_DIR. */
+    DATABASE_URL: z.string().optional(),
+    /** Redis for multi-node fan-out (the realtime issue). Unset: in-process bus. */
+    REDIS_URL: z.string().optional(),
+    DATA_DIR: z.string().default('./data'),
+    /** Seed demo content (news) on first start when the database is empty. */
+    SEED_DEMO: z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
+    SITE_NAME: z.string().default('Beamly'),
+    /** How often the browser checks builds/latest.json for a new deploy. */
+    VERSION_POLL_SECONDS: z.coerce.number().int().min(10).default(300),
+    GUILD_FORM_URL: urlString.default('https://forms.gle/beamly-guild-settlement'),
+    SOCIAL_FACEBOOK: urlString.default('https://www.facebook.com/beamlylive'),
+    SOCIAL_TWITTER: urlString.default('https://twitter.com/beamlylive'),
+    SOCIAL_YOUTUBE: urlString.default('https://www.youtube.com/@beamlylive'),
+    SOCIAL_INSTAGRAM: urlString.default('https://www.instagram.com/beamlylive'),
+    APP_STORE_URL: urlString.default('https://apps.apple.com/app/beamly-live/id0000000000'),
+    GOOGLE_PLAY_URL: urlString.default('https://play.google.com/store/apps/details?id=live.beamly'),
+    SAMSUNG_STORE_URL: urlString.default('https://galaxystore.samsung.com/detail/live.beamly'),
+    /** Direct APK download; the spec keeps this link hidden unless configured. */
+    APK_URL: urlString.optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.APP_ENV === 'online' || c.APP_ENV === 'gray') {
+      if (!c.DATABASE_URL) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required online/gray' });
+      if (!c.PUBLIC_BASE_URL)
+        ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'required online/gray' });
+    }
+  });
+
+export type RawConfig = z.infer<typeof schema>;
+
+export interface Config extends RawConfig {
+  publicBaseUrl: string;
+  isDev: boolean;
+}
+
+/** Settings the browser may see. Nothing else from Config reaches a page. */
+export interface PublicConfig {
+  siteName: string;
+  env: RawConfig['APP_ENV'];
+  versionPollSeconds: number;
+  links: {
+    guildForm: string;
+    facebook: string;
+    twitter: string;
+    youtube: string;
+    instagram: string;
+    appStore: string;
+    googlePlay: string;
+    samsungStore: string;
+    apk: string | null;
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const c = parsed.data;
+  const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  return { ...c, publicBaseUrl, isDev: c.APP_ENV === 'development' };
+}
+
+export function publicConfig(c: Config): PublicConfig {
+  return {
+    siteName: c.SITE_NAME,
+    env: c.APP_ENV,
+    versionPollSeconds: c.VERSION_POLL_SECONDS,
+    links: {
+      guildForm: c.GUILD_FORM_URL,
+      facebook: c.SOCIAL_FACEBOOK,
+      twitter: c.SOCIAL_TWITTER,
+      youtube: c.SOCIAL_YOUTUBE,
+      instagram: c.SOCIAL_INSTAGRAM,
+      appStore: c.APP_STORE_URL,
+      googlePlay: c.GOOGLE_PLAY_URL,
+      samsungStore: c.SAMSUNG_STORE_URL,
+      apk: c.APK_URL ?? null,
+    },
+  };
+}

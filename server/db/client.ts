@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** Anything SQL can be sent to: the database, or a transaction. Repositories take this. */
+export interface Queryable {
+  query<R extends object>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+}
+
+/**
+ * The one query layer. The same SQL runs on embedded PGlite and on a PostgreSQL server; both
+ * return int8 as a JS number (values past 2^53 throw rather than lose precision) and numeric as
+ * a string.
+ */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+function parseInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${value} exceeds the safe integer range`);
+  return n;
+}
+
+export async function openPglite(dataDir: string | null): Promise<Db> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create(dataDir ?? undefined);
+  let closed = false;
+  return {
+    kind: 'pglite',
+    async query<R extends object>(sql: string, params?: readonly unknown[]) {
+      return (await lite.query<R>(sql, params ? [...params] : undefined)).rows;
+    },
+    async transaction(fn) {
+      return lite.transaction((tx) =>
+        fn({
+          async query<R extends object>(sql: string, params?: readonly unknown[]) {
+            return (await tx.query<R>(sql, params ? [...params] : undefined)).rows;
+          },
+        }),
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await lite.close();
+    },
+  };
+}
+
+export function openPostgres(connectionString: string, max = 10): Db {
+  const types = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === 20) return parseInt8;
+      return pg.types.getTypeParser(oid, format);
+    },
+  };
+  const pool = new pg.Pool({ connectionString, max, types: types as pg.CustomTypesConfig });
+  let closed = false;
+  return {
+    kind: 'postgres',
+    async query<R extends object>(sql: string, params?: readonly unknown[]) {
+      return (await pool.query<R>(sql, params ? [...params] : undefined)).rows;
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({
+          async query<R extends object>(sql: string, params?: readonly unknown[]) {
+            return (await client.query<R>(sql, params ? [...params] : undefined)).rows;
+          },
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/** Opens the configured database: a server when DATABASE_URL is set, otherwise PGlite in dataDir. */
+export async function openDb(opts: { databaseUrl?: string | undefined; dataDir: string }): Promise<Db> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { AppError, ERRORS, type ErrorBody, type ErrorName } from '../../common/errors';
+import type { Locale } from '../../common/locales';
+import { translate } from '../i18n';
+
+/** Success body of the API envelope (spec §7: HTTP 200 and body status 200). */
+export function ok<T>(data: T): { status: 200; data: T } {
+  return { status: 200, data };
+}
+
+/** Zod schema of a success envelope around `data`, for route response schemas and OpenAPI. */
+export function okSchema<T extends z.ZodType>(data: T) {
+  return z.object({ status: z.literal(200), data });
+}
+
+export const errorSchema = z.object({
+  status: z.number().int(),
+  code: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+
+/** Failure body in the reader's language. */
+export function errorBody(name: ErrorName, locale: Locale, details?: unknown): ErrorBody {
+  const def = ERRORS[name];
+  const body: ErrorBody = { status: def.http, code: def.code, error: name, message: translate(locale, `error.${name}`) };
+  if (details !== undefined) body.details = details;
+  return body;
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { validation?: unknown; statusCode?: number; code?: string };
+  if (e.validation) return new AppError('validation_failed', e.validation);
+  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('payload_too_large');
+  if (e.statusCode === 400) return new AppError('validation_failed');
+  if (e.statusCode === 404) return new AppError('not_found');
+  if (e.statusCode === 405) return new AppError('method_not_allowed');
+  if (e.statusCode === 429) return new AppError('too_many_requests');
+  return new AppError('internal');
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics, one registry per app instance (tests run several in one process). */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const ssrRenders = new Counter({
+    name: 'ssr_renders_total',
+    help: 'Pages rendered, by route and whether the render cache answered',
+    labelNames: ['route', 'cache'] as const,
+    registers: [registry],
+  });
+  const clientErrors = new Counter({
+    name: 'client_errors_total',
+    help: 'Script errors reported by browsers',
+    registers: [registry],
+  });
+  return { registry, httpDuration, ssrRenders, clientErrors };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    metrics.httpDuration.observe(
+      { method: req.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+}

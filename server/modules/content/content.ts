@@ -1,0 +1,110 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Marked } from 'marked';
+import { LOCALES, type Locale } from '../../../common/locales';
+import { localizedPath } from '../../../common/routes';
+import { STATIC_PAGES, type StaticPageSlug } from '../../../common/pages';
+import { CONTENT_DIR } from '../../paths';
+
+export interface ContentDoc {
+  title: string;
+  description: string;
+  html: string;
+  /** Front matter beyond title and description (news: date, summary). */
+  extra: Record<string, unknown>;
+  /** Plain text, for search. */
+  text: string;
+  /** The Markdown body as written. */
+  markdown: string;
+}
+
+function markedFor(locale: Locale): Marked {
+  return new Marked({
+    gfm: true,
+    walkTokens(token) {
+      // Internal links are written without a language; give them the reader's.
+      if (token.type === 'link' && token.href.startsWith('/') && !token.href.startsWith('//')) {
+        const [path = '/', hash] = token.href.split('#');
+        token.href = localizedPath(locale, path) + (hash ? `#${hash}` : '');
+      }
+    },
+  });
+}
+
+/** Markdown to HTML, with internal links pointed at the reader's language. */
+export function renderMarkdown(markdown: string, locale: Locale): string {
+  return markedFor(locale).parse(markdown, { async: false });
+}
+
+/**
+ * Front matter here is flat `key: value` lines (see content/README.md). Values are taken verbatim
+ * after the first colon, so a colon inside a description needs no quoting; surrounding quotes are
+ * dropped if present.
+ */
+export function splitFrontMatter(source: string, where: string): { data: Record<string, string>; content: string } {
+  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
+  if (!m) throw new Error(`${where}: no front matter`);
+  const data: Record<string, string> = {};
+  for (const line of (m[1] ?? '').split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const at = line.indexOf(':');
+    if (at < 1) throw new Error(`${where}: bad front matter line: ${line}`);
+    let value = line.slice(at + 1).trim();
+    if (value.length >= 2 && /^(["']).*\1$/.test(value)) value = value.slice(1, -1).replace(/\\"/g, '"');
+    data[line.slice(0, at).trim()] = value;
+  }
+  return { data, content: source.slice(m[0].length) };
+}
+
+/** Parses one Markdown file with front matter. Throws on a file missing its title or description. */
+export function parseContentFile(source: string, locale: Locale, where: string): ContentDoc {
+  const { data, content } = splitFrontMatter(source, where);
+  const { title, description, ...extra } = data;
+  if (typeof title !== 'string' || !title.trim()) throw new Error(`${where}: front matter lacks a title`);
+  if (typeof description !== 'string' || !description.trim())
+    throw new Error(`${where}: front matter lacks a description`);
+  const html = renderMarkdown(content, locale);
+  const text = content.replace(/[#*_>`[\]()-]/g, ' ').replace(/\s+/g, ' ').trim();
+  return { title: title.trim(), description: description.trim(), html, extra, text, markdown: content };
+}
+
+/**
+ * The static pages in every language, read once. A page missing in a language falls back to
+ * English (and the content test fails, so that never ships unnoticed).
+ */
+export class ContentStore {
+  readonly #pages = new Map<string, ContentDoc>();
+
+  constructor(dir = join(CONTENT_DIR, 'pages')) {
+    for (const { slug } of STATIC_PAGES) {
+      for (const locale of LOCALES) {
+        const file = join(dir, slug, `${locale}.md`);
+        if (!existsSync(file)) continue;
+        this.#pages.set(`${slug}|${locale}`, parseContentFile(readFileSync(file, 'utf8'), locale, file));
+      }
+    }
+  }
+
+  page(slug: StaticPageSlug, locale: Locale): ContentDoc | null {
+    return this.#pages.get(`${slug}|${locale}`) ?? this.#pages.get(`${slug}|en`) ?? null;
+  }
+
+  has(slug: StaticPageSlug, locale: Locale): boolean {
+    return this.#pages.has(`${slug}|${locale}`);
+  }
+}
+
+/** Every news article folder with its files per language (for seeding). */
+export function readNewsContent(dir = join(CONTENT_DIR, 'news')): { slug: string; docs: Map<Locale, ContentDoc> }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => {
+      const docs = new Map<Locale, ContentDoc>();
+      for (const locale of LOCALES) {
+        const file = join(dir, d.name, `${locale}.md`);
+        if (existsSync(file)) docs.set(locale, parseContentFile(readFileSync(file, 'utf8'), locale, file));
+      }
+      return { slug: d.name, docs };
+    });
+}

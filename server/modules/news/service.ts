@@ -1,0 +1,89 @@
+import { AppError } from '../../../common/errors';
+import type { Locale } from '../../../common/locales';
+import type { Db } from '../../db/client';
+import { readNewsContent, renderMarkdown } from '../content/content';
+import { newsRepo, type NewsRow } from './repo';
+
+export interface NewsSummary {
+  slug: string;
+  title: string;
+  summary: string;
+  publishedAt: string;
+  /** The language the text is in (English when the reader's is missing). */
+  locale: Locale;
+}
+
+export interface NewsArticle extends NewsSummary {
+  description: string;
+  html: string;
+}
+
+export interface NewsPage {
+  items: NewsSummary[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+function summaryOf(row: NewsRow): NewsSummary {
+  return {
+    slug: row.slug,
+    title: row.title,
+    summary: row.summary,
+    publishedAt: new Date(row.published_at).toISOString(),
+    locale: row.locale,
+  };
+}
+
+export class NewsService {
+  constructor(private readonly db: Db) {}
+
+  async list(locale: Locale, page: number, pageSize: number): Promise<NewsPage> {
+    const [rows, total] = await Promise.all([
+      newsRepo.list(this.db, locale, pageSize, page * pageSize),
+      newsRepo.count(this.db),
+    ]);
+    return { items: rows.map(summaryOf), page, pageSize, total };
+  }
+
+  async article(slug: string, locale: Locale): Promise<NewsArticle> {
+    const row = await newsRepo.bySlug(this.db, slug, locale);
+    if (!row) throw new AppError('not_found');
+    return { ...summaryOf(row), description: row.description, html: renderMarkdown(row.body_md, row.locale) };
+  }
+
+  async search(locale: Locale, query: string, limit = 10): Promise<NewsSummary[]> {
+    return (await newsRepo.search(this.db, locale, query, limit)).map(summaryOf);
+  }
+
+  async sitemapEntries(): Promise<{ slug: string; publishedAt: Date }[]> {
+    return (await newsRepo.slugs(this.db)).map((r) => ({ slug: r.slug, publishedAt: new Date(r.published_at) }));
+  }
+
+  /** Inserts the articles of content/news that the database does not have yet. Returns how many. */
+  async seedFromContent(dir?: string): Promise<number> {
+    let inserted = 0;
+    for (const { slug, docs } of readNewsContent(dir)) {
+      const en = docs.get('en');
+      if (!en) continue;
+      const publishedAt = new Date(`${String(en.extra.date)}T12:00:00Z`);
+      if (Number.isNaN(publishedAt.getTime())) throw new Error(`news/${slug}: bad date`);
+      const before = await newsRepo.count(this.db);
+      await this.db.transaction((tx) =>
+        newsRepo.insert(
+          tx,
+          { slug, publishedAt },
+          [...docs].map(([locale, doc]) => ({
+            locale,
+            title: doc.title,
+            summary: typeof doc.extra.summary === 'string' ? doc.extra.summary : doc.description,
+            description: doc.description,
+            bodyMd: doc.markdown,
+          })),
+        ),
+      );
+      if ((await newsRepo.count(this.db)) > before) inserted++;
+    }
+    return inserted;
+  }
+}

@@ -1,0 +1,83 @@
+import { htmlLang, isRtl, LOCALES, OG_LOCALE, type Locale } from '../../common/locales';
+import { STATE_ELEMENT_ID, type AppState } from '../../web/app/state';
+
+export interface DocumentParts {
+  state: AppState;
+  appHtml: string;
+  title: string;
+  description: string;
+  siteName: string;
+  baseUrl: string;
+  /** Route path without locale, e.g. `/safety`; null for pages that have no canonical URL (404). */
+  canonicalPath: string | null;
+  canonicalQuery: string;
+  noindex: boolean;
+  ogType: 'website' | 'article';
+  css: string;
+  entry: string;
+  preloads: readonly string[];
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** JSON safe inside <script>: no `</script>`, no `<!--`, no line separators. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+export function localeUrl(baseUrl: string, locale: Locale, path: string): string {
+  return `${baseUrl}/${locale}${path === '/' ? '' : path}`;
+}
+
+/** The whole HTML page: head with SEO tags, the rendered app, and the state for hydration. */
+export function renderDocument(p: DocumentParts): string {
+  const { locale } = p.state;
+  const lang = htmlLang(locale);
+  const head: string[] = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">',
+    `<title>${escapeHtml(p.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(p.description)}">`,
+    '<meta name="theme-color" content="#14121f">',
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    '<link rel="manifest" href="/manifest.webmanifest">',
+  ];
+  if (p.noindex) head.push('<meta name="robots" content="noindex">');
+  if (p.canonicalPath !== null) {
+    const canonical = localeUrl(p.baseUrl, locale, p.canonicalPath) + p.canonicalQuery;
+    head.push(`<link rel="canonical" href="${escapeHtml(canonical)}">`);
+    if (!p.noindex) {
+      for (const l of LOCALES) {
+        const href = localeUrl(p.baseUrl, l, p.canonicalPath) + p.canonicalQuery;
+        head.push(`<link rel="alternate" hreflang="${htmlLang(l)}" href="${escapeHtml(href)}">`);
+      }
+      const xDefault = `${p.baseUrl}${p.canonicalPath}${p.canonicalQuery}`;
+      head.push(`<link rel="alternate" hreflang="x-default" href="${escapeHtml(xDefault)}">`);
+    }
+    head.push(
+      `<meta property="og:url" content="${escapeHtml(canonical)}">`,
+      `<meta property="og:type" content="${p.ogType}">`,
+      `<meta property="og:title" content="${escapeHtml(p.title)}">`,
+      `<meta property="og:description" content="${escapeHtml(p.description)}">`,
+      `<meta property="og:site_name" content="${escapeHtml(p.siteName)}">`,
+      `<meta property="og:image" content="${escapeHtml(p.baseUrl)}/og-image.png">`,
+      `<meta property="og:locale" content="${OG_LOCALE[locale]}">`,
+      ...LOCALES.filter((l) => l !== locale).map((l) => `<meta property="og:locale:alternate" content="${OG_LOCALE[l]}">`),
+      '<meta name="twitter:card" content="summary_large_image">',
+    );
+  }
+  head.push(`<style>${p.css}</style>`);
+  for (const href of p.preloads) head.push(`<link rel="modulepreload" href="${href}">`);
+  head.push(`<script type="module" src="${p.entry}"></script>`);
+  return (
+    `<!doctype html><html lang="${lang}" dir="${isRtl(locale) ? 'rtl' : 'ltr'}"><head>${head.join('')}</head>` +
+    `<body><div id="root">${p.appHtml}</div>` +
+    `<script id="${STATE_ELEMENT_ID}" type="application/json">${jsonForScript(p.state)}</script></body></html>`
+  );
+}

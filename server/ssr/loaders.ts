@@ -1,0 +1,136 @@
+import { STATIC_PAGES } from '../../common/pages';
+import type { RouteId, RouteMatch } from '../../common/routes';
+import type { Locale } from '../../common/locales';
+import { AppError } from '../../common/errors';
+import type { MessageKey } from '../../web/i18n/types';
+import type {
+  HomeData,
+  NewsArticleData,
+  NotFoundData,
+  PlaceholderData,
+  SearchData,
+  StaticPageData,
+} from '../../web/pages/data';
+import { translate } from '../i18n';
+import type { ContentStore } from '../modules/content/content';
+import type { NewsService } from '../modules/news/service';
+
+export interface LoadContext {
+  locale: Locale;
+  match: RouteMatch;
+  query: URLSearchParams;
+  /** The path as requested (decoded where possible), for NotFound. */
+  requestPath: string;
+  siteName: string;
+  content: ContentStore;
+  news: NewsService;
+}
+
+export interface Loaded {
+  status: number;
+  data: unknown;
+  title: string;
+  description: string;
+  /** Keep out of search engines (placeholders, search results, errors). */
+  noindex: boolean;
+  ogType: 'website' | 'article';
+  /** How long the rendered page may be reused: Infinity for files, 0 for per-request pages. */
+  cacheMs: number;
+  /** Query string that belongs in the canonical URL (news pagination). */
+  canonicalQuery?: string;
+}
+
+const NEWS_PAGE_SIZE = 10;
+const DB_CACHE_MS = 30_000;
+
+/** Thrown by a loader when its route exists but the thing asked for does not. */
+export class NotFoundSignal extends Error {}
+
+function meta(ctx: LoadContext, key: string): { title: string; description: string } {
+  return {
+    title: translate(ctx.locale, `meta.${key}.title` as MessageKey, { site: ctx.siteName }),
+    description: translate(ctx.locale, `meta.${key}.description` as MessageKey, { site: ctx.siteName }),
+  };
+}
+
+function placeholder(kind: PlaceholderData['kind'], idParam?: string) {
+  return (ctx: LoadContext): Loaded => {
+    const data: PlaceholderData = { kind };
+    const id = idParam ? ctx.match.params[idParam] : undefined;
+    if (id) data.id = id;
+    return { status: 200, data, ...meta(ctx, kind === 'broadcast' ? 'broadcast' : kind), noindex: true, ogType: 'website', cacheMs: Infinity };
+  };
+}
+
+export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Loaded> = {
+  async home(ctx) {
+    const { items } = await ctx.news.list(ctx.locale, 0, 3);
+    const data: HomeData = { news: items };
+    const m = meta(ctx, 'home');
+    return { status: 200, data, ...m, noindex: false, ogType: 'website', cacheMs: DB_CACHE_MS };
+  },
+
+  static(ctx) {
+    const slug = ctx.match.slug;
+    const doc = slug ? ctx.content.page(slug, ctx.locale) : null;
+    if (!slug || !doc) throw new NotFoundSignal();
+    const data: StaticPageData = { slug, title: doc.title, html: doc.html, translated: ctx.content.has(slug, ctx.locale) };
+    return { status: 200, data, title: doc.title, description: doc.description, noindex: false, ogType: 'article', cacheMs: Infinity };
+  },
+
+  async news(ctx) {
+    const raw = ctx.query.get('page');
+    const pageNumber = raw === null ? 1 : Number(raw);
+    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > 10_000) throw new NotFoundSignal();
+    const data = await ctx.news.list(ctx.locale, pageNumber - 1, NEWS_PAGE_SIZE);
+    if (pageNumber > 1 && data.items.length === 0) throw new NotFoundSignal();
+    const loaded: Loaded = { status: 200, data, ...meta(ctx, 'news'), noindex: false, ogType: 'website', cacheMs: DB_CACHE_MS };
+    if (pageNumber > 1) loaded.canonicalQuery = `?page=${pageNumber}`;
+    return loaded;
+  },
+
+  async newsArticle(ctx) {
+    try {
+      const article = await ctx.news.article(ctx.match.params.slug ?? '', ctx.locale);
+      const data: NewsArticleData = { ...article, translated: article.locale === ctx.locale };
+      return { status: 200, data, title: article.title, description: article.description, noindex: false, ogType: 'article', cacheMs: DB_CACHE_MS };
+    } catch (err) {
+      if (err instanceof AppError && err.errorName === 'not_found') throw new NotFoundSignal();
+      throw err;
+    }
+  },
+
+  async search(ctx) {
+    const query = (ctx.query.get('q') ?? '').trim().slice(0, 100);
+    const data: SearchData = { query, pages: [], news: [] };
+    if (query) {
+      const needle = query.toLocaleLowerCase(ctx.locale);
+      for (const { slug } of STATIC_PAGES) {
+        const doc = ctx.content.page(slug, ctx.locale);
+        if (!doc) continue;
+        const text = doc.text.toLocaleLowerCase(ctx.locale);
+        const inTitle = doc.title.toLocaleLowerCase(ctx.locale).includes(needle);
+        const at = text.indexOf(needle);
+        if (!inTitle && at < 0) continue;
+        const start = Math.max(0, at - 60);
+        const snippet = at < 0 ? doc.description : `${start > 0 ? '…' : ''}${doc.text.slice(start, start + 180)}…`;
+        data.pages.push({ slug, title: doc.title, snippet });
+      }
+      data.news = await ctx.news.search(ctx.locale, query);
+    }
+    return { status: 200, data, ...meta(ctx, 'search'), noindex: true, ogType: 'website', cacheMs: 0 };
+  },
+
+  broadcast: placeholder('broadcast'),
+  video: placeholder('video', 'videoid'),
+  user: placeholder('user', 'personalId'),
+  obs: placeholder('obs'),
+  studio: placeholder('studio'),
+  welcome: placeholder('welcome'),
+
+  notFound(ctx) {
+    const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;
+    const data: NotFoundData = { path };
+    return { status: 404, data, ...meta(ctx, 'notFound'), noindex: true, ogType: 'website', cacheMs: 0 };
+  },
+};

@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { renderToString } from 'react-dom/server';
+import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from '../../common/locales';
+import { matchRoute, type RouteMatch } from '../../common/routes';
+import { App } from '../../web/app/App';
+import { PAGES } from '../../web/app/pages';
+import type { AppState, PagePayload } from '../../web/app/state';
+import { CONSENT_COOKIE } from '../../web/components/CookieBanner';
+import { CATALOGUES } from '../../web/i18n/catalogues';
+import { publicConfig, type Config } from '../config';
+import type { Metrics } from '../http/metrics';
+import { translate } from '../i18n';
+import type { ContentStore } from '../modules/content/content';
+import type { NewsService } from '../modules/news/service';
+import type { Assets } from './assets';
+import { isCountryCode } from './countries';
+import { renderDocument } from './document';
+import { LOADERS, NotFoundSignal, type Loaded } from './loaders';
+
+interface Deps {
+  config: Config;
+  assets: Assets;
+  content: ContentStore;
+  news: NewsService;
+  metrics: Metrics;
+}
+
+interface Rendered {
+  status: number;
+  body: string;
+  type: string;
+}
+
+const PAYLOAD_SUFFIX = '/_payload.json';
+
+/** Registers the page handler: every GET that is not API or asset is a page (or its payload). */
+export function registerPages(app: FastifyInstance, deps: Deps): void {
+  const cache = new LRUCache<string, Rendered>({ max: 5000, ttlAutopurge: false });
+  const config = publicConfig(deps.config);
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const url = req.url;
+    const q = url.indexOf('?');
+    let path = q < 0 ? url : url.slice(0, q);
+    const search = q < 0 ? '' : url.slice(q);
+    const isPayload = path.endsWith(PAYLOAD_SUFFIX);
+    if (isPayload) path = path.slice(0, -PAYLOAD_SUFFIX.length) || '/';
+
+    const match = matchRoute(path, isCountryCode);
+    const locale = match?.locale ?? pickLocale(req);
+    const consent = req.cookies[CONSENT_COOKIE] !== undefined;
+    const key = `${isPayload ? 'p' : 'h'}|${locale}|${consent ? 1 : 0}|${path}${search}`;
+
+    if (!match?.locale) reply.header('vary', 'Accept-Language, Cookie');
+    const hit = cache.get(key);
+    if (hit) {
+      deps.metrics.ssrRenders.inc({ route: match?.id ?? 'notFound', cache: 'hit' });
+      return reply.code(hit.status).type(hit.type).send(hit.body);
+    }
+
+    let rendered;
+    try {
+      rendered = await render(path, search, match, locale, consent, isPayload);
+    } catch (err) {
+      req.log.error({ err }, 'page render failed');
+      rendered = await render(path, search, notFoundMatch(path, locale), locale, consent, isPayload, 500);
+    }
+    if (rendered.cacheMs > 0) cache.set(key, rendered, { ttl: rendered.cacheMs === Infinity ? 0 : rendered.cacheMs });
+    deps.metrics.ssrRenders.inc({ route: rendered.route, cache: 'miss' });
+    return reply.code(rendered.status).type(rendered.type).send(rendered.body);
+  };
+
+  async function render(
+    path: string,
+    search: string,
+    found: RouteMatch | null,
+    locale: Locale,
+    consent: boolean,
+    isPayload: boolean,
+    failedStatus?: number,
+  ) {
+    const query = new URLSearchParams(search);
+    const requestPath = safeDecode(path);
+    let match = found ?? notFoundMatch(path, locale);
+    let loaded: Loaded;
+    const ctx = { locale, query, requestPath, siteName: deps.config.SITE_NAME, content: deps.content, news: deps.news };
+    try {
+      loaded = await LOADERS[match.id]({ ...ctx, match });
+      if (failedStatus) {
+        // The Service error page: the Shell shows it for any status of 500 and above.
+        loaded = { ...loaded, status: failedStatus, cacheMs: 0, noindex: true, title: translate(locale, 'meta.serviceError.title') };
+      }
+    } catch (err) {
+      if (!(err instanceof NotFoundSignal)) throw err;
+      match = notFoundMatch(path, locale, match);
+      loaded = await LOADERS.notFound({ ...ctx, match });
+    }
+    const title = match.id === 'home' ? loaded.title : `${loaded.title} | ${deps.config.SITE_NAME}`;
+    const payload: PagePayload = {
+      route: { id: match.id, layout: match.layout, params: match.params, path: match.path, url: path + search },
+      locale,
+      status: loaded.status,
+      head: { title, description: loaded.description },
+      data: loaded.data,
+    };
+    const base = { status: loaded.status, cacheMs: loaded.cacheMs, route: match.id };
+    if (isPayload) return { ...base, type: 'application/json; charset=utf-8', body: JSON.stringify(payload) };
+
+    const state: AppState = {
+      ...payload,
+      messages: CATALOGUES[locale],
+      config,
+      buildId: deps.assets.buildId,
+      cookieConsent: consent,
+    };
+    const Page = (await PAGES[match.id]()).default;
+    const appHtml = renderToString(<App state={state} Page={Page} mode="server" />);
+    const body = renderDocument({
+      state,
+      appHtml,
+      title,
+      description: loaded.description,
+      siteName: deps.config.SITE_NAME,
+      baseUrl: deps.config.publicBaseUrl,
+      canonicalPath: match.id === 'notFound' ? null : match.path,
+      canonicalQuery: loaded.canonicalQuery ?? '',
+      noindex: loaded.noindex,
+      ogType: loaded.ogType,
+      css: deps.assets.css,
+      entry: deps.assets.entry,
+      preloads: deps.assets.preloadsFor(match.id),
+    });
+    return { ...base, type: 'text/html; charset=utf-8', body };
+  }
+
+  app.get('/*', { schema: { hide: true } }, handler);
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The language of a URL without a language segment: cookie, then Accept-Language, then English. */
+function pickLocale(req: FastifyRequest): Locale {
+  const fromCookie = req.cookies.lang ? localeFromSegment(req.cookies.lang) : null;
+  return fromCookie ?? negotiateLocale(req.headers['accept-language']) ?? DEFAULT_LOCALE;
+}
+
+/** A NotFound match that keeps the requested path, so the language switcher stays on it. */
+function notFoundMatch(path: string, locale: Locale, from?: RouteMatch): RouteMatch {
+  const segs = path.split('/').filter(Boolean);
+  if (segs[0] && localeFromSegment(segs[0])) segs.shift();
+  const rest = '/' + segs.join('/');
+  return {
+    id: 'notFound',
+    layout: 'none',
+    auth: true,
+    params: {},
+    locale: from?.locale ?? locale,
+    countryCode: null,
+    m: false,
+    path: rest.length > 300 || /[^\w\-./~%]/.test(rest) ? '/NotFound' : rest,
+  };
+}

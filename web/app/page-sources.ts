@@ -1,0 +1,20 @@
+import type { RouteId } from '../../common/routes';
+
+/**
+ * The source file of each route's page, matching the imports in pages.ts; the server uses it to
+ * find the chunk to preload (pages.test.ts keeps the two in step).
+ */
+export const PAGE_SOURCES: Record<RouteId, string> = {
+  home: 'web/pages/Home.tsx',
+  static: 'web/pages/StaticPage.tsx',
+  news: 'web/pages/News.tsx',
+  newsArticle: 'web/pages/NewsArticle.tsx',
+  search: 'web/pages/Search.tsx',
+  broadcast: 'web/pages/Placeholder.tsx',
+  video: 'web/pages/Placeholder.tsx',
+  user: 'web/pages/Placeholder.tsx',
+  obs: 'web/pages/Placeholder.tsx',
+  studio: 'web/pages/Placeholder.tsx',
+  welcome: 'web/pages/Placeholder.tsx',
+  notFound: 'web/pages/NotFound.tsx',
+};

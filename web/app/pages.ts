@@ -1,0 +1,29 @@
+import type { ComponentType } from 'react';
+import type { RouteId } from '../../common/routes';
+import type { PagePayload } from './state';
+
+export interface PageProps<D = unknown> {
+  data: D;
+  payload: PagePayload;
+}
+
+export type PageModule = { default: ComponentType<PageProps> };
+
+/**
+ * One chunk per page. In the browser each import becomes its own file, loaded on navigation or
+ * preload; in the server bundle they are inlined.
+ */
+export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
+  home: () => import('../pages/Home'),
+  static: () => import('../pages/StaticPage'),
+  news: () => import('../pages/News'),
+  newsArticle: () => import('../pages/NewsArticle'),
+  search: () => import('../pages/Search'),
+  broadcast: () => import('../pages/Placeholder'),
+  video: () => import('../pages/Placeholder'),
+  user: () => import('../pages/Placeholder'),
+  obs: () => import('../pages/Placeholder'),
+  studio: () => import('../pages/Placeholder'),
+  welcome: () => import('../pages/Placeholder'),
+  notFound: () => import('../pages/NotFound'),
+};

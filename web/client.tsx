@@ -1,0 +1,32 @@
+import { hydrateRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { isIgnorableScriptError, loadChunk } from './app/chunks';
+import { PAGES } from './app/pages';
+import { STATE_ELEMENT_ID, type AppState } from './app/state';
+
+function report(message: string, stack?: string) {
+  if (isIgnorableScriptError(message)) {
+    // Spec §8: cross-origin 'Script error.' and 'Illegal invocation' noise is only logged.
+    console.info('[ignored script error]', message);
+    return;
+  }
+  const body = JSON.stringify({ message: message.slice(0, 500), stack: stack?.slice(0, 2000), url: location.pathname });
+  navigator.sendBeacon('/api/v1/client-errors', new Blob([body], { type: 'application/json' }));
+}
+
+window.addEventListener('error', (e) => report(e.message || 'error', (e.error as Error | undefined)?.stack));
+window.addEventListener('unhandledrejection', (e) => {
+  const reason = e.reason as { message?: string; stack?: string } | undefined;
+  report(reason?.message ?? String(e.reason), reason?.stack);
+});
+
+async function start() {
+  const el = document.getElementById(STATE_ELEMENT_ID);
+  if (!el?.textContent) return;
+  const state = JSON.parse(el.textContent) as AppState;
+  const mod = await loadChunk(PAGES[state.route.id], location.pathname);
+  const root = document.getElementById('root');
+  if (root) hydrateRoot(root, <App state={state} Page={mod.default} mode="browser" />);
+}
+
+void start();

@@ -1,0 +1,123 @@
+import { useState, type FormEvent } from 'react';
+import { localizedPath } from '../../common/routes';
+import { useConfig } from '../app/config';
+import { useRouter } from '../app/router';
+import { useI18n } from '../i18n/i18n';
+import { CloseIcon, LiveIcon, MenuIcon, SearchIcon } from './icons';
+import { LanguageSwitcher } from './LanguageSwitcher';
+import { Link } from './Link';
+
+export function Brand() {
+  const { t } = useI18n();
+  const { siteName } = useConfig();
+  return (
+    <Link to="/" className="brand" aria-label={t('header.home', { site: siteName })}>
+      <span className="brand__mark" aria-hidden="true">
+        <LiveIcon />
+      </span>
+      <span className="brand__name">{siteName}</span>
+    </Link>
+  );
+}
+
+/** Search box: a plain GET form that works before hydration, navigates client-side after. */
+function SearchForm() {
+  const { t, locale } = useI18n();
+  const router = useRouter();
+  const action = localizedPath(locale, '/search');
+  const current = router.payload.route.id === 'search' ? new URLSearchParams(router.payload.route.url.split('?')[1]).get('q') ?? '' : '';
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const q = new FormData(e.currentTarget).get('q');
+    router.navigate(`${action}?q=${encodeURIComponent(typeof q === 'string' ? q.trim() : '')}`);
+  };
+  return (
+    <form role="search" className="search" action={action} method="get" onSubmit={submit}>
+      <label className="sr-only" htmlFor="site-search">
+        {t('header.search')}
+      </label>
+      <input
+        id="site-search"
+        className="search__input"
+        type="search"
+        name="q"
+        defaultValue={current}
+        key={current}
+        placeholder={t('header.searchPlaceholder')}
+        maxLength={100}
+        enterKeyHint="search"
+      />
+      <button type="submit" className="search__button" aria-label={t('header.search')}>
+        <SearchIcon />
+      </button>
+    </form>
+  );
+}
+
+const NAV = [
+  { to: '/', key: 'nav.home' },
+  { to: '/news', key: 'nav.news' },
+  { to: '/safety', key: 'nav.safety' },
+  { to: '/teaching', key: 'nav.teaching' },
+  { to: '/broadcast', key: 'nav.goLive' },
+] as const;
+
+export function Header({ variant = 'light' }: { variant?: 'light' | 'dark' }) {
+  const { t } = useI18n();
+  const { payload } = useRouter();
+  const [open, setOpen] = useState(false);
+  const currentPath = payload.route.path;
+  return (
+    <header className={`site-header site-header--${variant}`}>
+      <a className="skip-link" href="#main">
+        {t('a11y.skip')}
+      </a>
+      <div className="site-header__inner">
+        <Brand />
+        <SearchForm />
+        <nav id="site-nav" className={open ? 'nav nav--open' : 'nav'} aria-label={t('nav.label')}>
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <Link
+                  to={item.to}
+                  className="nav__link"
+                  aria-current={currentPath === item.to ? 'page' : undefined}
+                  onClick={() => setOpen(false)}
+                >
+                  {t(item.key)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="site-header__actions">
+          <LanguageSwitcher />
+          <Link to="/welcome" className="btn btn--primary btn--sm">
+            {t('header.signIn')}
+          </Link>
+          <button
+            type="button"
+            className="menu-toggle"
+            aria-expanded={open}
+            aria-controls="site-nav"
+            aria-label={open ? t('header.closeMenu') : t('header.menu')}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? <CloseIcon /> : <MenuIcon />}
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}
+
+/** The slim bar of the full and none layouts: brand and language only. */
+export function MiniBar() {
+  return (
+    <div className="mini-bar">
+      <Brand />
+      <LanguageSwitcher />
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import type { Layout as LayoutName } from '../../common/routes';
+import { Footer } from '../components/Footer';
+import { Header, MiniBar } from '../components/Header';
+
+/** The six layouts of spec §2. Each page's main landmark is `#main` (skip link target). */
+export function Layout({ name, children }: { name: LayoutName; children: ReactNode }) {
+  switch (name) {
+    case 'main':
+      return (
+        <>
+          <Header />
+          <main id="main" className="main main--wide">
+            {children}
+          </main>
+          <Footer />
+        </>
+      );
+    case 'basic':
+      return (
+        <>
+          <Header />
+          <main id="main" className="main main--narrow">
+            {children}
+          </main>
+          <Footer />
+        </>
+      );
+    case 'protocol':
+      return (
+        <>
+          <Header />
+          <main id="main" className="main main--doc">
+            {children}
+          </main>
+          <Footer />
+        </>
+      );
+    case 'live':
+      return (
+        <div className="theme-dark live-shell">
+          <Header variant="dark" />
+          <main id="main" className="main main--live">
+            {children}
+          </main>
+        </div>
+      );
+    case 'full':
+      return (
+        <div className="full-shell">
+          <MiniBar />
+          <main id="main" className="main main--full">
+            {children}
+          </main>
+        </div>
+      );
+    case 'none':
+      return (
+        <>
+          <MiniBar />
+          <main id="main" className="main main--bare">
+            {children}
+          </main>
+        </>
+      );
+  }
+}

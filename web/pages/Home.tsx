@@ -1,0 +1,90 @@
+import { formatDate } from '../../common/format';
+import type { PageProps } from '../app/pages';
+import { useConfig } from '../app/config';
+import { Link } from '../components/Link';
+import { LiveIcon } from '../components/icons';
+import { useI18n } from '../i18n/i18n';
+import type { HomeData } from './data';
+
+export default function Home({ data }: PageProps) {
+  const { news } = data as HomeData;
+  const { t, locale } = useI18n();
+  const { siteName } = useConfig();
+  return (
+    <>
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="hero__inner">
+          <h1 id="hero-title" className="hero__title">
+            {t('home.heroTitle')}
+          </h1>
+          <p className="hero__text">{t('home.heroText')}</p>
+          <div className="hero__actions">
+            <a className="btn btn--primary btn--lg" href="#live-now">
+              {t('home.watchNow')}
+            </a>
+            <Link to="/broadcast" className="btn btn--light btn--lg">
+              {t('home.goLive')}
+            </Link>
+          </div>
+        </div>
+      </section>
+
+      <section id="live-now" className="section" aria-labelledby="live-title">
+        <h2 id="live-title" className="section__title">
+          <span className="live-dot" aria-hidden="true" /> {t('home.liveNow')}
+        </h2>
+        <div className="empty-live">
+          <span className="empty-live__icon" aria-hidden="true">
+            <LiveIcon />
+          </span>
+          <p className="empty-live__title">{t('home.noLive')}</p>
+          <p className="muted">{t('home.noLiveText')}</p>
+          <Link to="/broadcast" className="btn btn--primary">
+            {t('home.goLive')}
+          </Link>
+        </div>
+      </section>
+
+      {news.length > 0 && (
+        <section className="section" aria-labelledby="news-title">
+          <div className="section__head">
+            <h2 id="news-title" className="section__title">
+              {t('home.latestNews')}
+            </h2>
+            <Link to="/news">{t('home.allNews')}</Link>
+          </div>
+          <ul className="card-grid">
+            {news.map((n) => (
+              <li key={n.slug} className="card">
+                <time className="card__meta" dateTime={n.publishedAt}>
+                  {formatDate(new Date(n.publishedAt), locale)}
+                </time>
+                <h3 className="card__title">
+                  <Link to={`/news/${n.slug}`}>{n.title}</Link>
+                </h3>
+                <p className="card__text">{n.summary}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="section promo-grid" aria-label={siteName}>
+        <div className="promo promo--safety">
+          <h2 className="promo__title">{t('home.safetyTitle')}</h2>
+          <p>{t('home.safetyText')}</p>
+          <Link to="/safety" className="btn btn--ghost">
+            {t('home.safetyLink')}
+          </Link>
+        </div>
+        <div className="promo promo--learn">
+          <h2 className="promo__title">{t('home.learnTitle')}</h2>
+          <p>{t('home.learnText')}</p>
+          <Link to="/teaching" className="btn btn--ghost">
+            {t('home.learnLink')}
+          </Link>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { formatDate } from '../../common/format';
+import type { PageProps } from '../app/pages';
+import { CopyLinkButton } from '../components/CopyLinkButton';
+import { Link } from '../components/Link';
+import { useI18n } from '../i18n/i18n';
+import type { NewsArticleData } from './data';
+
+export default function NewsArticle({ data }: PageProps) {
+  const a = data as NewsArticleData;
+  const { t, locale } = useI18n();
+  return (
+    <article className="doc">
+      <p>
+        <Link to="/news">← {t('news.back')}</Link>
+      </p>
+      {!a.translated && <p className="notice">{t('news.fallback')}</p>}
+      <header className="doc__head" lang={a.translated ? undefined : a.locale}>
+        <h1 className="doc__title">{a.title}</h1>
+      </header>
+      <p className="muted">
+        {t('news.published', { date: formatDate(new Date(a.publishedAt), locale) })} · <CopyLinkButton />
+      </p>
+      <div className="prose" lang={a.translated ? undefined : a.locale} dangerouslySetInnerHTML={{ __html: a.html }} />
+    </article>
+  );
+}

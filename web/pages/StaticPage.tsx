@@ -1,0 +1,17 @@
+import type { PageProps } from '../app/pages';
+import { CopyLinkButton } from '../components/CopyLinkButton';
+import type { StaticPageData } from './data';
+
+export default function StaticPage({ data }: PageProps) {
+  const page = data as StaticPageData;
+  return (
+    <article className={`doc doc--${page.slug}`} lang={page.translated ? undefined : 'en'}>
+      <header className="doc__head">
+        <h1 className="doc__title">{page.title}</h1>
+        <CopyLinkButton />
+      </header>
+      {/* Our own Markdown from content/, rendered on the server. */}
+      <div className="prose" dangerouslySetInnerHTML={{ __html: page.html }} />
+    </article>
+  );
+}

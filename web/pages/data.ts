@@ -1,0 +1,36 @@
+// Data each page receives, produced by the server's loaders (server/ssr/loaders.ts).
+import type { StaticPageSlug } from '../../common/pages';
+import type { NewsArticle, NewsPage, NewsSummary } from '../../server/modules/news/service';
+
+export type { NewsArticle, NewsPage, NewsSummary };
+
+export interface HomeData {
+  news: NewsSummary[];
+}
+
+export interface StaticPageData {
+  slug: StaticPageSlug;
+  title: string;
+  html: string;
+  /** False when the page is shown in English because the reader's language is missing. */
+  translated: boolean;
+}
+
+export interface NewsArticleData extends NewsArticle {
+  translated: boolean;
+}
+
+export interface SearchData {
+  query: string;
+  pages: { slug: StaticPageSlug; title: string; snippet: string }[];
+  news: NewsSummary[];
+}
+
+export interface PlaceholderData {
+  kind: 'broadcast' | 'video' | 'user' | 'obs' | 'studio' | 'welcome';
+  id?: string;
+}
+
+export interface NotFoundData {
+  path: string;
+}

@@ -9,7 +9,6 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
-          globalSetup: ['server/testing/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },
@@ -19,7 +18,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
-          globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -44,7 +44,13 @@ function requestLocale(req: { query: unknown; cookies: Record<string, string | u
 /** Wires config, database and modules into a Fastify app (not yet listening). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
+  // Set once pages are registered; URLs Fastify cannot even decode get the NotFound page too.
+  let pageHandler: ((req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | null = null;
   const app = Fastify({
+    frameworkErrors(err, req, reply) {
+      if (err.code === 'FST_ERR_BAD_URL' && pageHandler && req.method === 'GET') return void pageHandler(req, reply);
+      void (reply as FastifyReply).code(400).send(errorBody('validation_failed', DEFAULT_LOCALE));
+    },
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
@@ -139,6 +145,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerSeo(app, { config, news });
-  registerPages(app, { config, assets, content, news, metrics });
+  pageHandler = registerPages(app, { config, assets, content, news, metrics });
   return app;
 }

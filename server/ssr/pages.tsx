@@ -9,6 +9,7 @@ import type { AppState, PagePayload } from '../../web/app/state';
 import { CONSENT_COOKIE } from '../../web/components/CookieBanner';
 import { CATALOGUES } from '../../web/i18n/catalogues';
 import { publicConfig, type Config } from '../config';
+import { CompressedBody, pickEncoding } from '../http/compress';
 import type { Metrics } from '../http/metrics';
 import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
@@ -28,14 +29,16 @@ interface Deps {
 
 interface Rendered {
   status: number;
-  body: string;
+  body: CompressedBody;
   type: string;
+  cacheMs: number;
+  route: string;
 }
 
 const PAYLOAD_SUFFIX = '/_payload.json';
 
 /** Registers the page handler: every GET that is not API or asset is a page (or its payload). */
-export function registerPages(app: FastifyInstance, deps: Deps): void {
+export function registerPages(app: FastifyInstance, deps: Deps): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   const cache = new LRUCache<string, Rendered>({ max: 5000, ttlAutopurge: false });
   const config = publicConfig(deps.config);
 
@@ -48,18 +51,26 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
     if (isPayload) path = path.slice(0, -PAYLOAD_SUFFIX.length) || '/';
 
     const match = matchRoute(path, isCountryCode);
-    const locale = match?.locale ?? pickLocale(req);
-    const consent = req.cookies[CONSENT_COOKIE] !== undefined;
+    const locale = match?.locale ?? firstSegmentLocale(path) ?? pickLocale(req.headers['accept-language'], req.cookies as Record<string, string | undefined> | undefined);
+    // Cookies are parsed by a hook that has not run for URLs Fastify could not decode.
+    const cookies = (req.cookies as Record<string, string | undefined> | undefined) ?? {};
+    const consent = cookies[CONSENT_COOKIE] !== undefined;
     const key = `${isPayload ? 'p' : 'h'}|${locale}|${consent ? 1 : 0}|${path}${search}`;
 
-    if (!match?.locale) reply.header('vary', 'Accept-Language, Cookie');
+    const send = (r: Rendered) => {
+      const encoding = pickEncoding(req.headers['accept-encoding']);
+      reply.header('vary', match?.locale ? 'Accept-Encoding' : 'Accept-Encoding, Accept-Language, Cookie');
+      reply.header('cache-control', 'no-cache');
+      if (encoding !== 'identity') reply.header('content-encoding', encoding);
+      return reply.code(r.status).type(r.type).send(r.body.get(encoding));
+    };
     const hit = cache.get(key);
     if (hit) {
-      deps.metrics.ssrRenders.inc({ route: match?.id ?? 'notFound', cache: 'hit' });
-      return reply.code(hit.status).type(hit.type).send(hit.body);
+      deps.metrics.ssrRenders.inc({ route: hit.route, cache: 'hit' });
+      return send(hit);
     }
 
-    let rendered;
+    let rendered: Rendered;
     try {
       rendered = await render(path, search, match, locale, consent, isPayload);
     } catch (err) {
@@ -68,7 +79,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
     }
     if (rendered.cacheMs > 0) cache.set(key, rendered, { ttl: rendered.cacheMs === Infinity ? 0 : rendered.cacheMs });
     deps.metrics.ssrRenders.inc({ route: rendered.route, cache: 'miss' });
-    return reply.code(rendered.status).type(rendered.type).send(rendered.body);
+    return send(rendered);
   };
 
   async function render(
@@ -79,7 +90,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
     consent: boolean,
     isPayload: boolean,
     failedStatus?: number,
-  ) {
+  ): Promise<Rendered> {
     const query = new URLSearchParams(search);
     const requestPath = safeDecode(path);
     let match = found ?? notFoundMatch(path, locale);
@@ -105,7 +116,7 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
       data: loaded.data,
     };
     const base = { status: loaded.status, cacheMs: loaded.cacheMs, route: match.id };
-    if (isPayload) return { ...base, type: 'application/json; charset=utf-8', body: JSON.stringify(payload) };
+    if (isPayload) return { ...base, type: 'application/json; charset=utf-8', body: new CompressedBody(JSON.stringify(payload)) };
 
     const state: AppState = {
       ...payload,
@@ -131,10 +142,17 @@ export function registerPages(app: FastifyInstance, deps: Deps): void {
       entry: deps.assets.entry,
       preloads: deps.assets.preloadsFor(match.id),
     });
-    return { ...base, type: 'text/html; charset=utf-8', body };
+    return { ...base, type: 'text/html; charset=utf-8', body: new CompressedBody(body) };
   }
 
   app.get('/*', { schema: { hide: true } }, handler);
+  return handler;
+}
+
+/** The language of a path that matched no route, so its NotFound page speaks it too. */
+function firstSegmentLocale(path: string): Locale | null {
+  const first = path.split('/')[1];
+  return first ? localeFromSegment(first) : null;
 }
 
 function safeDecode(path: string): string {
@@ -146,9 +164,9 @@ function safeDecode(path: string): string {
 }
 
 /** The language of a URL without a language segment: cookie, then Accept-Language, then English. */
-function pickLocale(req: FastifyRequest): Locale {
-  const fromCookie = req.cookies.lang ? localeFromSegment(req.cookies.lang) : null;
-  return fromCookie ?? negotiateLocale(req.headers['accept-language']) ?? DEFAULT_LOCALE;
+function pickLocale(acceptLanguage: string | undefined, cookies: Record<string, string | undefined> | undefined): Locale {
+  const fromCookie = cookies?.lang ? localeFromSegment(cookies.lang) : null;
+  return fromCookie ?? negotiateLocale(acceptLanguage) ?? DEFAULT_LOCALE;
 }
 
 /** A NotFound match that keeps the requested path, so the language switcher stays on it. */

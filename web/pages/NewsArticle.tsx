@@ -14,13 +14,17 @@ export default function NewsArticle({ data }: PageProps) {
         <Link to="/news">← {t('news.back')}</Link>
       </p>
       {!a.translated && <p className="notice">{t('news.fallback')}</p>}
-      <header className="doc__head" lang={a.translated ? undefined : a.locale}>
+      <header className="doc__head" lang={a.translated ? undefined : a.locale} dir={a.translated ? undefined : 'ltr'}>
         <h1 className="doc__title">{a.title}</h1>
       </header>
       <p className="muted">
         {t('news.published', { date: formatDate(new Date(a.publishedAt), locale) })} · <CopyLinkButton />
       </p>
-      <div className="prose" lang={a.translated ? undefined : a.locale} dangerouslySetInnerHTML={{ __html: a.html }} />
+      <div
+        className="prose"
+        lang={a.translated ? undefined : a.locale}
+        dir={a.translated ? undefined : 'ltr'}
+        dangerouslySetInnerHTML={{ __html: a.html }} />
     </article>
   );
 }

@@ -5,7 +5,11 @@ import type { StaticPageData } from './data';
 export default function StaticPage({ data }: PageProps) {
   const page = data as StaticPageData;
   return (
-    <article className={`doc doc--${page.slug}`} lang={page.translated ? undefined : 'en'}>
+    <article
+      className={`doc doc--${page.slug}`}
+      lang={page.translated ? undefined : 'en'}
+      dir={page.translated ? undefined : 'ltr'}
+    >
       <header className="doc__head">
         <h1 className="doc__title">{page.title}</h1>
         <CopyLinkButton />

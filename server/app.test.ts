@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES } from '../common/locales';
+import { STATIC_PAGES } from '../common/pages';
+import { ContentStore } from './modules/content/content';
+import { createTestApp, type TestApp } from './testing/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+function htmlAttrs(body: string) {
+  const m = /<html lang="([^"]+)" dir="(ltr|rtl)">/.exec(body);
+  const title = /<title>([^<]*)<\/title>/.exec(body)?.[1];
+  return { lang: m?.[1], dir: m?.[2], title };
+}
+
+describe('operations endpoints', () => {
+  it('GET /healthz checks the database', async () => {
+    const res = await get('/healthz');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 200, data: { db: process.env.DATABASE_URL ? 'postgres' : 'pglite' } });
+  });
+
+  it('GET /metrics exposes Prometheus metrics including request durations', async () => {
+    await get('/en');
+    const res = await get('/metrics');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('http_request_duration_seconds_bucket');
+    expect(res.body).toContain('ssr_renders_total');
+    expect(res.body).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('GET /api/openapi.json describes the API', async () => {
+    const doc = (await get('/api/openapi.json')).json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/news', '/api/v1/news/{slug}', '/healthz']));
+  });
+});
+
+describe('API envelope and error catalogue', () => {
+  it('answers success as {status: 200, data}', async () => {
+    const res = await get('/api/v1/news?locale=de&pageSize=2');
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ status: number; data: { items: unknown[]; total: number } }>();
+    expect(body.status).toBe(200);
+    expect(body.data.items).toHaveLength(2);
+    expect(body.data.total).toBe(5);
+  });
+
+  it('answers bad input with a stable code and a translated message', async () => {
+    const res = await get('/api/v1/news?pageSize=500&locale=de');
+    expect(res.statusCode).toBe(400);
+    const body = res.json<Record<string, unknown>>();
+    expect(body).toMatchObject({ status: 400, code: 1001, error: 'validation_failed' });
+    expect(body.message).not.toBe('Some of the information sent is not valid.');
+  });
+
+  it('answers unknown API paths and missing articles with 404 envelopes', async () => {
+    expect((await get('/api/v1/nope')).json()).toMatchObject({ status: 404, code: 1004, error: 'not_found' });
+    const res = await get('/api/v1/news/no-such-article');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 1004 });
+  });
+});
+
+describe('pages', () => {
+  const routes = ['/', '/news', '/news/welcome-to-beamly', '/search?q=safety', '/broadcast', '/v/abc123', '/u/42', '/obs', '/studio', '/welcome', ...STATIC_PAGES.map((p) => `/${p.slug}`)];
+
+  it('renders every route in every language with lang, dir and a translated title', async () => {
+    const english = new Map<string, string | undefined>();
+    const sameAsEnglish = new Map<string, string[]>();
+    for (const locale of LOCALES) {
+      for (const route of routes) {
+        const url = route === '/' ? `/${locale}` : `/${locale}${route}`;
+        const res = await get(url);
+        expect(res.statusCode, url).toBe(200);
+        const { lang, dir, title } = htmlAttrs(res.body);
+        expect(lang, url).toBe(locale === 'zh' ? 'zh-CN' : locale);
+        expect(dir, url).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+        expect(title, url).toBeTruthy();
+        if (locale === 'en') english.set(route, title);
+        else if (title === english.get(route)) sameAsEnglish.set(locale, [...(sameAsEnglish.get(locale) ?? []), route]);
+      }
+    }
+    // Titles that are loanwords in some languages ("News" in German) may match English; pages may not.
+    for (const [locale, same] of sameAsEnglish) expect(same.length, `${locale}: ${same.join(' ')}`).toBeLessThanOrEqual(2);
+    expect(sameAsEnglish.has('ar')).toBe(false);
+  });
+
+  it('gives indexable pages a canonical URL and hreflang alternates for all ten languages', async () => {
+    const body = (await get('/de/safety')).body;
+    expect(body).toContain('<link rel="canonical" href="https://beamly.test/de/safety">');
+    for (const l of ['en', 'ar', 'zh-CN', 'zh-TW', 'x-default']) expect(body).toContain(`hreflang="${l}"`);
+    expect(body).toContain('<meta property="og:locale" content="de_DE">');
+    expect(body).toMatch(/<meta name="description" content="[^"]{20,}">/);
+  });
+
+  it('keeps placeholders and search results out of search engines', async () => {
+    expect((await get('/en/broadcast')).body).toContain('<meta name="robots" content="noindex">');
+    expect((await get('/en/search?q=x')).body).toContain('<meta name="robots" content="noindex">');
+  });
+
+  it('serves prefixes and aliases as the same page', async () => {
+    for (const url of ['/index.html', '/index', '/us/m/safety.html', '/de/us/m/v/abc/index.html', '/u/77/index.html']) {
+      expect((await get(url)).statusCode, url).toBe(200);
+    }
+  });
+
+  it('negotiates the language of unprefixed URLs from the cookie, then Accept-Language', async () => {
+    const byHeader = await get('/safety', { 'accept-language': 'ja-JP,ja;q=0.9,en;q=0.5' });
+    expect(htmlAttrs(byHeader.body).lang).toBe('ja');
+    expect(byHeader.headers.vary).toContain('Accept-Language');
+    const byCookie = await get('/safety', { 'accept-language': 'ja', cookie: 'lang=ar' });
+    expect(htmlAttrs(byCookie.body)).toMatchObject({ lang: 'ar', dir: 'rtl' });
+    expect(htmlAttrs((await get('/safety')).body).lang).toBe('en');
+  });
+
+  it('shows NotFound with a real 404 for unknown and malformed paths, never a 500', async () => {
+    const bad = [
+      '/nope',
+      '/NotFound',
+      '/xx/safety',
+      '/us/us/safety',
+      '/de/en/safety',
+      '/%2e%2e/%2e%2e/etc/passwd.html',
+      '/..%2f..%2fpackage.json.html',
+      '/content/pages/safety/en.md',
+      '/%E0%A4%A',
+      '/safety/%00.html',
+      '/' + 'x/'.repeat(800),
+      '/news?page=999',
+      '/news?page=abc',
+      '/news/not-an-article',
+    ];
+    for (const url of bad) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain('"name": "beamly"');
+    }
+    const res = await get('/de/nothing-here');
+    expect(res.body).toContain('/de/nothing-here');
+    expect(htmlAttrs(res.body).lang).toBe('de');
+  });
+
+  it('answers client navigation with the page payload', async () => {
+    const res = await get('/de/safety/_payload.json');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ route: { id: 'static', layout: 'basic', path: '/safety' }, locale: 'de', status: 200 });
+    expect((await get('/nope/_payload.json')).statusCode).toBe(404);
+  });
+
+  it('compresses pages for clients that accept it', async () => {
+    const res = await get('/en/safety', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(res.headers['content-encoding']).toBe('br');
+  });
+
+  it('lists the news from the database, in the reader’s language', async () => {
+    const list = await get('/es/news');
+    expect(list.statusCode).toBe(200);
+    expect(list.body.match(/class="news-item"/g)).toHaveLength(5);
+    const article = await get('/es/news/ten-languages');
+    expect(article.statusCode).toBe(200);
+    expect(article.body).toContain('href="/es/');
+  });
+});
+
+describe('sitemap and robots', () => {
+  it('lists every indexable page in every language with alternates', async () => {
+    const res = await get('/sitemap.xml');
+    expect(res.statusCode).toBe(200);
+    const locs = res.body.match(/<loc>/g) ?? [];
+    expect(locs.length).toBe((2 + STATIC_PAGES.length + 5) * LOCALES.length);
+    expect(res.body).toContain('<loc>https://beamly.test/zh-TW/news/welcome-to-beamly</loc>');
+    expect(res.body).not.toContain('/broadcast<');
+  });
+
+  it('points robots at the sitemap', async () => {
+    const res = await get('/robots.txt');
+    expect(res.body).toContain('Sitemap: https://beamly.test/sitemap.xml');
+    expect(res.body).toContain('Disallow: /api/');
+  });
+});
+
+describe('failures', () => {
+  it('renders the Service error page with status 500 when a page cannot be built', async () => {
+    const broken = Object.create(ContentStore.prototype) as ContentStore;
+    broken.page = () => {
+      throw new Error('disk on fire');
+    };
+    const other = await createTestApp({ content: broken });
+    try {
+      const res = await other.app.inject({ method: 'GET', url: '/en/safety' });
+      expect(res.statusCode).toBe(500);
+      expect(res.body).toContain('Service error');
+      expect(res.body).not.toContain('disk on fire');
+    } finally {
+      await other.close();
+    }
+  });
+});

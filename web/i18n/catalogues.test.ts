@@ -1,0 +1,47 @@
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../../common/locales';
+import { CATALOGUES } from './catalogues';
+
+const en = CATALOGUES.en;
+
+/** Placeholder names used by a message, including those inside plural branches. */
+function placeholders(message: string): string[] {
+  const names = new Set<string>();
+  const walk = (els: MessageFormatElement[]) => {
+    for (const el of els) {
+      if (el.type === TYPE.argument || el.type === TYPE.number || el.type === TYPE.date) names.add(el.value);
+      if (el.type === TYPE.plural || el.type === TYPE.select) {
+        names.add(el.value);
+        for (const opt of Object.values(el.options)) walk(opt.value);
+      }
+    }
+  };
+  walk(parse(message));
+  return [...names].sort();
+}
+
+/** Texts that are legitimately the same in another language (names, symbols). */
+const SAME_AS_ENGLISH_OK = /^(Beamly|OBS.*|PK|APK|\{.*\}|[©\d\s{}.,:|·-]+)$/;
+
+describe.each(LOCALES.filter((l) => l !== 'en'))('catalogue %s', (locale) => {
+  const messages = CATALOGUES[locale];
+
+  it('has exactly the English keys', () => {
+    expect(Object.keys(messages).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('parses as ICU and uses the same placeholders as English', () => {
+    for (const [key, value] of Object.entries(en)) {
+      const translated = messages[key];
+      if (translated === undefined) continue;
+      expect(placeholders(translated), `${locale} ${key}`).toEqual(placeholders(value));
+    }
+  });
+
+  it('is translated, not copied from English', () => {
+    const copied = Object.entries(en).filter(([k, v]) => messages[k] === v && !SAME_AS_ENGLISH_OK.test(v));
+    // A few short labels coincide legitimately (German says "News", "Tutorials", "Download").
+    expect(copied.length, copied.map(([k]) => k).join(', ')).toBeLessThanOrEqual(8);
+  });
+});

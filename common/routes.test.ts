@@ -7,7 +7,17 @@ const m = (path: string) => matchRoute(path, isCountry);
 
 describe('matchRoute', () => {
   it('resolves home and its aliases', () => {
-    for (const p of ['/', '/index', '/index.html', '/en', '/en/', '/de/index.html', '/us', '/us/m', '/de/us/m/index']) {
+    for (const p of [
+      '/',
+      '/index',
+      '/index.html',
+      '/en',
+      '/en/',
+      '/de/index.html',
+      '/us',
+      '/us/m',
+      '/de/us/m/index',
+    ]) {
       expect(m(p)?.id, p).toBe('home');
     }
   });
@@ -22,7 +32,11 @@ describe('matchRoute', () => {
     expect(m('/us/m/safety')).toMatchObject({ id: 'static', countryCode: 'us', m: true, locale: null });
     expect(m('/ar/ar/m/anti-bullying')).toMatchObject({ locale: 'ar', countryCode: 'ar', m: true });
     expect(m('/m/obs')).toMatchObject({ id: 'obs', m: true, countryCode: null });
-    expect(m('/de/us/v/abc123/index.html')).toMatchObject({ id: 'video', params: { videoid: 'abc123' }, path: '/v/abc123' });
+    expect(m('/de/us/v/abc123/index.html')).toMatchObject({
+      id: 'video',
+      params: { videoid: 'abc123' },
+      path: '/v/abc123',
+    });
     expect(m('/u/987/index')).toMatchObject({ id: 'user', params: { personalId: '987' } });
   });
 

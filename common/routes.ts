@@ -137,7 +137,9 @@ export function matchRoute(rawPath: string, isCountryCode: (code: string) => boo
   }
 
   for (const route of ROUTES) {
-    const candidates: { rest: string[]; cc: string | null; m: boolean }[] = [{ rest: segs, cc: null, m: false }];
+    const candidates: { rest: string[]; cc: string | null; m: boolean }[] = [
+      { rest: segs, cc: null, m: false },
+    ];
     if (route.prefixable) {
       const [a, b] = segs;
       const aIsCc = a !== undefined && /^[A-Za-z]{2}$/.test(a) && isCountryCode(a.toUpperCase());
@@ -148,7 +150,8 @@ export function matchRoute(rawPath: string, isCountryCode: (code: string) => boo
     for (const c of candidates) {
       const params = matchPattern(route.pattern, c.rest);
       if (!params) continue;
-      const path = '/' + route.pattern.map((p) => (p.startsWith(':') ? (params[p.slice(1)] ?? '') : p)).join('/');
+      const path =
+        '/' + route.pattern.map((p) => (p.startsWith(':') ? (params[p.slice(1)] ?? '') : p)).join('/');
       const match: RouteMatch = {
         id: route.id,
         layout: route.layout,

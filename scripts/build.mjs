@@ -1,7 +1,16 @@
 // Builds the browser bundle (code-split per page), the stylesheet and the server bundle, then
 // writes dist/client/manifest.json and the version files the browser polls (spec §4, §7).
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -78,7 +87,10 @@ function precompress(dir) {
     if (!/\.(js|css|svg|json|webmanifest|txt|map)$/.test(name)) continue;
     const data = readFileSync(file);
     if (data.length < 1024) continue;
-    writeFileSync(file + '.br', brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(
+      file + '.br',
+      brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
     writeFileSync(file + '.gz', gzipSync(data, { level: 9 }));
   }
 }
@@ -107,8 +119,12 @@ async function buildAll() {
   mkdirSync(join(client, 'builds', 'meta'), { recursive: true });
   const latest = { id: manifest.buildId, timestamp: Date.parse(manifest.builtAt) };
   writeFileSync(join(client, 'builds', 'latest.json'), JSON.stringify(latest));
-  writeFileSync(join(client, 'builds', 'meta', `${manifest.buildId}.json`), JSON.stringify({ ...latest, entry: manifest.entry }));
-  if (existsSync(join(root, 'web', 'public'))) cpSync(join(root, 'web', 'public'), client, { recursive: true });
+  writeFileSync(
+    join(client, 'builds', 'meta', `${manifest.buildId}.json`),
+    JSON.stringify({ ...latest, entry: manifest.entry }),
+  );
+  if (existsSync(join(root, 'web', 'public')))
+    cpSync(join(root, 'web', 'public'), client, { recursive: true });
   precompress(client);
   await buildServer();
   console.log(`built ${manifest.buildId} in ${Date.now() - started} ms`);

@@ -12,7 +12,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers });
 
 function htmlAttrs(body: string) {
   const m = /<html lang="([^"]+)" dir="(ltr|rtl)">/.exec(body);
@@ -24,7 +25,10 @@ describe('operations endpoints', () => {
   it('GET /healthz checks the database', async () => {
     const res = await get('/healthz');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 200, data: { db: process.env.DATABASE_URL ? 'postgres' : 'pglite' } });
+    expect(res.json()).toEqual({
+      status: 200,
+      data: { db: process.env.DATABASE_URL ? 'postgres' : 'pglite' },
+    });
   });
 
   it('GET /metrics exposes Prometheus metrics including request durations', async () => {
@@ -39,7 +43,9 @@ describe('operations endpoints', () => {
   it('GET /api/openapi.json describes the API', async () => {
     const doc = (await get('/api/openapi.json')).json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/news', '/api/v1/news/{slug}', '/healthz']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/news', '/api/v1/news/{slug}', '/healthz']),
+    );
   });
 });
 
@@ -70,7 +76,19 @@ describe('API envelope and error catalogue', () => {
 });
 
 describe('pages', () => {
-  const routes = ['/', '/news', '/news/welcome-to-beamly', '/search?q=safety', '/broadcast', '/v/abc123', '/u/42', '/obs', '/studio', '/welcome', ...STATIC_PAGES.map((p) => `/${p.slug}`)];
+  const routes = [
+    '/',
+    '/news',
+    '/news/welcome-to-beamly',
+    '/search?q=safety',
+    '/broadcast',
+    '/v/abc123',
+    '/u/42',
+    '/obs',
+    '/studio',
+    '/welcome',
+    ...STATIC_PAGES.map((p) => `/${p.slug}`),
+  ];
 
   it('renders every route in every language with lang, dir and a translated title', async () => {
     const english = new Map<string, string | undefined>();
@@ -85,11 +103,13 @@ describe('pages', () => {
         expect(dir, url).toBe(locale === 'ar' ? 'rtl' : 'ltr');
         expect(title, url).toBeTruthy();
         if (locale === 'en') english.set(route, title);
-        else if (title === english.get(route)) sameAsEnglish.set(locale, [...(sameAsEnglish.get(locale) ?? []), route]);
+        else if (title === english.get(route))
+          sameAsEnglish.set(locale, [...(sameAsEnglish.get(locale) ?? []), route]);
       }
     }
     // Titles that are loanwords in some languages ("News" in German) may match English; pages may not.
-    for (const [locale, same] of sameAsEnglish) expect(same.length, `${locale}: ${same.join(' ')}`).toBeLessThanOrEqual(2);
+    for (const [locale, same] of sameAsEnglish)
+      expect(same.length, `${locale}: ${same.join(' ')}`).toBeLessThanOrEqual(2);
     expect(sameAsEnglish.has('ar')).toBe(false);
   });
 
@@ -107,7 +127,13 @@ describe('pages', () => {
   });
 
   it('serves prefixes and aliases as the same page', async () => {
-    for (const url of ['/index.html', '/index', '/us/m/safety.html', '/de/us/m/v/abc/index.html', '/u/77/index.html']) {
+    for (const url of [
+      '/index.html',
+      '/index',
+      '/us/m/safety.html',
+      '/de/us/m/v/abc/index.html',
+      '/u/77/index.html',
+    ]) {
       expect((await get(url)).statusCode, url).toBe(200);
     }
   });
@@ -151,7 +177,11 @@ describe('pages', () => {
   it('answers client navigation with the page payload', async () => {
     const res = await get('/de/safety/_payload.json');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ route: { id: 'static', layout: 'basic', path: '/safety' }, locale: 'de', status: 200 });
+    expect(res.json()).toMatchObject({
+      route: { id: 'static', layout: 'basic', path: '/safety' },
+      locale: 'de',
+      status: 200,
+    });
     expect((await get('/nope/_payload.json')).statusCode).toBe(404);
   });
 

@@ -31,12 +31,18 @@ export interface AppDeps {
 }
 
 /** The language an API error is reported in: ?locale=, then the lang cookie, then Accept-Language. */
-function requestLocale(req: { query: unknown; cookies: Record<string, string | undefined>; headers: Record<string, unknown> }): Locale {
+function requestLocale(req: {
+  query: unknown;
+  cookies: Record<string, string | undefined>;
+  headers: Record<string, unknown>;
+}): Locale {
   const q = (req.query as Record<string, unknown> | undefined)?.locale;
   return (
     (typeof q === 'string' ? localeFromSegment(q) : null) ??
     (req.cookies.lang ? localeFromSegment(req.cookies.lang) : null) ??
-    negotiateLocale(typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : undefined) ??
+    negotiateLocale(
+      typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : undefined,
+    ) ??
     DEFAULT_LOCALE
   );
 }
@@ -48,7 +54,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let pageHandler: ((req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | null = null;
   const app = Fastify({
     frameworkErrors(err, req, reply) {
-      if (err.code === 'FST_ERR_BAD_URL' && pageHandler && req.method === 'GET') return void pageHandler(req, reply);
+      if (err.code === 'FST_ERR_BAD_URL' && pageHandler && req.method === 'GET')
+        return void pageHandler(req, reply);
       void (reply as FastifyReply).code(400).send(errorBody('validation_failed', DEFAULT_LOCALE));
     },
     logger: {
@@ -57,8 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     trustProxy: config.APP_ENV === 'online' || config.APP_ENV === 'gray',
     bodyLimit: 256 * 1024,
-    maxParamLength: 1024,
-    disableRequestLogging: config.APP_ENV === 'test',
+    routerOptions: { maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -92,14 +98,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     const appError = toAppError(err);
     if (appError.http >= 500) req.log.error({ err }, 'request failed');
-    return reply.code(appError.http).send(errorBody(appError.errorName, requestLocale(req), appError.details));
+    return reply
+      .code(appError.http)
+      .send(errorBody(appError.errorName, requestLocale(req), appError.details));
   });
 
   registerMetrics(app, metrics);
 
   app.get(
     '/healthz',
-    { schema: { tags: ['ops'], summary: 'Liveness and database check', response: { 200: okSchema(z.object({ db: z.string() })) } } },
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Liveness and database check',
+        response: { 200: okSchema(z.object({ db: z.string() })) },
+      },
+    },
     async () => {
       await db.query('SELECT 1');
       return { status: 200 as const, data: { db: db.kind } };
@@ -114,7 +128,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       schema: {
         tags: ['ops'],
         summary: 'Script errors reported by browsers (logged, counted)',
-        body: z.object({ message: z.string().max(500), stack: z.string().max(2000).optional(), url: z.string().max(1024) }),
+        body: z.object({
+          message: z.string().max(500),
+          stack: z.string().max(2000).optional(),
+          url: z.string().max(1024),
+        }),
         response: { 200: okSchema(z.object({})), 400: errorSchema },
       },
     },

@@ -39,7 +39,8 @@ const schema = z
   })
   .superRefine((c, ctx) => {
     if (c.APP_ENV === 'online' || c.APP_ENV === 'gray') {
-      if (!c.DATABASE_URL) ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required online/gray' });
+      if (!c.DATABASE_URL)
+        ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required online/gray' });
       if (!c.PUBLIC_BASE_URL)
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'required online/gray' });
     }

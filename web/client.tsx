@@ -10,7 +10,11 @@ function report(message: string, stack?: string) {
     console.info('[ignored script error]', message);
     return;
   }
-  const body = JSON.stringify({ message: message.slice(0, 500), stack: stack?.slice(0, 2000), url: location.pathname });
+  const body = JSON.stringify({
+    message: message.slice(0, 500),
+    stack: stack?.slice(0, 2000),
+    url: location.pathname,
+  });
   navigator.sendBeacon('/api/v1/client-errors', new Blob([body], { type: 'application/json' }));
 }
 

@@ -51,13 +51,15 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
 }
 
 export function openPostgres(connectionString: string, max = 10): Db {
-  const types = {
-    getTypeParser(oid: number, format?: 'text' | 'binary') {
-      if (oid === 20) return parseInt8;
-      return pg.types.getTypeParser(oid, format);
-    },
-  };
-  const pool = new pg.Pool({ connectionString, max, types: types as pg.CustomTypesConfig });
+  // int8 as a number, like PGlite; everything else as pg does by default.
+  type TypeId = Parameters<typeof pg.types.getTypeParser>[0];
+  const getTypeParser = ((oid: TypeId, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+    oid === pg.types.builtins.INT8
+      ? parseInt8
+      : (pg.types.getTypeParser(oid, format ?? 'text') as (
+          value: string,
+        ) => unknown)) as typeof pg.types.getTypeParser;
+  const pool = new pg.Pool({ connectionString, max, types: { getTypeParser } });
   let closed = false;
   return {
     kind: 'postgres',

@@ -24,7 +24,12 @@ export const errorSchema = z.object({
 /** Failure body in the reader's language. */
 export function errorBody(name: ErrorName, locale: Locale, details?: unknown): ErrorBody {
   const def = ERRORS[name];
-  const body: ErrorBody = { status: def.http, code: def.code, error: name, message: translate(locale, `error.${name}`) };
+  const body: ErrorBody = {
+    status: def.http,
+    code: def.code,
+    error: name,
+    message: translate(locale, `error.${name}`),
+  };
   if (details !== undefined) body.details = details;
   return body;
 }
@@ -33,7 +38,8 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { validation?: unknown; statusCode?: number; code?: string };
   if (e.validation) return new AppError('validation_failed', e.validation);
-  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('payload_too_large');
+  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new AppError('payload_too_large');
   if (e.statusCode === 400) return new AppError('validation_failed');
   if (e.statusCode === 404) return new AppError('not_found');
   if (e.statusCode === 405) return new AppError('method_not_allowed');

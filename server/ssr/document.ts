@@ -18,7 +18,13 @@ export interface DocumentParts {
   preloads: readonly string[];
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
@@ -68,7 +74,9 @@ export function renderDocument(p: DocumentParts): string {
       `<meta property="og:site_name" content="${escapeHtml(p.siteName)}">`,
       `<meta property="og:image" content="${escapeHtml(p.baseUrl)}/og-image.png">`,
       `<meta property="og:locale" content="${OG_LOCALE[locale]}">`,
-      ...LOCALES.filter((l) => l !== locale).map((l) => `<meta property="og:locale:alternate" content="${OG_LOCALE[l]}">`),
+      ...LOCALES.filter((l) => l !== locale).map(
+        (l) => `<meta property="og:locale:alternate" content="${OG_LOCALE[l]}">`,
+      ),
       '<meta name="twitter:card" content="summary_large_image">',
     );
   }

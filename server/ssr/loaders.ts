@@ -58,7 +58,14 @@ function placeholder(kind: PlaceholderData['kind'], idParam?: string) {
     const data: PlaceholderData = { kind };
     const id = idParam ? ctx.match.params[idParam] : undefined;
     if (id) data.id = id;
-    return { status: 200, data, ...meta(ctx, kind === 'broadcast' ? 'broadcast' : kind), noindex: true, ogType: 'website', cacheMs: Infinity };
+    return {
+      status: 200,
+      data,
+      ...meta(ctx, kind === 'broadcast' ? 'broadcast' : kind),
+      noindex: true,
+      ogType: 'website',
+      cacheMs: Infinity,
+    };
   };
 }
 
@@ -74,8 +81,21 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     const slug = ctx.match.slug;
     const doc = slug ? ctx.content.page(slug, ctx.locale) : null;
     if (!slug || !doc) throw new NotFoundSignal();
-    const data: StaticPageData = { slug, title: doc.title, html: doc.html, translated: ctx.content.has(slug, ctx.locale) };
-    return { status: 200, data, title: doc.title, description: doc.description, noindex: false, ogType: 'article', cacheMs: Infinity };
+    const data: StaticPageData = {
+      slug,
+      title: doc.title,
+      html: doc.html,
+      translated: ctx.content.has(slug, ctx.locale),
+    };
+    return {
+      status: 200,
+      data,
+      title: doc.title,
+      description: doc.description,
+      noindex: false,
+      ogType: 'article',
+      cacheMs: Infinity,
+    };
   },
 
   async news(ctx) {
@@ -84,7 +104,14 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > 10_000) throw new NotFoundSignal();
     const data = await ctx.news.list(ctx.locale, pageNumber - 1, NEWS_PAGE_SIZE);
     if (pageNumber > 1 && data.items.length === 0) throw new NotFoundSignal();
-    const loaded: Loaded = { status: 200, data, ...meta(ctx, 'news'), noindex: false, ogType: 'website', cacheMs: DB_CACHE_MS };
+    const loaded: Loaded = {
+      status: 200,
+      data,
+      ...meta(ctx, 'news'),
+      noindex: false,
+      ogType: 'website',
+      cacheMs: DB_CACHE_MS,
+    };
     if (pageNumber > 1) loaded.canonicalQuery = `?page=${pageNumber}`;
     return loaded;
   },
@@ -93,7 +120,15 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     try {
       const article = await ctx.news.article(ctx.match.params.slug ?? '', ctx.locale);
       const data: NewsArticleData = { ...article, translated: article.locale === ctx.locale };
-      return { status: 200, data, title: article.title, description: article.description, noindex: false, ogType: 'article', cacheMs: DB_CACHE_MS };
+      return {
+        status: 200,
+        data,
+        title: article.title,
+        description: article.description,
+        noindex: false,
+        ogType: 'article',
+        cacheMs: DB_CACHE_MS,
+      };
     } catch (err) {
       if (err instanceof AppError && err.errorName === 'not_found') throw new NotFoundSignal();
       throw err;
@@ -113,7 +148,8 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
         const at = text.indexOf(needle);
         if (!inTitle && at < 0) continue;
         const start = Math.max(0, at - 60);
-        const snippet = at < 0 ? doc.description : `${start > 0 ? '…' : ''}${doc.text.slice(start, start + 180)}…`;
+        const snippet =
+          at < 0 ? doc.description : `${start > 0 ? '…' : ''}${doc.text.slice(start, start + 180)}…`;
         data.pages.push({ slug, title: doc.title, snippet });
       }
       data.news = await ctx.news.search(ctx.locale, query);

@@ -38,7 +38,10 @@ interface Rendered {
 const PAYLOAD_SUFFIX = '/_payload.json';
 
 /** Registers the page handler: every GET that is not API or asset is a page (or its payload). */
-export function registerPages(app: FastifyInstance, deps: Deps): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+export function registerPages(
+  app: FastifyInstance,
+  deps: Deps,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   const cache = new LRUCache<string, Rendered>({ max: 5000, ttlAutopurge: false });
   const config = publicConfig(deps.config);
 
@@ -51,9 +54,10 @@ export function registerPages(app: FastifyInstance, deps: Deps): (req: FastifyRe
     if (isPayload) path = path.slice(0, -PAYLOAD_SUFFIX.length) || '/';
 
     const match = matchRoute(path, isCountryCode);
-    const locale = match?.locale ?? firstSegmentLocale(path) ?? pickLocale(req.headers['accept-language'], req.cookies as Record<string, string | undefined> | undefined);
     // Cookies are parsed by a hook that has not run for URLs Fastify could not decode.
     const cookies = (req.cookies as Record<string, string | undefined> | undefined) ?? {};
+    const locale =
+      match?.locale ?? firstSegmentLocale(path) ?? pickLocale(req.headers['accept-language'], cookies);
     const consent = cookies[CONSENT_COOKIE] !== undefined;
     const key = `${isPayload ? 'p' : 'h'}|${locale}|${consent ? 1 : 0}|${path}${search}`;
 
@@ -77,7 +81,8 @@ export function registerPages(app: FastifyInstance, deps: Deps): (req: FastifyRe
       req.log.error({ err }, 'page render failed');
       rendered = await render(path, search, notFoundMatch(path, locale), locale, consent, isPayload, 500);
     }
-    if (rendered.cacheMs > 0) cache.set(key, rendered, { ttl: rendered.cacheMs === Infinity ? 0 : rendered.cacheMs });
+    if (rendered.cacheMs > 0)
+      cache.set(key, rendered, { ttl: rendered.cacheMs === Infinity ? 0 : rendered.cacheMs });
     deps.metrics.ssrRenders.inc({ route: rendered.route, cache: 'miss' });
     return send(rendered);
   };
@@ -95,12 +100,25 @@ export function registerPages(app: FastifyInstance, deps: Deps): (req: FastifyRe
     const requestPath = safeDecode(path);
     let match = found ?? notFoundMatch(path, locale);
     let loaded: Loaded;
-    const ctx = { locale, query, requestPath, siteName: deps.config.SITE_NAME, content: deps.content, news: deps.news };
+    const ctx = {
+      locale,
+      query,
+      requestPath,
+      siteName: deps.config.SITE_NAME,
+      content: deps.content,
+      news: deps.news,
+    };
     try {
       loaded = await LOADERS[match.id]({ ...ctx, match });
       if (failedStatus) {
         // The Service error page: the Shell shows it for any status of 500 and above.
-        loaded = { ...loaded, status: failedStatus, cacheMs: 0, noindex: true, title: translate(locale, 'meta.serviceError.title') };
+        loaded = {
+          ...loaded,
+          status: failedStatus,
+          cacheMs: 0,
+          noindex: true,
+          title: translate(locale, 'meta.serviceError.title'),
+        };
       }
     } catch (err) {
       if (!(err instanceof NotFoundSignal)) throw err;
@@ -109,14 +127,25 @@ export function registerPages(app: FastifyInstance, deps: Deps): (req: FastifyRe
     }
     const title = match.id === 'home' ? loaded.title : `${loaded.title} | ${deps.config.SITE_NAME}`;
     const payload: PagePayload = {
-      route: { id: match.id, layout: match.layout, params: match.params, path: match.path, url: path + search },
+      route: {
+        id: match.id,
+        layout: match.layout,
+        params: match.params,
+        path: match.path,
+        url: path + search,
+      },
       locale,
       status: loaded.status,
       head: { title, description: loaded.description },
       data: loaded.data,
     };
     const base = { status: loaded.status, cacheMs: loaded.cacheMs, route: match.id };
-    if (isPayload) return { ...base, type: 'application/json; charset=utf-8', body: new CompressedBody(JSON.stringify(payload)) };
+    if (isPayload)
+      return {
+        ...base,
+        type: 'application/json; charset=utf-8',
+        body: new CompressedBody(JSON.stringify(payload)),
+      };
 
     const state: AppState = {
       ...payload,
@@ -164,8 +193,8 @@ function safeDecode(path: string): string {
 }
 
 /** The language of a URL without a language segment: cookie, then Accept-Language, then English. */
-function pickLocale(acceptLanguage: string | undefined, cookies: Record<string, string | undefined> | undefined): Locale {
-  const fromCookie = cookies?.lang ? localeFromSegment(cookies.lang) : null;
+function pickLocale(acceptLanguage: string | undefined, cookies: Record<string, string | undefined>): Locale {
+  const fromCookie = cookies.lang ? localeFromSegment(cookies.lang) : null;
   return fromCookie ?? negotiateLocale(acceptLanguage) ?? DEFAULT_LOCALE;
 }
 

@@ -11,11 +11,14 @@ const INDEXED_PATHS = ['/', '/news', ...STATIC_PAGES.map((p) => `/${p.slug}`)];
 
 function urlEntry(baseUrl: string, path: string, lastmod?: Date): string {
   const alternates = LOCALES.map(
-    (l) => `<xhtml:link rel="alternate" hreflang="${htmlLang(l)}" href="${escapeHtml(localeUrl(baseUrl, l, path))}"/>`,
+    (l) =>
+      `<xhtml:link rel="alternate" hreflang="${htmlLang(l)}" href="${escapeHtml(localeUrl(baseUrl, l, path))}"/>`,
   ).join('');
   const xDefault = `<xhtml:link rel="alternate" hreflang="x-default" href="${escapeHtml(baseUrl + path)}"/>`;
   const mod = lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : '';
-  return LOCALES.map((l) => `<url><loc>${escapeHtml(localeUrl(baseUrl, l, path))}</loc>${mod}${alternates}${xDefault}</url>`).join('');
+  return LOCALES.map(
+    (l) => `<url><loc>${escapeHtml(localeUrl(baseUrl, l, path))}</loc>${mod}${alternates}${xDefault}</url>`,
+  ).join('');
 }
 
 export function registerSeo(app: FastifyInstance, deps: { config: Config; news: NewsService }): void {
@@ -26,7 +29,9 @@ export function registerSeo(app: FastifyInstance, deps: { config: Config; news: 
     const rules = production
       ? ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /*/search', 'Disallow: /search']
       : ['User-agent: *', 'Allow: /', 'Disallow: /api/'];
-    return reply.type('text/plain; charset=utf-8').send([...rules, '', `Sitemap: ${base}/sitemap.xml`, ''].join('\n'));
+    return reply
+      .type('text/plain; charset=utf-8')
+      .send([...rules, '', `Sitemap: ${base}/sitemap.xml`, ''].join('\n'));
   });
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (_req, reply) => {
@@ -37,13 +42,24 @@ export function registerSeo(app: FastifyInstance, deps: { config: Config; news: 
       INDEXED_PATHS.map((p) => urlEntry(base, p)).join('') +
       news.map((n) => urlEntry(base, `/news/${n.slug}`, n.publishedAt)).join('') +
       '</urlset>';
-    return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
+    return reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(body);
   });
 
   // The footer's QR code: a phone camera lands on /download, which sends it to its store.
-  const qr = QRCode.toString(`${base}/download`, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#14121f', light: '#ffffff' } });
+  const qr = QRCode.toString(`${base}/download`, {
+    type: 'svg',
+    margin: 1,
+    errorCorrectionLevel: 'M',
+    color: { dark: '#14121f', light: '#ffffff' },
+  });
   app.get('/qr/download.svg', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(await qr),
+    reply
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=86400')
+      .send(await qr),
   );
 
   app.get('/download', { schema: { hide: true } }, async (req, reply) => {

@@ -11,7 +11,10 @@ export interface TestApp {
 }
 
 /** The whole app on a fresh database with the demo news seeded; not listening unless asked. */
-export async function createTestApp(overrides: Partial<AppDeps> = {}, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<AppDeps> = {},
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const testDb = await createTestDb();
   await new NewsService(testDb.db).seedFromContent();
   const config = loadConfig({

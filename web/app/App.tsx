@@ -17,7 +17,10 @@ interface Props {
 
 export function App({ state, Page, mode }: Props) {
   const i18n = useMemo(() => createI18n(state.locale, state.messages), [state.locale, state.messages]);
-  const config = useMemo<ClientConfig>(() => ({ ...state.config, buildId: state.buildId }), [state.config, state.buildId]);
+  const config = useMemo<ClientConfig>(
+    () => ({ ...state.config, buildId: state.buildId }),
+    [state.config, state.buildId],
+  );
   return (
     <ConfigContext.Provider value={config}>
       <I18nProvider value={i18n}>
@@ -39,8 +42,15 @@ export function App({ state, Page, mode }: Props) {
 
 function BrowserShell({ state, Page }: { state: AppState; Page: ComponentType<PageProps> }) {
   const { showSpinner, hideSpinner } = useFeedback();
-  const onBusy = useCallback((busy: boolean) => (busy ? showSpinner() : hideSpinner()), [showSpinner, hideSpinner]);
+  const onBusy = useCallback(
+    (busy: boolean) => (busy ? showSpinner() : hideSpinner()),
+    [showSpinner, hideSpinner],
+  );
   useVersionWatch();
+  useEffect(() => {
+    // Marks the page as interactive (browser tests wait for it).
+    document.documentElement.dataset.ready = '1';
+  }, []);
   return (
     <BrowserRouterProvider initial={state} initialPage={Page} onBusy={onBusy}>
       <CookieConsent initiallyDecided={state.cookieConsent}>

@@ -1,4 +1,15 @@
-import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { loadChunk, TaskQueue } from './chunks';
 import { PAGES, type PageProps } from './pages';
 import type { PagePayload } from './state';
@@ -6,8 +17,8 @@ import type { PagePayload } from './state';
 export interface Router {
   payload: PagePayload;
   Page: ComponentType<PageProps>;
-  navigate(href: string, opts?: { replace?: boolean }): void;
-  preload(href: string): void;
+  navigate: (href: string, opts?: { replace?: boolean }) => void;
+  preload: (href: string) => void;
 }
 
 const RouterContext = createContext<Router | null>(null);

@@ -17,7 +17,13 @@ export function useOpenCookieSettings(): () => void {
  * The cookie-policy banner. The server renders it only while no choice is stored; the choice
  * ('all' or 'necessary') is kept in a first-party cookie so the server can leave it out next time.
  */
-export function CookieConsent({ initiallyDecided, children }: { initiallyDecided: boolean; children: ReactNode }) {
+export function CookieConsent({
+  initiallyDecided,
+  children,
+}: {
+  initiallyDecided: boolean;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(!initiallyDecided);
   const { t } = useI18n();
   const decide = (choice: 'all' | 'necessary') => {

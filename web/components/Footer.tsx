@@ -115,7 +115,9 @@ export function Footer() {
           </div>
         </div>
       </div>
-      <p className="copyright">{t('footer.copyright', { year: new Date().getUTCFullYear(), site: siteName })}</p>
+      <p className="copyright">
+        {t('footer.copyright', { year: new Date().getUTCFullYear(), site: siteName })}
+      </p>
     </footer>
   );
 }

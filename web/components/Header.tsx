@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { localizedPath } from '../../common/routes';
 import { useConfig } from '../app/config';
 import { useRouter } from '../app/router';
@@ -25,8 +25,11 @@ function SearchForm() {
   const { t, locale } = useI18n();
   const router = useRouter();
   const action = localizedPath(locale, '/search');
-  const current = router.payload.route.id === 'search' ? new URLSearchParams(router.payload.route.url.split('?')[1]).get('q') ?? '' : '';
-  const submit = (e: FormEvent<HTMLFormElement>) => {
+  const current =
+    router.payload.route.id === 'search'
+      ? (new URLSearchParams(router.payload.route.url.split('?')[1]).get('q') ?? '')
+      : '';
+  const submit = (e: SyntheticEvent<HTMLFormElement>) => {
     e.preventDefault();
     const q = new FormData(e.currentTarget).get('q');
     router.navigate(`${action}?q=${encodeURIComponent(typeof q === 'string' ? q.trim() : '')}`);

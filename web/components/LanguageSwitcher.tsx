@@ -10,7 +10,9 @@ const YEAR_SECONDS = 365 * 24 * 3600;
 export function LanguageSwitcher() {
   const { locale, t } = useI18n();
   const { payload } = useRouter();
-  const query = payload.route.url.includes('?') ? payload.route.url.slice(payload.route.url.indexOf('?')) : '';
+  const query = payload.route.url.includes('?')
+    ? payload.route.url.slice(payload.route.url.indexOf('?'))
+    : '';
   return (
     <details className="lang">
       <summary className="lang__button" aria-label={`${t('language.label')}: ${LOCALE_NAMES[locale]}`}>

@@ -22,17 +22,40 @@ export function Link({ to, onClick, children, ...rest }: Props) {
   };
   const preload = () => router.preload(href);
   return (
-    <a href={href} onClick={handleClick} onPointerEnter={preload} onFocus={preload} onTouchStart={preload} {...rest}>
+    <a
+      href={href}
+      onClick={handleClick}
+      onPointerEnter={preload}
+      onFocus={preload}
+      onTouchStart={preload}
+      {...rest}
+    >
       {children}
     </a>
   );
 }
 
 /** A link leaving the site: new tab, and says so to screen readers. */
-export function ExternalLink({ href, label, children, className }: { href: string; label: string; children?: React.ReactNode; className?: string }) {
+export function ExternalLink({
+  href,
+  label,
+  children,
+  className,
+}: {
+  href: string;
+  label: string;
+  children?: React.ReactNode;
+  className?: string;
+}) {
   const { t } = useI18n();
   return (
-    <a href={href} target="_blank" rel="noopener noreferrer" aria-label={t('a11y.opensNewTab', { label })} className={className}>
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={t('a11y.opensNewTab', { label })}
+      className={className}
+    >
       {children ?? label}
     </a>
   );

@@ -1,16 +1,25 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useI18n } from '../i18n/i18n';
 
 /** Spec §9: toasts show for 3000 ms unless told otherwise. */
 export const TOAST_MS = 3000;
 
 interface Feedback {
-  toast(message: string, ms?: number): void;
+  toast: (message: string, ms?: number) => void;
   /** Spec §8: a confirm dialog, titled 'Tip' unless told otherwise. Resolves true on Confirm. */
-  confirm(message: string, opts?: { title?: string }): Promise<boolean>;
+  confirm: (message: string, opts?: { title?: string }) => Promise<boolean>;
   /** Spec §4: the full-screen spinner; hidden after `hideAfterMs` when given. */
-  showSpinner(hideAfterMs?: number): void;
-  hideSpinner(): void;
+  showSpinner: (hideAfterMs?: number) => void;
+  hideSpinner: () => void;
 }
 
 const FeedbackContext = createContext<Feedback | null>(null);
@@ -47,7 +56,8 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
       showSpinner(hideAfterMs) {
         window.clearTimeout(spinnerTimer.current);
         setSpinner(true);
-        if (hideAfterMs !== undefined) spinnerTimer.current = window.setTimeout(() => setSpinner(false), hideAfterMs);
+        if (hideAfterMs !== undefined)
+          spinnerTimer.current = window.setTimeout(() => setSpinner(false), hideAfterMs);
       },
       hideSpinner() {
         window.clearTimeout(spinnerTimer.current);

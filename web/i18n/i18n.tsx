@@ -5,7 +5,7 @@ import type { MessageKey, Messages } from './types';
 
 export interface I18n {
   locale: Locale;
-  t(key: MessageKey, values?: Record<string, string | number>): string;
+  t: (key: MessageKey, values?: Record<string, string | number>) => string;
 }
 
 /** An ICU message formatter over one language's catalogue. Compiled formats are cached. */

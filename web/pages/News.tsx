@@ -36,7 +36,11 @@ export default function News({ data }: PageProps) {
       )}
       {pages > 1 && (
         <nav className="pager" aria-label={t('news.pagination')}>
-          {page > 0 ? <Link to={page === 1 ? '/news' : `/news?page=${page}`}>{t('news.newer')}</Link> : <span />}
+          {page > 0 ? (
+            <Link to={page === 1 ? '/news' : `/news?page=${page}`}>{t('news.newer')}</Link>
+          ) : (
+            <span />
+          )}
           <span className="muted">{t('news.pageOf', { page: page + 1, pages })}</span>
           {page + 1 < pages ? <Link to={`/news?page=${page + 2}`}>{t('news.older')}</Link> : <span />}
         </nav>

@@ -14,7 +14,11 @@ export default function NewsArticle({ data }: PageProps) {
         <Link to="/news">← {t('news.back')}</Link>
       </p>
       {!a.translated && <p className="notice">{t('news.fallback')}</p>}
-      <header className="doc__head" lang={a.translated ? undefined : a.locale} dir={a.translated ? undefined : 'ltr'}>
+      <header
+        className="doc__head"
+        lang={a.translated ? undefined : a.locale}
+        dir={a.translated ? undefined : 'ltr'}
+      >
         <h1 className="doc__title">{a.title}</h1>
       </header>
       <p className="muted">
@@ -24,7 +28,8 @@ export default function NewsArticle({ data }: PageProps) {
         className="prose"
         lang={a.translated ? undefined : a.locale}
         dir={a.translated ? undefined : 'ltr'}
-        dangerouslySetInnerHTML={{ __html: a.html }} />
+        dangerouslySetInnerHTML={{ __html: a.html }}
+      />
     </article>
   );
 }

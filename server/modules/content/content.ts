@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Marked } from 'marked';
+import { Marked, type Tokens } from 'marked';
 import { LOCALES, type Locale } from '../../../common/locales';
 import { localizedPath } from '../../../common/routes';
 import { STATIC_PAGES, type StaticPageSlug } from '../../../common/pages';
@@ -23,9 +23,11 @@ function markedFor(locale: Locale): Marked {
     gfm: true,
     walkTokens(token) {
       // Internal links are written without a language; give them the reader's.
-      if (token.type === 'link' && token.href.startsWith('/') && !token.href.startsWith('//')) {
-        const [path = '/', hash] = token.href.split('#');
-        token.href = localizedPath(locale, path) + (hash ? `#${hash}` : '');
+      if (token.type !== 'link') return;
+      const link = token as Tokens.Link;
+      if (link.href.startsWith('/') && !link.href.startsWith('//')) {
+        const [path = '/', hash] = link.href.split('#');
+        link.href = localizedPath(locale, path) + (hash ? `#${hash}` : '');
       }
     },
   });

@@ -26,12 +26,22 @@ export function newsRoutes(news: NewsService): FastifyPluginAsyncZod {
             pageSize: z.coerce.number().int().min(1).max(50).default(20),
           }),
           response: {
-            200: okSchema(z.object({ items: z.array(summary), page: z.number(), pageSize: z.number(), total: z.number() })),
+            200: okSchema(
+              z.object({
+                items: z.array(summary),
+                page: z.number(),
+                pageSize: z.number(),
+                total: z.number(),
+              }),
+            ),
             400: errorSchema,
           },
         },
       },
-      async (req) => ({ status: 200 as const, data: await news.list(req.query.locale, req.query.page, req.query.pageSize) }),
+      async (req) => ({
+        status: 200 as const,
+        data: await news.list(req.query.locale, req.query.page, req.query.pageSize),
+      }),
     );
 
     app.get(

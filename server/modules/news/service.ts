@@ -57,7 +57,10 @@ export class NewsService {
   }
 
   async sitemapEntries(): Promise<{ slug: string; publishedAt: Date }[]> {
-    return (await newsRepo.slugs(this.db)).map((r) => ({ slug: r.slug, publishedAt: new Date(r.published_at) }));
+    return (await newsRepo.slugs(this.db)).map((r) => ({
+      slug: r.slug,
+      publishedAt: new Date(r.published_at),
+    }));
   }
 
   /** Inserts the articles of content/news that the database does not have yet. Returns how many. */

@@ -1,0 +1,42 @@
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../server/testing/app';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
+
+export interface E2E {
+  base: string;
+  browser: Browser;
+  app: TestApp;
+  close(): Promise<void>;
+}
+
+/** The real server on a random 127.0.0.1 port with its own database, and Debian's Chromium. */
+export async function startE2E(): Promise<E2E> {
+  const app = await createTestApp();
+  await app.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.app.server.address() as AddressInfo;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    browser,
+    app,
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+  };
+}
+
+/** Collects console errors and uncaught page errors. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+export async function waitReady(page: Page): Promise<void> {
+  await page.waitForSelector('html[data-ready="1"]', { timeout: 15_000 });
+}

@@ -1,0 +1,115 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES, htmlLang, type Locale } from '../common/locales';
+import { STATIC_PAGES } from '../common/pages';
+import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
+
+const ROUTES = [
+  '',
+  '/news',
+  '/news/welcome-to-beamly',
+  '/search?q=live',
+  '/broadcast',
+  '/v/demo123',
+  '/u/10001',
+  '/obs',
+  '/studio',
+  '/welcome',
+  '/NotFound',
+  '/no/such/page',
+  ...STATIC_PAGES.map((p) => `/${p.slug}`),
+];
+const NOT_FOUND = new Set(['/NotFound', '/no/such/page']);
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterAll(async () => {
+  await e2e.close();
+});
+
+interface Visit {
+  status: number;
+  lang: string | null;
+  dir: string | null;
+  title: string;
+  errors: string[];
+  serious: string[];
+}
+
+async function visit(url: string): Promise<Visit> {
+  const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    const res = await page.goto(e2e.base + url);
+    await waitReady(page);
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    const serious = axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(' | ')}`,
+      );
+    // 404 responses are logged by Chromium as a console error about the document itself.
+    const real = errors.filter((e) => !(res?.status() === 404 && e.includes('404')));
+    return {
+      status: res?.status() ?? 0,
+      lang: await page.getAttribute('html', 'lang'),
+      dir: await page.getAttribute('html', 'dir'),
+      title: await page.title(),
+      errors: real,
+      serious,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Runs visits a few at a time: enough to keep the two cores busy without starving the server. */
+async function visitAll(urls: string[], concurrency = 3): Promise<Map<string, Visit>> {
+  const results = new Map<string, Visit>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < urls.length) {
+        const url = urls[next++] as string;
+        results.set(url, await visit(url));
+      }
+    }),
+  );
+  return results;
+}
+
+describe('every route in every language', () => {
+  const english = new Map<string, string>();
+
+  it.each(['en', ...LOCALES.filter((l) => l !== 'en')] as Locale[])('%s', async (locale) => {
+    const urls = ROUTES.map((r) => `/${locale}${r}`);
+    const results = await visitAll(urls);
+    const sameTitle: string[] = [];
+    for (const [i, route] of ROUTES.entries()) {
+      const url = urls[i] as string;
+      const v = results.get(url);
+      expect(v, url).toBeDefined();
+      if (!v) continue;
+      expect(v.status, url).toBe(NOT_FOUND.has(route) ? 404 : 200);
+      expect(v.lang, url).toBe(htmlLang(locale));
+      expect(v.dir, url).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+      expect(v.title.length, url).toBeGreaterThan(0);
+      expect(v.errors, url).toEqual([]);
+      expect(v.serious, url).toEqual([]);
+      if (locale === 'en') english.set(route, v.title);
+      else if (english.get(route) === v.title && !route.startsWith('/v/') && !route.startsWith('/u/'))
+        sameTitle.push(route);
+    }
+    // A translated title: only loanword titles ("News" in German) may equal the English one.
+    expect(sameTitle.length, sameTitle.join(' ')).toBeLessThanOrEqual(2);
+  });
+});

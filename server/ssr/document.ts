@@ -72,7 +72,7 @@ export function renderDocument(p: DocumentParts): string {
       `<meta property="og:title" content="${escapeHtml(p.title)}">`,
       `<meta property="og:description" content="${escapeHtml(p.description)}">`,
       `<meta property="og:site_name" content="${escapeHtml(p.siteName)}">`,
-      `<meta property="og:image" content="${escapeHtml(p.baseUrl)}/og-image.png">`,
+      `<meta property="og:image" content="${escapeHtml(p.baseUrl)}/og-image.jpg">`,
       `<meta property="og:locale" content="${OG_LOCALE[locale]}">`,
       ...LOCALES.filter((l) => l !== locale).map(
         (l) => `<meta property="og:locale:alternate" content="${OG_LOCALE[l]}">`,

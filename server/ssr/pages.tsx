@@ -138,6 +138,7 @@ export function registerPages(
       status: loaded.status,
       head: { title, description: loaded.description },
       data: loaded.data,
+      renderedAt: new Date().toISOString(),
     };
     const base = { status: loaded.status, cacheMs: loaded.cacheMs, route: match.id };
     if (isPayload)

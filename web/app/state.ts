@@ -18,6 +18,8 @@ export interface PagePayload {
   status: number;
   head: { title: string; description: string };
   data: unknown;
+  /** When the server produced this page (ISO); relative times count from it, so hydration matches. */
+  renderedAt: string;
 }
 
 /** The full initial state embedded in a server-rendered page. */

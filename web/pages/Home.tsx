@@ -1,14 +1,14 @@
-import { formatDate } from '../../common/format';
 import type { PageProps } from '../app/pages';
 import { useConfig } from '../app/config';
 import { Link } from '../components/Link';
+import { TimeAgo } from '../components/TimeAgo';
 import { LiveIcon } from '../components/icons';
 import { useI18n } from '../i18n/i18n';
 import type { HomeData } from './data';
 
 export default function Home({ data }: PageProps) {
   const { news } = data as HomeData;
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const { siteName } = useConfig();
   return (
     <>
@@ -56,9 +56,7 @@ export default function Home({ data }: PageProps) {
           <ul className="card-grid">
             {news.map((n) => (
               <li key={n.slug} className="card">
-                <time className="card__meta" dateTime={n.publishedAt}>
-                  {formatDate(new Date(n.publishedAt), locale)}
-                </time>
+                <TimeAgo className="card__meta" iso={n.publishedAt} />
                 <h3 className="card__title">
                   <Link to={`/news/${n.slug}`}>{n.title}</Link>
                 </h3>

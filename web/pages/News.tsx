@@ -1,7 +1,7 @@
-import { formatDate } from '../../common/format';
 import type { PageProps } from '../app/pages';
 import { NoContent } from '../components/feedback';
 import { Link } from '../components/Link';
+import { TimeAgo } from '../components/TimeAgo';
 import { useI18n } from '../i18n/i18n';
 import type { NewsPage } from './data';
 
@@ -23,9 +23,7 @@ export default function News({ data }: PageProps) {
         <ul className="news-list">
           {items.map((n) => (
             <li key={n.slug} className="news-item" lang={n.locale === locale ? undefined : n.locale}>
-              <time className="card__meta" dateTime={n.publishedAt}>
-                {formatDate(new Date(n.publishedAt), locale)}
-              </time>
+              <TimeAgo className="card__meta" iso={n.publishedAt} />
               <h2 className="news-item__title">
                 <Link to={`/news/${n.slug}`}>{n.title}</Link>
               </h2>

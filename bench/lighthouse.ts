@@ -1,0 +1,64 @@
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { CHROMIUM_PATH } from '../e2e/browser';
+import { startSite } from './servers';
+
+export interface LighthouseResult {
+  path: string;
+  performance: number;
+  accessibility: number;
+  seo: number;
+  bestPractices: number;
+  lcpMs: number;
+  fcpMs: number;
+  cls: number;
+  tbtMs: number;
+  scriptKbGzip: number;
+}
+
+const score = (s: number | null | undefined) => Math.round((s ?? 0) * 100);
+
+/** Lighthouse's default (mobile, simulated slow 4G and 4x CPU) on pages of the built site. */
+export async function lighthouseAudit(paths: string[]): Promise<LighthouseResult[]> {
+  const site = await startSite(3903);
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const results: LighthouseResult[] = [];
+  try {
+    for (const path of paths) {
+      const run = await lighthouse(`${site.url}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'seo', 'best-practices'],
+      });
+      if (!run) throw new Error('lighthouse returned nothing');
+      const { categories, audits } = run.lhr;
+      const summary = audits['resource-summary']?.details as
+        { items?: { resourceType: string; transferSize: number }[] } | undefined;
+      const script = summary?.items?.find((i) => i.resourceType === 'script')?.transferSize ?? 0;
+      results.push({
+        path,
+        performance: score(categories.performance?.score),
+        accessibility: score(categories.accessibility?.score),
+        seo: score(categories.seo?.score),
+        bestPractices: score(categories['best-practices']?.score),
+        lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
+        fcpMs: Math.round(audits['first-contentful-paint']?.numericValue ?? 0),
+        cls: Number((audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+        tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
+        scriptKbGzip: Number((script / 1024).toFixed(1)),
+      });
+      const failing = Object.values(audits).filter(
+        (a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary',
+      );
+      for (const a of failing) console.log(`  ${path}: ${a.id}: ${a.title}`);
+    }
+  } finally {
+    chrome.kill();
+    await site.stop();
+  }
+  return results;
+}

@@ -1,0 +1,53 @@
+// Issue 2 targets: Lighthouse mobile (perf ≥ 95, a11y 100, SEO 100, LCP ≤ 1.5 s, JS ≤ 120 KB gz)
+// and a static SSR page at ≥ 50% of a bare Fastify hello-world's requests/s, same run.
+// Usage: npm run build && npm run bench [-- --only=lighthouse|throughput] [--seconds=10]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { lighthouseAudit } from './lighthouse';
+import { throughput } from './throughput';
+
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const only = arg('only');
+const seconds = Number(arg('seconds') ?? 10);
+const report: Record<string, unknown> = { at: new Date().toISOString() };
+
+if (!only || only === 'lighthouse') {
+  const lh = await lighthouseAudit(['/en', '/en/safety', '/ar', '/ar/safety']);
+  console.log('\nLighthouse, mobile profile (simulated slow 4G, 4x CPU slowdown)');
+  console.table(lh);
+  const ok = lh.every(
+    (r) =>
+      r.performance >= 95 &&
+      r.accessibility === 100 &&
+      r.seo === 100 &&
+      r.lcpMs <= 1500 &&
+      r.scriptKbGzip <= 120,
+  );
+  console.log(
+    `targets (perf ≥ 95, a11y 100, SEO 100, LCP ≤ 1500 ms, JS ≤ 120 KB gz): ${ok ? 'met' : 'NOT met'}`,
+  );
+  report.lighthouse = lh;
+}
+
+if (!only || only === 'throughput') {
+  const tp = await throughput(seconds);
+  const [base, ...rest] = tp;
+  console.log(`\nThroughput, autocannon 32 connections, ${seconds} s each, one after the other`);
+  console.table(
+    tp.map((r) => ({
+      name: r.name,
+      'req/s': Math.round(r.requestsPerSec),
+      'p99 ms': r.p99Ms,
+      errors: r.errors + r.non2xx,
+      'vs baseline': base ? `${((r.requestsPerSec / base.requestsPerSec) * 100).toFixed(0)}%` : '',
+    })),
+  );
+  const page = rest[0];
+  if (base && page)
+    console.log(
+      `target (static page ≥ 50% of hello-world): ${page.requestsPerSec / base.requestsPerSec >= 0.5 ? 'met' : 'NOT met'}`,
+    );
+  report.throughput = tp;
+}
+
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(`bench/results/issue2-${Date.now()}.json`, JSON.stringify(report, null, 2));

@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, proc: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (proc.exitCode !== null) throw new Error(`${url}: process exited with ${proc.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function stopper(proc: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (proc.exitCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    });
+}
+
+/** The built site (npm run build first), production mode, a throwaway PGlite, on 127.0.0.1. */
+export async function startSite(port: number): Promise<Running> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'beamly-bench-'));
+  const proc = spawn('node', ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/healthz`, proc);
+  return { url, stop: stopper(proc) };
+}
+
+/** The baseline: a bare Fastify hello-world in its own process. */
+export async function startHelloWorld(port: number): Promise<Running> {
+  const code = `
+    import Fastify from 'fastify';
+    const app = Fastify({ logger: false });
+    app.get('/', async () => 'hello world');
+    await app.listen({ host: '127.0.0.1', port: ${port} });`;
+  const proc = spawn('node', ['--input-type=module', '-e', code], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url, proc);
+  return { url, stop: stopper(proc) };
+}

@@ -65,3 +65,12 @@ describe('front matter', () => {
     expect(readFileSync(join(CONTENT_DIR, 'README.md'), 'utf8')).toContain('description:');
   });
 });
+
+describe('rendering', () => {
+  it('makes tables keyboard-scrollable and links keep the language', async () => {
+    const { renderMarkdown } = await import('./content');
+    const html = renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n[Terms](/terms#x)', 'ar');
+    expect(html).toContain('<table tabindex="0">');
+    expect(html).toContain('href="/ar/terms#x"');
+  });
+});

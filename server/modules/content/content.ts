@@ -35,7 +35,8 @@ function markedFor(locale: Locale): Marked {
 
 /** Markdown to HTML, with internal links pointed at the reader's language. */
 export function renderMarkdown(markdown: string, locale: Locale): string {
-  return markedFor(locale).parse(markdown, { async: false });
+  // Wide tables scroll sideways on phones; a scrollable region must be reachable by keyboard.
+  return markedFor(locale).parse(markdown, { async: false }).replaceAll('<table>', '<table tabindex="0">');
 }
 
 /**

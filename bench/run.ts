@@ -38,7 +38,12 @@ if (!only || only === 'throughput') {
       'req/s': Math.round(r.requestsPerSec),
       'p99 ms': r.p99Ms,
       errors: r.errors + r.non2xx,
-      'vs baseline': base ? `${((r.requestsPerSec / base.requestsPerSec) * 100).toFixed(0)}%` : '',
+      'bytes/resp': r.bytesPerResponse,
+      'req/s vs baseline': base ? `${((r.requestsPerSec / base.requestsPerSec) * 100).toFixed(0)}%` : '',
+      'server CPU µs/req': r.serverCpuUsPerRequest,
+      'CPU-bound capacity vs baseline': base
+        ? `${((base.serverCpuUsPerRequest / r.serverCpuUsPerRequest) * 100).toFixed(0)}%`
+        : '',
     })),
   );
   const page = rest[0];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 export interface Running {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -49,7 +50,7 @@ export async function startSite(port: number): Promise<Running> {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/healthz`, proc);
-  return { url, stop: stopper(proc) };
+  return { url, pid: proc.pid ?? 0, stop: stopper(proc) };
 }
 
 /** The baseline: a bare Fastify hello-world in its own process. */
@@ -65,5 +66,5 @@ export async function startHelloWorld(port: number): Promise<Running> {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(url, proc);
-  return { url, stop: stopper(proc) };
+  return { url, pid: proc.pid ?? 0, stop: stopper(proc) };
 }

@@ -44,14 +44,15 @@ async function buildClient() {
   });
   const css = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['web/styles/app.css'],
+    entryPoints: { app: 'web/styles/app.css' },
     bundle: true,
     minify: true,
-    outfile: join(client, 'app.css'),
+    metafile: true,
+    outdir: join(client, 'assets'),
+    entryNames: '[name]-[hash]',
     logLevel: 'warning',
   });
-  void css;
-  return result.metafile;
+  return { ...result.metafile, cssFile: Object.keys(css.metafile.outputs)[0] };
 }
 
 function manifestFrom(metafile) {
@@ -72,9 +73,10 @@ function manifestFrom(metafile) {
   if (!entry) throw new Error('client entry missing from metafile');
   const hash = createHash('sha256');
   for (const file of Object.keys(metafile.outputs).sort()) hash.update(readFileSync(join(root, file)));
-  hash.update(readFileSync(join(client, 'app.css')));
+  hash.update(readFileSync(join(root, metafile.cssFile)));
   const buildId = hash.digest('hex').slice(0, 12);
-  return { buildId, builtAt: new Date().toISOString(), entry, entryImports, chunks, css: 'app.css' };
+  const css = relative(client, join(root, metafile.cssFile)).split('\\').join('/');
+  return { buildId, builtAt: new Date().toISOString(), entry, entryImports, chunks, css };
 }
 
 function precompress(dir) {

@@ -2,7 +2,8 @@ import { hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { isIgnorableScriptError, loadChunk } from './app/chunks';
 import { PAGES } from './app/pages';
-import { STATE_ELEMENT_ID, type AppState } from './app/state';
+import { restoreProse, STATE_ELEMENT_ID, type AppState } from './app/state';
+import { MESSAGE_LOADERS } from './i18n/load';
 
 function report(message: string, stack?: string) {
   if (isIgnorableScriptError(message)) {
@@ -27,10 +28,15 @@ window.addEventListener('unhandledrejection', (e) => {
 async function start() {
   const el = document.getElementById(STATE_ELEMENT_ID);
   if (!el?.textContent) return;
-  const state = JSON.parse(el.textContent) as AppState;
-  const mod = await loadChunk(PAGES[state.route.id], location.pathname);
+  const parsed = JSON.parse(el.textContent) as AppState;
+  const state: AppState = { ...parsed, data: restoreProse(parsed.data, document) };
+  const [mod, messages] = await Promise.all([
+    loadChunk(PAGES[state.route.id], location.pathname),
+    loadChunk(MESSAGE_LOADERS[state.locale], location.pathname),
+  ]);
   const root = document.getElementById('root');
-  if (root) hydrateRoot(root, <App state={state} Page={mod.default} mode="browser" />);
+  if (root)
+    hydrateRoot(root, <App state={state} messages={messages.default} Page={mod.default} mode="browser" />);
 }
 
 void start();

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Locale } from '../../common/locales';
 import type { RouteId } from '../../common/routes';
 import { PAGE_SOURCES } from '../../web/app/page-sources';
 import { CLIENT_DIST } from '../paths';
@@ -19,27 +20,33 @@ export interface BuildManifest {
 export interface Assets {
   buildId: string;
   entry: string;
-  css: string;
-  /** modulepreload list for a route: the entry's imports, the page chunk and its imports. */
-  preloadsFor(route: RouteId): readonly string[];
+  /** The hashed stylesheet's URL (immutable, cached across pages). */
+  cssHref: string;
+  /** modulepreload list: the entry's imports, the page's chunk and imports, the language's catalogue. */
+  preloadsFor(route: RouteId, locale: Locale): readonly string[];
 }
 
 export function loadAssets(dir = CLIENT_DIST): Assets {
   const file = join(dir, 'manifest.json');
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as BuildManifest;
-  const css = readFileSync(join(dir, manifest.css), 'utf8');
-  const cache = new Map<RouteId, string[]>();
+
+  const cache = new Map<string, string[]>();
+  const withImports = (source: string) => {
+    const chunk = manifest.chunks[source];
+    return chunk ? [chunk.file, ...chunk.imports] : [];
+  };
   return {
     buildId: manifest.buildId,
     entry: manifest.entry,
-    css,
-    preloadsFor(route) {
-      let list = cache.get(route);
+    cssHref: `/${manifest.css}`,
+    preloadsFor(route, locale) {
+      const key = `${route}|${locale}`;
+      let list = cache.get(key);
       if (!list) {
-        const chunk = manifest.chunks[PAGE_SOURCES[route]];
-        list = [...new Set([...manifest.entryImports, ...(chunk ? [chunk.file, ...chunk.imports] : [])])];
-        cache.set(route, list);
+        const sources = [PAGE_SOURCES[route], `web/i18n/messages/${locale}.json`];
+        list = [...new Set([...manifest.entryImports, ...sources.flatMap(withImports)])];
+        cache.set(key, list);
       }
       return list;
     },

@@ -13,7 +13,7 @@ export interface DocumentParts {
   canonicalQuery: string;
   noindex: boolean;
   ogType: 'website' | 'article';
-  css: string;
+  cssHref: string;
   entry: string;
   preloads: readonly string[];
 }
@@ -80,9 +80,18 @@ export function renderDocument(p: DocumentParts): string {
       '<meta name="twitter:card" content="summary_large_image">',
     );
   }
-  head.push(`<style>${p.css}</style>`);
-  for (const href of p.preloads) head.push(`<link rel="modulepreload" href="${href}">`);
-  head.push(`<script type="module" src="${p.entry}"></script>`);
+  // One hashed, immutable stylesheet: a request on the first visit, cached for every page after.
+  head.push(`<link rel="stylesheet" href="${p.cssHref}">`);
+  // Start the app after the page has loaded and two frames have been presented: the server-rendered
+  // page (whose links and forms work without script) is on screen first, and fetching and running
+  // the bundle never competes with it. The page's chunks are preloaded alongside the entry so
+  // hydration does not wait on a chain of imports.
+  const load = [...p.preloads.map((href) => ['modulepreload', href]), ['script', p.entry]];
+  head.push(
+    `<script>addEventListener('load',function(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(function(){` +
+      `${jsonForScript(load)}.forEach(function(a){var e;if(a[0]==='script'){e=document.createElement('script');e.type='module';e.src=a[1]}` +
+      `else{e=document.createElement('link');e.rel=a[0];e.href=a[1]}document.head.appendChild(e)})})})})})</script>`,
+  );
   return (
     `<!doctype html><html lang="${lang}" dir="${isRtl(locale) ? 'rtl' : 'ltr'}"><head>${head.join('')}</head>` +
     `<body><div id="root">${p.appHtml}</div>` +

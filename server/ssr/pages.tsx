@@ -5,7 +5,7 @@ import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from 
 import { matchRoute, type RouteMatch } from '../../common/routes';
 import { App } from '../../web/app/App';
 import { PAGES } from '../../web/app/pages';
-import type { AppState, PagePayload } from '../../web/app/state';
+import { withoutProse, type AppState, type PagePayload } from '../../web/app/state';
 import { CONSENT_COOKIE } from '../../web/components/CookieBanner';
 import { CATALOGUES } from '../../web/i18n/catalogues';
 import { publicConfig, type Config } from '../config';
@@ -145,20 +145,21 @@ export function registerPages(
       return {
         ...base,
         type: 'application/json; charset=utf-8',
-        body: new CompressedBody(JSON.stringify(payload)),
+        body: new CompressedBody(JSON.stringify(payload), loaded.cacheMs > 0),
       };
 
     const state: AppState = {
       ...payload,
-      messages: CATALOGUES[locale],
       config,
       buildId: deps.assets.buildId,
       cookieConsent: consent,
     };
     const Page = (await PAGES[match.id]()).default;
-    const appHtml = renderToString(<App state={state} Page={Page} mode="server" />);
+    const appHtml = renderToString(
+      <App state={state} messages={CATALOGUES[locale]} Page={Page} mode="server" />,
+    );
     const body = renderDocument({
-      state,
+      state: { ...state, data: withoutProse(state.data) },
       appHtml,
       title,
       description: loaded.description,
@@ -168,11 +169,11 @@ export function registerPages(
       canonicalQuery: loaded.canonicalQuery ?? '',
       noindex: loaded.noindex,
       ogType: loaded.ogType,
-      css: deps.assets.css,
+      cssHref: deps.assets.cssHref,
       entry: deps.assets.entry,
-      preloads: deps.assets.preloadsFor(match.id),
+      preloads: deps.assets.preloadsFor(match.id, locale),
     });
-    return { ...base, type: 'text/html; charset=utf-8', body: new CompressedBody(body) };
+    return { ...base, type: 'text/html; charset=utf-8', body: new CompressedBody(body, loaded.cacheMs > 0) };
   }
 
   app.get('/*', { schema: { hide: true } }, handler);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, type ComponentType } from 'react';
 import { CookieConsent } from '../components/CookieBanner';
 import { FeedbackProvider, ServiceError, useFeedback } from '../components/feedback';
 import { createI18n, I18nProvider, useI18n } from '../i18n/i18n';
+import type { Messages } from '../i18n/types';
 import { Layout } from '../layouts/Layout';
 import { ConfigContext, useConfig, type ClientConfig } from './config';
 import type { PageProps } from './pages';
@@ -10,13 +11,15 @@ import type { AppState } from './state';
 
 interface Props {
   state: AppState;
+  /** The catalogue of state.locale. */
+  messages: Messages;
   Page: ComponentType<PageProps>;
   /** 'server' renders once; 'browser' navigates client-side and polls for new builds. */
   mode: 'server' | 'browser';
 }
 
-export function App({ state, Page, mode }: Props) {
-  const i18n = useMemo(() => createI18n(state.locale, state.messages), [state.locale, state.messages]);
+export function App({ state, messages, Page, mode }: Props) {
+  const i18n = useMemo(() => createI18n(state.locale, messages), [state.locale, messages]);
   const config = useMemo<ClientConfig>(
     () => ({ ...state.config, buildId: state.buildId }),
     [state.config, state.buildId],

@@ -26,6 +26,7 @@ export default function NewsArticle({ data }: PageProps) {
       </p>
       <div
         className="prose"
+        data-prose=""
         lang={a.translated ? undefined : a.locale}
         dir={a.translated ? undefined : 'ltr'}
         dangerouslySetInnerHTML={{ __html: a.html }}

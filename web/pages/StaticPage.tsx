@@ -15,7 +15,7 @@ export default function StaticPage({ data }: PageProps) {
         <CopyLinkButton />
       </header>
       {/* Our own Markdown from content/, rendered on the server. */}
-      <div className="prose" dangerouslySetInnerHTML={{ __html: page.html }} />
+      <div className="prose" data-prose="" dangerouslySetInnerHTML={{ __html: page.html }} />
     </article>
   );
 }

@@ -20,6 +20,8 @@ const out = join(root, 'dist');
 const client = join(out, 'client');
 const watch = process.argv.includes('--watch');
 
+// A clean start; watch-mode rebuilds add files beside the old ones so a running server never
+// sees a half-empty dist/.
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(client, 'assets'), { recursive: true });
 
@@ -126,7 +128,7 @@ async function buildAll() {
     JSON.stringify({ ...latest, entry: manifest.entry }),
   );
   if (existsSync(join(root, 'web', 'public')))
-    cpSync(join(root, 'web', 'public'), client, { recursive: true });
+    cpSync(join(root, 'web', 'public'), join(client, 'public'), { recursive: true });
   precompress(client);
   await buildServer();
   console.log(`built ${manifest.buildId} in ${Date.now() - started} ms`);

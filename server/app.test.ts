@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES } from '../common/locales';
 import { STATIC_PAGES } from '../common/pages';
 import { ContentStore } from './modules/content/content';
+import { loadAssets } from './ssr/assets';
 import { createTestApp, type TestApp } from './testing/app';
 
 let t: TestApp;
@@ -197,6 +198,37 @@ describe('pages', () => {
     const article = await get('/es/news/ten-languages');
     expect(article.statusCode).toBe(200);
     expect(article.body).toContain('href="/es/');
+  });
+});
+
+describe('static files', () => {
+  it('serves hashed assets forever, version files always fresh, public files, and nothing else', async () => {
+    const assets = loadAssets();
+    const entry = await get(assets.entry, { 'accept-encoding': 'br' });
+    expect(entry.statusCode).toBe(200);
+    expect(entry.headers['cache-control']).toContain('immutable');
+    expect(entry.headers['content-encoding']).toBe('br');
+    const latest = await get('/builds/latest.json');
+    expect(latest.headers['cache-control']).toBe('no-cache');
+    expect(latest.json<{ id: string }>().id).toBe(assets.buildId);
+    for (const file of ['/favicon.svg', '/og-image.jpg', '/manifest.webmanifest', assets.cssHref]) {
+      expect((await get(file)).statusCode, file).toBe(200);
+    }
+    // The build manifest is internal; unknown asset names are plain 404s.
+    expect((await get('/manifest.json')).statusCode).toBe(404);
+    expect((await get('/assets/../manifest.json')).statusCode).toBe(404);
+    expect((await get('/assets/nope.js')).statusCode).toBe(404);
+  });
+
+  it('sends phones to their app store from the QR code target', async () => {
+    const iphone = await get('/download', {
+      'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)',
+    });
+    expect(iphone.statusCode).toBe(302);
+    expect(iphone.headers.location).toContain('apps.apple.com');
+    const android = await get('/download', { 'user-agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8)' });
+    expect(android.headers.location).toContain('play.google.com');
+    expect((await get('/qr/download.svg')).body).toContain('<svg');
   });
 });
 

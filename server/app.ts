@@ -8,6 +8,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from '../common/locales';
 import type { Config } from './config';
@@ -18,7 +19,7 @@ import { ContentStore } from './modules/content/content';
 import { newsRoutes } from './modules/news/routes';
 import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
-import { loadAssets, type Assets } from './ssr/assets';
+import { liveAssets, loadAssets, type Assets } from './ssr/assets';
 import { registerPages } from './ssr/pages';
 import { registerSeo } from './ssr/seo';
 
@@ -72,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics();
   const content = deps.content ?? new ContentStore();
   const news = new NewsService(db);
-  const assets = deps.assets ?? loadAssets();
+  const assets = deps.assets ?? (config.isDev ? liveAssets() : loadAssets());
 
   await app.register(cookie);
   await app.register(swagger, {
@@ -149,18 +150,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.code(404).send(errorBody('not_found', requestLocale(req))),
   );
 
-  await app.register(fastifyStatic, {
-    root: CLIENT_DIST,
-    prefix: '/',
-    wildcard: false,
-    preCompressed: true,
-    index: false,
-    setHeaders(res, path) {
-      if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
-      else if (path.includes('/builds/')) res.header('cache-control', 'no-cache');
-      else res.header('cache-control', 'public, max-age=3600');
-    },
-  });
+  // Hashed bundle files: cached forever. Build version files: always revalidated. Both are
+  // directories (new files appear when a development rebuild runs). Public files: an hour.
+  const staticDirs = [
+    { dir: 'assets', prefix: '/assets/', cache: 'public, max-age=31536000, immutable', wildcard: true },
+    { dir: 'builds', prefix: '/builds/', cache: 'no-cache', wildcard: true },
+    { dir: 'public', prefix: '/', cache: 'public, max-age=3600', wildcard: false },
+  ];
+  for (const [i, { dir, prefix, cache, wildcard }] of staticDirs.entries()) {
+    await app.register(fastifyStatic, {
+      root: join(CLIENT_DIST, dir),
+      prefix,
+      wildcard,
+      preCompressed: true,
+      index: false,
+      decorateReply: i === 0,
+      setHeaders(res) {
+        res.header('cache-control', cache);
+      },
+    });
+  }
 
   registerSeo(app, { config, news });
   pageHandler = registerPages(app, { config, assets, content, news, metrics });

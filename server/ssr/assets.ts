@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locale } from '../../common/locales';
 import type { RouteId } from '../../common/routes';
@@ -50,5 +50,39 @@ export function loadAssets(dir = CLIENT_DIST): Assets {
       }
       return list;
     },
+  };
+}
+
+/**
+ * Development: the watcher rebuilds the bundle with new hashes while the server runs, so re-read
+ * the manifest whenever it changes.
+ */
+export function liveAssets(dir = CLIENT_DIST): Assets {
+  const file = join(dir, 'manifest.json');
+  let mtime = 0;
+  let current = loadAssets(dir);
+  const fresh = () => {
+    const m = existsSync(file) ? statSync(file).mtimeMs : mtime;
+    if (m !== mtime) {
+      mtime = m;
+      try {
+        current = loadAssets(dir);
+      } catch {
+        // Mid-rebuild: keep the previous build until the new one is complete.
+      }
+    }
+    return current;
+  };
+  return {
+    get buildId() {
+      return fresh().buildId;
+    },
+    get entry() {
+      return fresh().entry;
+    },
+    get cssHref() {
+      return fresh().cssHref;
+    },
+    preloadsFor: (route, locale) => fresh().preloadsFor(route, locale),
   };
 }

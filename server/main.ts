@@ -12,7 +12,7 @@ const app = await buildApp({ config, db });
 if (applied.length) app.log.info({ applied }, 'migrations applied');
 if (config.SEED_DEMO) {
   const seeded = await new NewsService(db).seedFromContent();
-  if (seeded) app.log.info({ seeded }, 'demo news seeded');
+  if (seeded) app.log.info({ translations: seeded }, 'demo news seeded');
 }
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, close the database.

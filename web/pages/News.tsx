@@ -1,3 +1,4 @@
+import { isRtl } from '../../common/locales';
 import type { PageProps } from '../app/pages';
 import { NoContent } from '../components/feedback';
 import { Link } from '../components/Link';
@@ -22,7 +23,12 @@ export default function News({ data }: PageProps) {
       ) : (
         <ul className="news-list">
           {items.map((n) => (
-            <li key={n.slug} className="news-item" lang={n.locale === locale ? undefined : n.locale}>
+            <li
+              key={n.slug}
+              className="news-item"
+              lang={n.locale === locale ? undefined : n.locale}
+              dir={n.locale === locale ? undefined : isRtl(n.locale) ? 'rtl' : 'ltr'}
+            >
               <TimeAgo className="card__meta" iso={n.publishedAt} />
               <h2 className="news-item__title">
                 <Link to={`/news/${n.slug}`}>{n.title}</Link>

@@ -54,21 +54,31 @@ export const newsRepo = {
     return db.query('SELECT slug, published_at FROM news ORDER BY published_at DESC');
   },
 
-  async insert(
+  /**
+   * Adds an article and whichever of its translations are missing. Existing rows are left as they
+   * are, so later translations reach old databases without overwriting edits. Returns how many
+   * translations were added.
+   */
+  async upsertMissing(
     db: Queryable,
     article: { slug: string; publishedAt: Date },
     translations: { locale: Locale; title: string; summary: string; description: string; bodyMd: string }[],
-  ): Promise<void> {
-    const [row] = await db.query<{ id: number }>(
-      'INSERT INTO news (slug, published_at) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING RETURNING id',
-      [article.slug, article.publishedAt],
-    );
-    if (!row) return;
+  ): Promise<number> {
+    await db.query('INSERT INTO news (slug, published_at) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING', [
+      article.slug,
+      article.publishedAt,
+    ]);
+    const [row] = await db.query<{ id: number }>('SELECT id FROM news WHERE slug = $1', [article.slug]);
+    if (!row) throw new Error(`news ${article.slug} vanished`);
+    let added = 0;
     for (const t of translations) {
-      await db.query(
-        'INSERT INTO news_translation (news_id, locale, title, summary, description, body_md) VALUES ($1,$2,$3,$4,$5,$6)',
+      const inserted = await db.query(
+        `INSERT INTO news_translation (news_id, locale, title, summary, description, body_md)
+         VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (news_id, locale) DO NOTHING RETURNING locale`,
         [row.id, t.locale, t.title, t.summary, t.description, t.bodyMd],
       );
+      added += inserted.length;
     }
+    return added;
   },
 };

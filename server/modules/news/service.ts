@@ -63,17 +63,19 @@ export class NewsService {
     }));
   }
 
-  /** Inserts the articles of content/news that the database does not have yet. Returns how many. */
+  /**
+   * Seeds the articles of content/news: adds those the database lacks, and any translation a
+   * file has that the database does not. Returns how many translations were added.
+   */
   async seedFromContent(dir?: string): Promise<number> {
-    let inserted = 0;
+    let added = 0;
     for (const { slug, docs } of readNewsContent(dir)) {
       const en = docs.get('en');
       if (!en) continue;
       const publishedAt = new Date(`${String(en.extra.date)}T12:00:00Z`);
       if (Number.isNaN(publishedAt.getTime())) throw new Error(`news/${slug}: bad date`);
-      const before = await newsRepo.count(this.db);
-      await this.db.transaction((tx) =>
-        newsRepo.insert(
+      added += await this.db.transaction((tx) =>
+        newsRepo.upsertMissing(
           tx,
           { slug, publishedAt },
           [...docs].map(([locale, doc]) => ({
@@ -85,8 +87,7 @@ export class NewsService {
           })),
         ),
       );
-      if ((await newsRepo.count(this.db)) > before) inserted++;
     }
-    return inserted;
+    return added;
   }
 }

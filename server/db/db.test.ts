@@ -15,7 +15,7 @@ async function backends(): Promise<[string, Db][]> {
   const list: [string, Db][] = [['pglite', lite]];
   if (process.env.DATABASE_URL) {
     const server: TestDb = await createTestDb();
-    opened.push({ db: server.db, drop: server.drop });
+    opened.push({ db: server.db, drop: () => server.drop() });
     list.push(['postgres', server.db]);
   }
   return list;

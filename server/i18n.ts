@@ -1,5 +1,5 @@
 import { IntlMessageFormat } from 'intl-messageformat';
-import { htmlLang, LOCALES, type Locale } from '../common/locales';
+import { htmlLang, type Locale } from '../common/locales';
 import { CATALOGUES, type MessageKey } from '../web/i18n/catalogues';
 
 const cache = new Map<string, IntlMessageFormat>();
@@ -21,5 +21,3 @@ export function translate(
   }
   return String(fmt.format(values));
 }
-
-export { LOCALES };

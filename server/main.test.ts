@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './paths';
+
+describe('the built server process', () => {
+  it('starts on embedded PGlite with demo content, and shuts down cleanly on SIGTERM', async () => {
+    const port = 41000 + Math.floor(Math.random() * 2000);
+    const proc = spawn('node', [join(ROOT, 'dist/server/main.js')], {
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PORT: String(port),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'beamly-main-')),
+        LOG_LEVEL: 'info',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    proc.stdout.on('data', (d: Buffer) => (log += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    try {
+      const until = Date.now() + 20_000;
+      let health: Response | null = null;
+      while (!health && Date.now() < until) {
+        health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
+        if (!health) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(health?.status, log).toBe(200);
+      expect(log).toContain('migrations applied');
+      expect(log).toContain('demo news seeded');
+      const newsPage = await fetch(`http://127.0.0.1:${port}/en/news`);
+      expect(await newsPage.text()).toContain('Welcome to Beamly');
+    } finally {
+      proc.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(log).toContain('shutting down');
+  }, 60_000);
+});

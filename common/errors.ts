@@ -11,7 +11,17 @@ export const ERRORS = {
   too_many_requests: { code: 1029, http: 429 },
   internal: { code: 1500, http: 500 },
   maintenance: { code: 1503, http: 503 },
-  // Spec §8 codes, used by the account issue onward.
+  csrf_failed: { code: 1403, http: 403 },
+  // Accounts.
+  wrong_credentials: { code: 1101, http: 401 },
+  need_captcha: { code: 1102, http: 400 },
+  wrong_captcha: { code: 1103, http: 400 },
+  not_registered: { code: 1104, http: 404 },
+  invalid_password: { code: 1105, http: 400 },
+  invalid_email: { code: 1106, http: 400 },
+  link_expired: { code: 1107, http: 410 },
+  access_token_invalid: { code: 1108, http: 404 },
+  // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },
   email_not_activated: { code: 4044, http: 403 },

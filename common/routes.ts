@@ -16,6 +16,8 @@ export type RouteId =
   | 'obs'
   | 'studio'
   | 'welcome'
+  | 'activate'
+  | 'resetPassword'
   | 'notFound';
 
 interface RouteDef {
@@ -53,6 +55,14 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'user', pattern: ['u', ':personalId'], layout: 'main', auth: true, prefixable: true },
   { id: 'studio', pattern: ['studio'], layout: 'none', auth: false, prefixable: false },
   { id: 'welcome', pattern: ['welcome'], layout: 'full', auth: true, prefixable: false },
+  { id: 'activate', pattern: ['activate', ':token'], layout: 'full', auth: false, prefixable: false },
+  {
+    id: 'resetPassword',
+    pattern: ['reset-password', ':token'],
+    layout: 'full',
+    auth: false,
+    prefixable: false,
+  },
 ];
 
 export interface RouteMatch {

@@ -11,8 +11,11 @@ export interface E2E {
 }
 
 /** The real server on a random 127.0.0.1 port with its own database, and Debian's Chromium. */
-export async function startE2E(): Promise<E2E> {
-  const app = await createTestApp();
+export async function startE2E(
+  overrides: Parameters<typeof createTestApp>[0] = {},
+  env: Record<string, string> = {},
+): Promise<E2E> {
+  const app = await createTestApp(overrides, env);
   await app.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.app.server.address() as AddressInfo;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

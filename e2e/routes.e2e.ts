@@ -15,6 +15,8 @@ const ROUTES = [
   '/obs',
   '/studio',
   '/welcome',
+  '/activate/not-a-real-token-000000000000000000000',
+  '/reset-password/not-a-real-token-000000000000000',
   '/NotFound',
   '/no/such/page',
   ...STATIC_PAGES.map((p) => `/${p.slug}`),

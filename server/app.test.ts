@@ -88,6 +88,8 @@ describe('pages', () => {
     '/obs',
     '/studio',
     '/welcome',
+    '/activate/expired-token-0000000000000000000000000',
+    '/reset-password/some-token-0000000000000000000000000',
     ...STATIC_PAGES.map((p) => `/${p.slug}`),
   ];
 

@@ -13,9 +13,15 @@ import { z } from 'zod';
 import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from '../common/locales';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { openKv, type Kv } from './infra/kv';
+import { createMailer, type Mailer } from './infra/mail';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
 import { createMetrics, registerMetrics } from './http/metrics';
 import { ContentStore } from './modules/content/content';
+import { registerAuthContext } from './modules/auth/context';
+import { loadTransportKey } from './modules/auth/crypto';
+import { authRoutes } from './modules/auth/routes';
+import { AuthService } from './modules/auth/service';
 import { newsRoutes } from './modules/news/routes';
 import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
@@ -26,6 +32,8 @@ import { registerSeo } from './ssr/seo';
 export interface AppDeps {
   config: Config;
   db: Db;
+  kv?: Kv;
+  mailer?: Mailer;
   /** Overrides for tests. */
   assets?: Assets;
   content?: ContentStore;
@@ -74,6 +82,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const content = deps.content ?? new ContentStore();
   const news = new NewsService(db);
   const assets = deps.assets ?? (config.isDev ? liveAssets() : loadAssets());
+  const kv = deps.kv ?? openKv(config.REDIS_URL);
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db });
+  const auth = new AuthService(db, kv, mailer, await loadTransportKey(db), {
+    name: config.SITE_NAME,
+    baseUrl: config.publicBaseUrl,
+  });
+  app.addHook('onClose', async () => {
+    if (!deps.kv) await kv.close();
+    if (!deps.mailer) mailer.close();
+  });
 
   await app.register(cookie);
   await app.register(swagger, {
@@ -144,7 +162,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
+  registerAuthContext(app, auth, new URL(config.publicBaseUrl).origin);
   await app.register(newsRoutes(news));
+  await app.register(authRoutes(auth, { secureCookies: config.publicBaseUrl.startsWith('https:') }));
 
   app.all('/api/*', { schema: { hide: true } }, async (req, reply) =>
     reply.code(404).send(errorBody('not_found', requestLocale(req))),
@@ -172,6 +192,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   registerSeo(app, { config, news });
-  pageHandler = registerPages(app, { config, assets, content, news, metrics });
+  pageHandler = registerPages(app, { config, assets, content, news, auth, metrics });
   return app;
 }

@@ -18,6 +18,9 @@ const schema = z
     /** Redis for multi-node fan-out (the realtime issue). Unset: in-process bus. */
     REDIS_URL: z.string().optional(),
     DATA_DIR: z.string().default('./data'),
+    /** Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: mail lands in the outbox (development only). */
+    SMTP_URL: z.string().optional(),
+    MAIL_FROM: z.string().default('Beamly <no-reply@beamly.example>'),
     /** Seed demo content (news) on first start when the database is empty. */
     SEED_DEMO: z
       .enum(['true', 'false', '1', '0'])
@@ -43,6 +46,7 @@ const schema = z
         ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required online/gray' });
       if (!c.PUBLIC_BASE_URL)
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'required online/gray' });
+      if (!c.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required online/gray' });
     }
   });
 

@@ -4,15 +4,18 @@ import type { Locale } from '../../common/locales';
 import { AppError } from '../../common/errors';
 import type { MessageKey } from '../../web/i18n/types';
 import type {
+  ActivateData,
   HomeData,
   NewsArticleData,
   NotFoundData,
   PlaceholderData,
+  ResetPasswordData,
   SearchData,
   StaticPageData,
 } from '../../web/pages/data';
 import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
+import type { AuthService } from '../modules/auth/service';
 import type { NewsService } from '../modules/news/service';
 
 export interface LoadContext {
@@ -24,6 +27,7 @@ export interface LoadContext {
   siteName: string;
   content: ContentStore;
   news: NewsService;
+  auth: AuthService;
 }
 
 export interface Loaded {
@@ -162,7 +166,34 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   user: placeholder('user', 'personalId'),
   obs: placeholder('obs'),
   studio: placeholder('studio'),
-  welcome: placeholder('welcome'),
+  welcome(ctx) {
+    return {
+      status: 200,
+      data: {},
+      ...meta(ctx, 'welcome'),
+      noindex: true,
+      ogType: 'website',
+      cacheMs: Infinity,
+    };
+  },
+
+  async activate(ctx) {
+    // Following the link from the activation mail activates the account (single use, 24 h).
+    let data: ActivateData;
+    try {
+      const user = await ctx.auth.activate(ctx.match.params.token ?? '');
+      data = { result: 'done', email: user.email };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      data = { result: 'failed', email: null };
+    }
+    return { status: 200, data, ...meta(ctx, 'activate'), noindex: true, ogType: 'website', cacheMs: 0 };
+  },
+
+  resetPassword(ctx) {
+    const data: ResetPasswordData = { token: ctx.match.params.token ?? '' };
+    return { status: 200, data, ...meta(ctx, 'resetPassword'), noindex: true, ogType: 'website', cacheMs: 0 };
+  },
 
   notFound(ctx) {
     const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;

@@ -13,6 +13,7 @@ import { CompressedBody, pickEncoding } from '../http/compress';
 import type { Metrics } from '../http/metrics';
 import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
+import type { AuthService } from '../modules/auth/service';
 import type { NewsService } from '../modules/news/service';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
@@ -24,6 +25,7 @@ interface Deps {
   assets: Assets;
   content: ContentStore;
   news: NewsService;
+  auth: AuthService;
   metrics: Metrics;
 }
 
@@ -107,6 +109,7 @@ export function registerPages(
       siteName: deps.config.SITE_NAME,
       content: deps.content,
       news: deps.news,
+      auth: deps.auth,
     };
     try {
       loaded = await LOADERS[match.id]({ ...ctx, match });

@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useMemo, type ComponentType } from 'react';
+import { AuthProvider } from '../auth/AuthContext';
+import { LoginDialog } from '../auth/LoginCard';
 import { CookieConsent } from '../components/CookieBanner';
+import { ErrorBoundary } from '../components/ErrorBoundary';
 import { FeedbackProvider, ServiceError, useFeedback } from '../components/feedback';
 import { createI18n, I18nProvider, useI18n } from '../i18n/i18n';
 import type { Messages } from '../i18n/types';
@@ -7,7 +10,7 @@ import { Layout } from '../layouts/Layout';
 import { ConfigContext, useConfig, type ClientConfig } from './config';
 import type { PageProps } from './pages';
 import { BrowserRouterProvider, StaticRouterProvider, useRouter } from './router';
-import type { AppState } from './state';
+import type { AppState, PagePayload } from './state';
 
 interface Props {
   state: AppState;
@@ -28,15 +31,17 @@ export function App({ state, messages, Page, mode }: Props) {
     <ConfigContext.Provider value={config}>
       <I18nProvider value={i18n}>
         <FeedbackProvider>
-          {mode === 'server' ? (
-            <StaticRouterProvider initial={state} initialPage={Page}>
-              <CookieConsent initiallyDecided={state.cookieConsent}>
-                <Shell />
-              </CookieConsent>
-            </StaticRouterProvider>
-          ) : (
-            <BrowserShell state={state} Page={Page} />
-          )}
+          <AuthProvider>
+            {mode === 'server' ? (
+              <StaticRouterProvider initial={state} initialPage={Page}>
+                <CookieConsent initiallyDecided={state.cookieConsent}>
+                  <Shell />
+                </CookieConsent>
+              </StaticRouterProvider>
+            ) : (
+              <BrowserShell state={state} Page={Page} />
+            )}
+          </AuthProvider>
         </FeedbackProvider>
       </I18nProvider>
     </ConfigContext.Provider>
@@ -65,6 +70,20 @@ function BrowserShell({ state, Page }: { state: AppState; Page: ComponentType<Pa
 
 function Shell() {
   const { payload, Page } = useRouter();
+  const serviceError = (
+    <Layout name="none">
+      <ServiceError />
+    </Layout>
+  );
+  return (
+    <ErrorBoundary key={payload.route.url} fallback={serviceError}>
+      <ShellPage payload={payload} Page={Page} />
+      <LoginDialog />
+    </ErrorBoundary>
+  );
+}
+
+function ShellPage({ payload, Page }: { payload: PagePayload; Page: ComponentType<PageProps> }) {
   if (payload.status >= 500) {
     return (
       <Layout name="none">

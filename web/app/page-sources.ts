@@ -15,6 +15,8 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   user: 'web/pages/Placeholder.tsx',
   obs: 'web/pages/Placeholder.tsx',
   studio: 'web/pages/Placeholder.tsx',
-  welcome: 'web/pages/Placeholder.tsx',
+  welcome: 'web/pages/Welcome.tsx',
+  activate: 'web/pages/Activate.tsx',
+  resetPassword: 'web/pages/ResetPassword.tsx',
   notFound: 'web/pages/NotFound.tsx',
 };

@@ -24,6 +24,8 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   user: () => import('../pages/Placeholder'),
   obs: () => import('../pages/Placeholder'),
   studio: () => import('../pages/Placeholder'),
-  welcome: () => import('../pages/Placeholder'),
+  welcome: () => import('../pages/Welcome'),
+  activate: () => import('../pages/Activate'),
+  resetPassword: () => import('../pages/ResetPassword'),
   notFound: () => import('../pages/NotFound'),
 };

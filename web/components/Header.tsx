@@ -3,6 +3,7 @@ import { localizedPath } from '../../common/routes';
 import { useConfig } from '../app/config';
 import { useRouter } from '../app/router';
 import { useI18n } from '../i18n/i18n';
+import { AccountButton } from './AccountButton';
 import { CloseIcon, LiveIcon, MenuIcon, SearchIcon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { Link } from './Link';
@@ -96,9 +97,7 @@ export function Header({ variant = 'light' }: { variant?: 'light' | 'dark' }) {
         </nav>
         <div className="site-header__actions">
           <LanguageSwitcher />
-          <Link to="/welcome" className="btn btn--primary btn--sm">
-            {t('header.signIn')}
-          </Link>
+          <AccountButton />
           <button
             type="button"
             className="menu-toggle"

@@ -27,10 +27,19 @@ export interface SearchData {
 }
 
 export interface PlaceholderData {
-  kind: 'broadcast' | 'video' | 'user' | 'obs' | 'studio' | 'welcome';
+  kind: 'broadcast' | 'video' | 'user' | 'obs' | 'studio';
   id?: string;
 }
 
 export interface NotFoundData {
   path: string;
+}
+
+export interface ActivateData {
+  result: 'done' | 'failed';
+  email: string | null;
+}
+
+export interface ResetPasswordData {
+  token: string;
 }

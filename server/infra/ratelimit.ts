@@ -1,0 +1,35 @@
+import { AppError } from '../../common/errors';
+import type { Kv } from './kv';
+
+export interface Limit {
+  /** What is being limited, e.g. `login:account`. */
+  name: string;
+  max: number;
+  windowSeconds: number;
+}
+
+/**
+ * Fixed-window limits per account, IP and device. Each key is checked; the first over its limit
+ * refuses with too_many_requests ('Please slow down').
+ */
+export async function enforceLimits(
+  kv: Kv,
+  checks: { limit: Limit; key: string | null | undefined }[],
+): Promise<void> {
+  for (const { limit, key } of checks) {
+    if (!key) continue;
+    const count = await kv.incr(`rl:${limit.name}:${key}`, limit.windowSeconds);
+    if (count > limit.max) throw new AppError('too_many_requests');
+  }
+}
+
+export const LIMITS = {
+  existsIp: { name: 'exists:ip', max: 60, windowSeconds: 60 },
+  existsDevice: { name: 'exists:device', max: 30, windowSeconds: 60 },
+  loginAccount: { name: 'login:account', max: 10, windowSeconds: 600 },
+  loginIp: { name: 'login:ip', max: 60, windowSeconds: 600 },
+  loginDevice: { name: 'login:device', max: 30, windowSeconds: 600 },
+  mailAccount: { name: 'mail:account', max: 5, windowSeconds: 3600 },
+  mailIp: { name: 'mail:ip', max: 30, windowSeconds: 3600 },
+  captchaIp: { name: 'captcha:ip', max: 60, windowSeconds: 60 },
+} satisfies Record<string, Limit>;

@@ -1,0 +1,302 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../../infra/kv';
+import { createTestApp, type TestApp } from '../../testing/app';
+import { encryptPassword } from '../../testing/auth';
+import { startSmtp } from '../../testing/smtp';
+
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+const kv = new MemoryKv();
+let pubkey = '';
+const DEVICE = 'device-test-0001';
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  t = await createTestApp({ kv }, { SMTP_URL: smtp.url });
+  pubkey = (await call('GET', '/api/v1/auth/public-key')).json<{ data: { pubkey: string } }>().data.pubkey;
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+  await kv.close();
+});
+
+function call(
+  method: 'GET' | 'POST',
+  url: string,
+  body?: object,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method,
+    url,
+    ...(body ? { payload: body } : {}),
+    headers: { 'x-device-id': DEVICE, ...headers },
+  });
+}
+
+async function captcha(): Promise<{ captcha_id: string; captcha: string }> {
+  const { id } = (await call('GET', '/api/v1/auth/captcha')).json<{ data: { id: string; svg: string } }>()
+    .data;
+  return { captcha_id: id, captcha: (await kv.get(`captcha:${id}`)) ?? '' };
+}
+
+function linkIn(text: string, path: string): string {
+  const m = new RegExp(`https://beamly\\.test/[a-zA-Z-]+${path}/([A-Za-z0-9_-]+)`).exec(text);
+  if (!m?.[1]) throw new Error(`no ${path} link in mail:\n${text}`);
+  return m[1];
+}
+
+async function signIn(email: string, password: string, keep: 0 | 1 = 0) {
+  const verify = await call('POST', '/api/v1/auth/verify-login', {
+    name: email,
+    verify_pwd: encryptPassword(pubkey, password),
+  });
+  if (verify.statusCode !== 200) return { verify, session: null };
+  const access = verify.json<{ data: { access_token: string } }>().data.access_token;
+  const session = await call('POST', '/api/v1/auth/session', {
+    access_token: access,
+    keep,
+    deviceid: DEVICE,
+  });
+  return { verify, session };
+}
+
+function cookieHeader(res: LightMyRequestResponse): Record<string, string> {
+  const jar = Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
+  return { cookie: `sid=${jar.sid}; csrf=${jar.csrf}`, 'x-csrf-token': jar.csrf ?? '' };
+}
+
+describe('e-mail accounts', () => {
+  const email = 'lena@example.com';
+  const password = 'correct horse';
+
+  it('sign-up sends an activation mail over SMTP; sign-in waits for activation', async () => {
+    expect((await call('GET', `/api/v1/auth/exists?name=${email}`)).json()).toEqual({
+      status: 200,
+      data: { exists: false },
+    });
+    const res = await call('POST', '/api/v1/auth/register/email', {
+      email: 'Lena@Example.com',
+      verify_pwd: encryptPassword(pubkey, password),
+      locale: 'de',
+      ...(await captcha()),
+    });
+    expect(res.json()).toEqual({ status: 200, data: { need_active: 1 } });
+    const mail = await smtp.next();
+    expect(mail.to).toEqual([email]);
+    expect(mail.raw).toMatch(/Subject: .*Beamly/);
+    expect(mail.text).toContain('https://beamly.test/de/activate/');
+
+    expect(
+      (await call('GET', `/api/v1/auth/exists?name=${email}`)).json<{ data: { exists: boolean } }>().data
+        .exists,
+    ).toBe(true);
+    expect(
+      (await call('GET', `/api/v1/auth/activation?email=${email}`)).json<{ data: { is_active: boolean } }>()
+        .data.is_active,
+    ).toBe(false);
+    const early = await signIn(email, password);
+    expect(early.verify.json()).toMatchObject({ status: 403, code: 4044, error: 'email_not_activated' });
+
+    // Resend replaces the first link: only the newest works.
+    await call('POST', '/api/v1/auth/activation/resend', { email });
+    const second = await smtp.next();
+    const oldToken = linkIn(mail.text, '/activate');
+    const newToken = linkIn(second.text, '/activate');
+    expect((await t.app.inject({ method: 'GET', url: `/de/activate/${oldToken}` })).body).toContain(
+      'data-activation="failed"',
+    );
+    expect((await t.app.inject({ method: 'GET', url: `/de/activate/${newToken}` })).body).toContain(
+      'data-activation="done"',
+    );
+    expect((await t.app.inject({ method: 'GET', url: `/de/activate/${newToken}` })).body).toContain(
+      'data-activation="failed"',
+    );
+    expect(
+      (await call('GET', `/api/v1/auth/activation?email=${email}`)).json<{ data: { is_active: boolean } }>()
+        .data.is_active,
+    ).toBe(true);
+  });
+
+  it('refuses a second account for the same address with 12005', async () => {
+    const res = await call('POST', '/api/v1/auth/register/email', {
+      email,
+      verify_pwd: encryptPassword(pubkey, password),
+      ...(await captcha()),
+    });
+    expect(res.json()).toMatchObject({ code: 12005, error: 'account_exists' });
+  });
+
+  it('signs in, knows the user, signs out', async () => {
+    const { session } = await signIn(email, password);
+    expect(session?.statusCode).toBe(200);
+    const body = session?.json<{
+      data: {
+        token: string;
+        uid: number;
+        deviceid: string;
+        keep: number;
+        user: { area: string; nickname: string };
+      };
+    }>().data;
+    expect(body).toMatchObject({ deviceid: DEVICE, keep: 0, user: { area: 'us', nickname: 'lena' } });
+    const sid = session?.cookies.find((c) => c.name === 'sid');
+    expect(sid).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(sid?.maxAge).toBeUndefined();
+
+    // Cookie for the web, bearer credentials for API clients.
+    const headers = cookieHeader(session as LightMyRequestResponse);
+    expect((await call('GET', '/api/v1/me', undefined, headers)).json()).toMatchObject({
+      data: { user_info: { uid: body?.uid }, count_info: { follower_count: 0 } },
+    });
+    const bearer = { authorization: `Bearer ${body?.token}`, 'x-uid': String(body?.uid) };
+    expect((await call('GET', '/api/v1/me', undefined, bearer)).statusCode).toBe(200);
+    expect((await call('GET', '/api/v1/me', undefined, { ...bearer, 'x-uid': '1' })).statusCode).toBe(401);
+
+    expect((await call('POST', '/api/v1/auth/logout', {}, headers)).statusCode).toBe(200);
+    expect((await call('GET', '/api/v1/me', undefined, headers)).json()).toMatchObject({
+      status: 401,
+      code: 402,
+      error: 'invalid_session',
+    });
+  });
+
+  it('keep=1 gives a long-lived cookie; access tokens work once', async () => {
+    const verify = await call('POST', '/api/v1/auth/verify-login', {
+      name: email,
+      verify_pwd: encryptPassword(pubkey, password),
+    });
+    const access = verify.json<{ data: { access_token: string } }>().data.access_token;
+    const first = await call('POST', '/api/v1/auth/session', {
+      access_token: access,
+      keep: 1,
+      deviceid: DEVICE,
+    });
+    expect(first.cookies.find((c) => c.name === 'sid')?.maxAge).toBe(90 * 24 * 3600);
+    const again = await call('POST', '/api/v1/auth/session', {
+      access_token: access,
+      keep: 1,
+      deviceid: DEVICE,
+    });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('signs out everywhere', async () => {
+    const a = await signIn(email, password);
+    const b = await signIn(email, password, 1);
+    const ha = cookieHeader(a.session as LightMyRequestResponse);
+    const hb = cookieHeader(b.session as LightMyRequestResponse);
+    const res = await call('POST', '/api/v1/auth/logout-all', {}, ha);
+    expect(res.json<{ data: { sessions: number } }>().data.sessions).toBeGreaterThanOrEqual(2);
+    expect((await call('GET', '/api/v1/me', undefined, hb)).statusCode).toBe(401);
+  });
+
+  it('refuses cookie-authenticated changes without the CSRF token, and cross-site origins', async () => {
+    const { session } = await signIn(email, password);
+    const headers = cookieHeader(session as LightMyRequestResponse);
+    const noToken = await call('POST', '/api/v1/auth/logout-all', {}, { cookie: headers.cookie ?? '' });
+    expect(noToken.json()).toMatchObject({ status: 403, code: 1403 });
+    const crossSite = await call(
+      'POST',
+      '/api/v1/auth/verify-login',
+      { name: email, verify_pwd: encryptPassword(pubkey, password) },
+      { origin: 'https://evil.example' },
+    );
+    expect(crossSite.statusCode).toBe(403);
+    expect((await call('GET', '/api/v1/me', undefined, headers)).statusCode).toBe(200);
+  });
+
+  it('asks for a captcha after repeated failures, and checks it', async () => {
+    const victim = 'nobody@example.com';
+    const wrong = () =>
+      call('POST', '/api/v1/auth/verify-login', {
+        name: victim,
+        verify_pwd: encryptPassword(pubkey, 'wrong-pass'),
+      });
+    expect((await wrong()).json()).toMatchObject({ status: 401, error: 'wrong_credentials' });
+    await wrong();
+    expect((await wrong()).json()).toMatchObject({
+      error: 'wrong_credentials',
+      details: { need_captcha: 1 },
+    });
+    expect((await wrong()).json()).toMatchObject({ error: 'need_captcha', details: { need_captcha: 1 } });
+    const bad = await call('POST', '/api/v1/auth/verify-login', {
+      name: victim,
+      verify_pwd: encryptPassword(pubkey, 'x-wrong-x'),
+      captcha_id: (await captcha()).captcha_id,
+      captcha: 'zzzz',
+    });
+    expect(bad.json()).toMatchObject({ error: 'wrong_captcha', code: 1103 });
+  });
+
+  it('refuses stale or garbage password ciphertexts and bad addresses', async () => {
+    const stale = await call('POST', '/api/v1/auth/verify-login', {
+      name: email,
+      verify_pwd: encryptPassword(pubkey, password, Date.now() - 10 * 60_000),
+    });
+    expect(stale.json()).toMatchObject({ status: 400, error: 'validation_failed' });
+    const garbage = await call('POST', '/api/v1/auth/verify-login', {
+      name: email,
+      verify_pwd: 'A'.repeat(344),
+    });
+    expect(garbage.statusCode).toBe(400);
+    const short = await call('POST', '/api/v1/auth/register/email', {
+      email: 'new@example.com',
+      verify_pwd: encryptPassword(pubkey, '12345'),
+      ...(await captcha()),
+    });
+    expect(short.json()).toMatchObject({ error: 'invalid_password' });
+    expect((await call('GET', '/api/v1/auth/exists?name=not-an-email')).json()).toMatchObject({
+      error: 'invalid_email',
+    });
+  });
+
+  it('resets a forgotten password by mail, once, ending every session', async () => {
+    // This file has signed this account in often: start a fresh 10-minute limit window.
+    await kv.del(`rl:login:account:${email}`);
+    const { session } = await signIn(email, password);
+    const before = cookieHeader(session as LightMyRequestResponse);
+    expect(
+      (await call('POST', '/api/v1/auth/forgot/email', { email: 'ghost@example.com' })).json(),
+    ).toMatchObject({ error: 'not_registered' });
+    expect((await call('POST', '/api/v1/auth/forgot/email', { email, locale: 'ja' })).statusCode).toBe(200);
+    const mail = await smtp.next();
+    const token = linkIn(mail.text, '/reset-password');
+    const reset = await call('POST', '/api/v1/auth/reset', {
+      token,
+      verify_pwd: encryptPassword(pubkey, 'new secret 1'),
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(
+      (
+        await call('POST', '/api/v1/auth/reset', { token, verify_pwd: encryptPassword(pubkey, 'other one') })
+      ).json(),
+    ).toMatchObject({ code: 1107 });
+    expect((await call('GET', '/api/v1/me', undefined, before)).statusCode).toBe(401);
+    expect((await signIn(email, password)).verify.statusCode).toBe(401);
+    expect((await signIn(email, 'new secret 1')).session?.statusCode).toBe(200);
+  });
+
+  it('rate-limits the account-exists check per device', async () => {
+    let last = 0;
+    for (let i = 0; i < 35; i++)
+      last = (
+        await call('GET', '/api/v1/auth/exists?name=x@example.com', undefined, {
+          'x-device-id': 'flooding-device-1',
+        })
+      ).statusCode;
+    expect(last).toBe(429);
+  });
+
+  it('stores passwords with argon2id at OWASP parameters and tokens only hashed', async () => {
+    const [user] = await t.testDb.db.query<{ password_hash: string }>(
+      'SELECT password_hash FROM users WHERE email = $1',
+      [email],
+    );
+    expect(user?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const tokens = await t.testDb.db.query<{ token_hash: Buffer }>('SELECT token_hash FROM sessions LIMIT 1');
+    expect(tokens[0]?.token_hash).toHaveLength(32);
+  });
+});

@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../../common/errors';
+import { safeEqual } from './crypto';
+import type { AuthService } from './service';
+
+export const SESSION_COOKIE = 'sid';
+export const CSRF_COOKIE = 'csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+export interface RequestAuth {
+  uid: number;
+  sessionId: number;
+  deviceId: string;
+  /** Authenticated by the HttpOnly cookie (so state changes need the CSRF token). */
+  viaCookie: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Resolves who is calling: the web's HttpOnly session cookie, or the spec's credential set for
+ * API clients (Authorization: Bearer token, x-device-id, x-uid, which must match the session).
+ * Guards state-changing API calls against cross-site requests.
+ */
+export function registerAuthContext(app: FastifyInstance, auth: AuthService, publicOrigin: string): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/api/')) return;
+    const cookies = (req.cookies as Record<string, string | undefined> | undefined) ?? {};
+    const bearer = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearer ?? cookies[SESSION_COOKIE];
+    if (UNSAFE.has(req.method)) {
+      const origin = req.headers.origin;
+      if (origin && origin !== publicOrigin && new URL(origin).host !== req.headers.host)
+        throw new AppError('csrf_failed');
+      if (!bearer && token) {
+        const header = req.headers[CSRF_HEADER];
+        const cookie = cookies[CSRF_COOKIE];
+        if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie))
+          throw new AppError('csrf_failed');
+      }
+    }
+    if (!token) return;
+    const session = await auth.session(token);
+    if (!session) return;
+    const deviceHeader = req.headers['x-device-id'];
+    const uidHeader = req.headers['x-uid'];
+    if (
+      bearer &&
+      ((typeof deviceHeader === 'string' && deviceHeader !== session.deviceId) ||
+        (typeof uidHeader === 'string' && uidHeader !== String(session.uid)))
+    ) {
+      return;
+    }
+    req.auth = { uid: session.uid, sessionId: session.id, deviceId: session.deviceId, viaCookie: !bearer };
+  });
+}
+
+/** For handlers that need an account: the caller's auth, or 'Please log in again' (spec 402). */
+export function requireAuth(req: FastifyRequest): RequestAuth {
+  if (!req.auth) throw new AppError('invalid_session');
+  return req.auth;
+}
+
+export function setSessionCookies(
+  reply: FastifyReply,
+  token: string,
+  csrf: string,
+  keepSeconds: number | null,
+  secure: boolean,
+): void {
+  const base = { path: '/', sameSite: 'lax' as const, secure };
+  const age = keepSeconds === null ? {} : { maxAge: keepSeconds };
+  void reply.setCookie(SESSION_COOKIE, token, { ...base, ...age, httpOnly: true });
+  void reply.setCookie(CSRF_COOKIE, csrf, { ...base, ...age, httpOnly: false });
+}
+
+export function clearSessionCookies(reply: FastifyReply): void {
+  void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  void reply.clearCookie(CSRF_COOKIE, { path: '/' });
+}

@@ -1,0 +1,125 @@
+import type { Queryable } from '../../db/client';
+
+export interface UserRow {
+  uid: number;
+  short_id: string;
+  email: string | null;
+  phone: string | null;
+  password_hash: string | null;
+  nickname: string;
+  face: string | null;
+  usign: string;
+  sex: number;
+  birthday: string | null;
+  addr: string;
+  level: number;
+  anchor_level: number;
+  country: string;
+  area: string;
+  email_verified_at: Date | null;
+  created_at: Date;
+}
+
+export type TokenPurpose = 'access' | 'activate' | 'reset';
+
+export const authRepo = {
+  async userByEmail(db: Queryable, email: string): Promise<UserRow | null> {
+    const [row] = await db.query<UserRow>('SELECT * FROM users WHERE email = $1', [email]);
+    return row ?? null;
+  },
+
+  async userByUid(db: Queryable, uid: number): Promise<UserRow | null> {
+    const [row] = await db.query<UserRow>('SELECT * FROM users WHERE uid = $1', [uid]);
+    return row ?? null;
+  },
+
+  /** Inserts a user; null when the e-mail or short id is taken. */
+  async insertEmailUser(
+    db: Queryable,
+    u: { email: string; passwordHash: string; nickname: string; shortId: string; country: string },
+  ): Promise<UserRow | null> {
+    const [row] = await db.query<UserRow>(
+      `INSERT INTO users (email, password_hash, nickname, short_id, country, area)
+       VALUES ($1, $2, $3, $4, $5, lower($5)) ON CONFLICT DO NOTHING RETURNING *`,
+      [u.email, u.passwordHash, u.nickname, u.shortId, u.country],
+    );
+    return row ?? null;
+  },
+
+  async setPassword(db: Queryable, uid: number, passwordHash: string): Promise<void> {
+    await db.query('UPDATE users SET password_hash = $2 WHERE uid = $1', [uid, passwordHash]);
+  },
+
+  async markEmailVerified(db: Queryable, uid: number): Promise<void> {
+    await db.query('UPDATE users SET email_verified_at = coalesce(email_verified_at, now()) WHERE uid = $1', [
+      uid,
+    ]);
+  },
+
+  async insertToken(
+    db: Queryable,
+    tokenHash: Buffer,
+    uid: number,
+    purpose: TokenPurpose,
+    ttlSeconds: number,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO one_time_tokens (token_hash, uid, purpose, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+      [tokenHash, uid, purpose, ttlSeconds],
+    );
+  },
+
+  /** Uses a token once: returns its uid when it was valid, unused and unexpired. */
+  async consumeToken(db: Queryable, tokenHash: Buffer, purpose: TokenPurpose): Promise<number | null> {
+    const [row] = await db.query<{ uid: number }>(
+      `UPDATE one_time_tokens SET used_at = now()
+       WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now() RETURNING uid`,
+      [tokenHash, purpose],
+    );
+    return row?.uid ?? null;
+  },
+
+  /** Retires a user's unused tokens of one purpose (a newer mail replaces the older link). */
+  async retireTokens(db: Queryable, uid: number, purpose: TokenPurpose): Promise<void> {
+    await db.query(
+      'UPDATE one_time_tokens SET used_at = now() WHERE uid = $1 AND purpose = $2 AND used_at IS NULL',
+      [uid, purpose],
+    );
+  },
+
+  async insertSession(
+    db: Queryable,
+    s: { tokenHash: Buffer; uid: number; deviceId: string; keep: boolean; ttlSeconds: number },
+  ): Promise<{ id: number; expires_at: Date }> {
+    const [row] = await db.query<{ id: number; expires_at: Date }>(
+      `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING id, expires_at`,
+      [s.tokenHash, s.uid, s.deviceId, s.keep, s.ttlSeconds],
+    );
+    if (!row) throw new Error('session insert returned nothing');
+    return row;
+  },
+
+  async liveSession(
+    db: Queryable,
+    tokenHash: Buffer,
+  ): Promise<{ id: number; uid: number; device_id: string } | null> {
+    const [row] = await db.query<{ id: number; uid: number; device_id: string }>(
+      'SELECT id, uid, device_id FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()',
+      [tokenHash],
+    );
+    return row ?? null;
+  },
+
+  async revokeSession(db: Queryable, id: number): Promise<void> {
+    await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
+  },
+
+  async revokeAllSessions(db: Queryable, uid: number): Promise<number> {
+    const rows = await db.query(
+      'UPDATE sessions SET revoked_at = now() WHERE uid = $1 AND revoked_at IS NULL RETURNING id',
+      [uid],
+    );
+    return rows.length;
+  },
+};

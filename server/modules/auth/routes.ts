@@ -1,0 +1,361 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DEFAULT_LOCALE, localeFromSegment } from '../../../common/locales';
+import { errorSchema, okSchema } from '../../http/envelope';
+import { clearSessionCookies, requireAuth, setSessionCookies } from './context';
+import { newToken } from './crypto';
+import type { UserRow } from './repo';
+import { SESSION_TTL_KEEP_S, type AuthService, type RequestMeta } from './service';
+
+const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+const ciphertext = z.string().min(16).max(1024);
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  410: errorSchema,
+  429: errorSchema,
+};
+
+/** Spec §3 user_info (what exists so far) and the stored-login user (uid, country, area). */
+export const userInfoSchema = z.object({
+  uid: z.number(),
+  short_id: z.string(),
+  nickname: z.string(),
+  face: z.string().nullable(),
+  usign: z.string(),
+  sex: z.number(),
+  level: z.number(),
+  anchor_level: z.number(),
+  addr: z.string(),
+  country: z.string(),
+  area: z.string(),
+  email: z.string().nullable(),
+});
+
+export function userInfo(u: UserRow): z.infer<typeof userInfoSchema> {
+  return {
+    uid: u.uid,
+    short_id: u.short_id,
+    nickname: u.nickname,
+    face: u.face,
+    usign: u.usign,
+    sex: u.sex,
+    level: u.level,
+    anchor_level: u.anchor_level,
+    addr: u.addr,
+    country: u.country,
+    area: u.area,
+    email: u.email,
+  };
+}
+
+function meta(req: FastifyRequest, locale?: string): RequestMeta {
+  const device = req.headers['x-device-id'];
+  return {
+    ip: req.ip,
+    deviceId: typeof device === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(device) ? device : null,
+    locale: (locale ? localeFromSegment(locale) : null) ?? DEFAULT_LOCALE,
+  };
+}
+
+const localeParam = z.string().max(8).optional();
+
+export function authRoutes(auth: AuthService, opts: { secureCookies: boolean }): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['auth'];
+
+    app.get(
+      '/api/v1/auth/public-key',
+      {
+        schema: {
+          tags,
+          summary: 'RSA-OAEP (SHA-256, 2048-bit) key for password transport',
+          response: { 200: okSchema(z.object({ pubkey: z.string() })) },
+        },
+      },
+      async () => ({
+        status: 200 as const,
+        data: { pubkey: auth.publicKey() },
+      }),
+    );
+
+    app.get(
+      '/api/v1/auth/exists',
+      {
+        schema: {
+          tags,
+          summary: 'Whether an account exists (decides sign-in or sign-up)',
+          querystring: z.object({ name: z.string().max(254) }),
+          response: { 200: okSchema(z.object({ exists: z.boolean() })), ...errors },
+        },
+      },
+      async (req) => ({
+        status: 200 as const,
+        data: { exists: await auth.exists(req.query.name, meta(req)) },
+      }),
+    );
+
+    app.get(
+      '/api/v1/auth/captcha',
+      {
+        schema: {
+          tags,
+          summary: 'A new image captcha',
+          response: { 200: okSchema(z.object({ id: z.string(), svg: z.string() })), ...errors },
+        },
+      },
+      async (req, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: await auth.captcha(meta(req)) };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/verify-login',
+      {
+        schema: {
+          tags,
+          summary: 'Check e-mail and encrypted password; answers an access token (2 min, single use)',
+          body: z.object({
+            name: z.string().max(254),
+            verify_pwd: ciphertext,
+            captcha_id: z.string().max(64).optional(),
+            captcha: z.string().max(10).optional(),
+          }),
+          response: { 200: okSchema(z.object({ access_token: z.string() })), ...errors },
+        },
+      },
+      async (req) => {
+        const { accessToken } = await auth.verifyLogin(
+          {
+            name: req.body.name,
+            verifyPwd: req.body.verify_pwd,
+            captchaId: req.body.captcha_id,
+            captcha: req.body.captcha,
+          },
+          meta(req),
+        );
+        return { status: 200 as const, data: { access_token: accessToken } };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/session',
+      {
+        schema: {
+          tags,
+          summary: 'Exchange an access token for a session (cookie + token/deviceid/uid credentials)',
+          body: z.object({
+            access_token: z.string().max(64),
+            keep: z.union([z.literal(0), z.literal(1)]).default(0),
+            deviceid: deviceId,
+          }),
+          response: {
+            200: okSchema(
+              z.object({
+                token: z.string(),
+                deviceid: z.string(),
+                uid: z.number(),
+                keep: z.number(),
+                user: userInfoSchema,
+              }),
+            ),
+            ...errors,
+          },
+        },
+      },
+      async (req, reply) => {
+        const session = await auth.createSession(
+          req.body.access_token,
+          req.body.keep === 1,
+          req.body.deviceid,
+        );
+        const user = await auth.user(session.uid);
+        if (!user) throw new Error('session user vanished');
+        setSessionCookies(
+          reply,
+          session.token,
+          newToken(),
+          session.keep ? SESSION_TTL_KEEP_S : null,
+          opts.secureCookies,
+        );
+        return {
+          status: 200 as const,
+          data: {
+            token: session.token,
+            deviceid: session.deviceId,
+            uid: session.uid,
+            keep: session.keep ? 1 : 0,
+            user: userInfo(user),
+          },
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/register/email',
+      {
+        schema: {
+          tags,
+          summary: 'Register by e-mail (image captcha); sends the activation mail',
+          body: z.object({
+            email: z.string().max(254),
+            verify_pwd: ciphertext,
+            captcha_id: z.string().max(64).optional(),
+            captcha: z.string().max(10).optional(),
+            locale: localeParam,
+            country: z
+              .string()
+              .regex(/^[A-Z]{2}$/)
+              .default('US'),
+          }),
+          response: { 200: okSchema(z.object({ need_active: z.literal(1) })), ...errors },
+        },
+      },
+      async (req) => {
+        await auth.registerEmail(
+          {
+            email: req.body.email,
+            verifyPwd: req.body.verify_pwd,
+            captchaId: req.body.captcha_id,
+            captcha: req.body.captcha,
+            country: req.body.country,
+          },
+          meta(req, req.body.locale),
+        );
+        return { status: 200 as const, data: { need_active: 1 as const } };
+      },
+    );
+
+    app.get(
+      '/api/v1/auth/activation',
+      {
+        schema: {
+          tags,
+          summary: 'Activation state of an e-mail account',
+          querystring: z.object({ email: z.string().max(254) }),
+          response: { 200: okSchema(z.object({ is_active: z.boolean() })), ...errors },
+        },
+      },
+      async (req) => ({
+        status: 200 as const,
+        data: { is_active: await auth.activationStatus(req.query.email) },
+      }),
+    );
+
+    app.post(
+      '/api/v1/auth/activation/resend',
+      {
+        schema: {
+          tags,
+          summary: 'Send the activation mail again',
+          body: z.object({ email: z.string().max(254), locale: localeParam }),
+          response: { 200: okSchema(z.object({})), ...errors },
+        },
+      },
+      async (req) => {
+        await auth.resendActivation(req.body.email, meta(req, req.body.locale));
+        return { status: 200 as const, data: {} };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/forgot/email',
+      {
+        schema: {
+          tags,
+          summary: 'Send a password reset mail',
+          body: z.object({ email: z.string().max(254), locale: localeParam }),
+          response: { 200: okSchema(z.object({})), ...errors },
+        },
+      },
+      async (req) => {
+        await auth.forgotEmail(req.body.email, meta(req, req.body.locale));
+        return { status: 200 as const, data: {} };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/reset',
+      {
+        schema: {
+          tags,
+          summary: 'Set a new password from a reset link; ends every session',
+          body: z.object({ token: z.string().max(64), verify_pwd: ciphertext }),
+          response: { 200: okSchema(z.object({ email: z.string().nullable() })), ...errors },
+        },
+      },
+      async (req, reply) => {
+        const user = await auth.resetPassword(req.body.token, req.body.verify_pwd);
+        clearSessionCookies(reply);
+        return { status: 200 as const, data: { email: user.email } };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/logout',
+      {
+        schema: {
+          tags,
+          summary: 'Sign out this session',
+          response: { 200: okSchema(z.object({})), ...errors },
+        },
+      },
+      async (req, reply) => {
+        if (req.auth) await auth.signOut(req.auth.sessionId);
+        clearSessionCookies(reply);
+        return { status: 200 as const, data: {} };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/logout-all',
+      {
+        schema: {
+          tags,
+          summary: 'Sign out on every device',
+          response: { 200: okSchema(z.object({ sessions: z.number() })), ...errors },
+        },
+      },
+      async (req, reply) => {
+        const { uid } = requireAuth(req);
+        const sessions = await auth.signOutEverywhere(uid);
+        clearSessionCookies(reply);
+        return { status: 200 as const, data: { sessions } };
+      },
+    );
+
+    app.get(
+      '/api/v1/me',
+      {
+        schema: {
+          tags,
+          summary: 'The signed-in user',
+          response: {
+            200: okSchema(
+              z.object({
+                user_info: userInfoSchema,
+                count_info: z.object({ follower_count: z.number(), following_count: z.number() }),
+              }),
+            ),
+            ...errors,
+          },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        const user = await auth.user(uid);
+        if (!user) throw new Error('user vanished');
+        // Follows arrive with the live-room issue; until then nobody has any.
+        return {
+          status: 200 as const,
+          data: { user_info: userInfo(user), count_info: { follower_count: 0, following_count: 0 } },
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,305 @@
+import { randomInt } from 'node:crypto';
+import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import svgCaptcha from 'svg-captcha';
+import { AppError } from '../../../common/errors';
+import { localizedPath } from '../../../common/routes';
+import type { Locale } from '../../../common/locales';
+import { isEmail, isPassword } from '../../../common/validation';
+import type { Db } from '../../db/client';
+import { translate } from '../../i18n';
+import type { Kv } from '../../infra/kv';
+import type { Mailer } from '../../infra/mail';
+import { enforceLimits, LIMITS } from '../../infra/ratelimit';
+import { escapeHtml } from '../../ssr/document';
+import { hashToken, newToken, safeEqual, type TransportKey } from './crypto';
+import { authRepo, type UserRow } from './repo';
+
+/** The library's const enum value for argon2id (const enums cannot be imported under isolated modules). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- the literal is the enum's declared value
+const ARGON2ID = 2 as Algorithm.Argon2id;
+
+/** OWASP's recommended argon2id parameters: 19 MiB, 2 passes, 1 lane. */
+export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export const SESSION_TTL_KEEP_S = 90 * 24 * 3600;
+export const SESSION_TTL_S = 24 * 3600;
+const ACCESS_TOKEN_TTL_S = 120;
+const ACTIVATE_TTL_S = 24 * 3600;
+const RESET_TTL_S = 3600;
+const CAPTCHA_TTL_S = 300;
+/** Failed sign-ins for one account before a captcha is required (spec: need_captcha = 1). */
+const FAILURES_BEFORE_CAPTCHA = 3;
+const FAILURE_WINDOW_S = 900;
+/** An encrypted password older than this is refused (a captured ciphertext cannot be replayed later). */
+const PASSWORD_MAX_AGE_MS = 5 * 60_000;
+
+export interface RequestMeta {
+  ip: string;
+  deviceId: string | null;
+  locale: Locale;
+}
+
+export interface NewSession {
+  token: string;
+  uid: number;
+  deviceId: string;
+  keep: boolean;
+  expiresAt: Date;
+}
+
+/** A hash to compare against when the account does not exist, so timing does not tell. */
+let dummyHash: Promise<string> | null = null;
+
+function normalizeEmail(name: string): string {
+  const email = name.trim().toLowerCase();
+  if (!isEmail(email)) throw new AppError('invalid_email');
+  return email;
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly kv: Kv,
+    private readonly mailer: Mailer,
+    private readonly key: TransportKey,
+    private readonly site: { name: string; baseUrl: string },
+  ) {}
+
+  publicKey(): string {
+    return this.key.publicKey;
+  }
+
+  /** Spec §4: sign-in and sign-up start by asking whether the account exists. */
+  async exists(name: string, meta: RequestMeta): Promise<boolean> {
+    await enforceLimits(this.kv, [
+      { limit: LIMITS.existsIp, key: meta.ip },
+      { limit: LIMITS.existsDevice, key: meta.deviceId },
+    ]);
+    return (await authRepo.userByEmail(this.db, normalizeEmail(name))) !== null;
+  }
+
+  /** An image captcha: the answer is kept (hashed by key) for 5 minutes and can be used once. */
+  async captcha(meta: RequestMeta): Promise<{ id: string; svg: string }> {
+    await enforceLimits(this.kv, [{ limit: LIMITS.captchaIp, key: meta.ip }]);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the typings declare a class for a plain options object
+    const c = svgCaptcha.create({
+      size: 4,
+      noise: 2,
+      ignoreChars: '0oO1ilI',
+      color: false,
+      background: '#f5f4f9',
+    });
+    const id = newToken();
+    await this.kv.set(`captcha:${id}`, c.text.toLowerCase(), CAPTCHA_TTL_S);
+    return { id, svg: c.data };
+  }
+
+  async #checkCaptcha(id: string | undefined, answer: string | undefined): Promise<void> {
+    if (!id || !answer) throw new AppError('need_captcha', { need_captcha: 1 });
+    const expected = await this.kv.take(`captcha:${id}`);
+    if (!expected || !safeEqual(expected, answer.trim().toLowerCase())) throw new AppError('wrong_captcha');
+  }
+
+  /** Decrypts a password sent as RSA-OAEP({p, t}) and checks its age and the §5 length rule. */
+  #password(verifyPwd: string): string {
+    let parsed: { p?: unknown; t?: unknown };
+    try {
+      parsed = JSON.parse(this.key.decrypt(verifyPwd)) as { p?: unknown; t?: unknown };
+    } catch {
+      throw new AppError('validation_failed', { field: 'verify_pwd' });
+    }
+    if (
+      typeof parsed.p !== 'string' ||
+      typeof parsed.t !== 'number' ||
+      Math.abs(Date.now() - parsed.t) > PASSWORD_MAX_AGE_MS
+    ) {
+      throw new AppError('validation_failed', { field: 'verify_pwd' });
+    }
+    if (!isPassword(parsed.p)) throw new AppError('invalid_password');
+    return parsed.p;
+  }
+
+  /**
+   * Spec §4 login sequence, first half: checks the password and answers a short-lived access
+   * token to exchange for a session. After repeated failures a captcha is required.
+   */
+  async verifyLogin(
+    input: { name: string; verifyPwd: string; captchaId?: string; captcha?: string },
+    meta: RequestMeta,
+  ): Promise<{ accessToken: string }> {
+    const email = normalizeEmail(input.name);
+    await enforceLimits(this.kv, [
+      { limit: LIMITS.loginAccount, key: email },
+      { limit: LIMITS.loginIp, key: meta.ip },
+      { limit: LIMITS.loginDevice, key: meta.deviceId },
+    ]);
+    const failKey = `loginfail:${email}`;
+    const failures = Number((await this.kv.get(failKey)) ?? 0);
+    if (failures >= FAILURES_BEFORE_CAPTCHA) await this.#checkCaptcha(input.captchaId, input.captcha);
+
+    const password = this.#password(input.verifyPwd);
+    const user = await authRepo.userByEmail(this.db, email);
+    dummyHash ??= hash('not-a-real-password', ARGON2_OPTIONS);
+    const ok = await verify(user?.password_hash ?? (await dummyHash), password);
+    if (!user || !ok) {
+      const now = await this.kv.incr(failKey, FAILURE_WINDOW_S);
+      throw new AppError(
+        'wrong_credentials',
+        now >= FAILURES_BEFORE_CAPTCHA ? { need_captcha: 1 } : undefined,
+      );
+    }
+    await this.kv.del(failKey);
+    if (!user.email_verified_at) throw new AppError('email_not_activated', { email });
+    const accessToken = newToken();
+    await authRepo.insertToken(this.db, hashToken(accessToken), user.uid, 'access', ACCESS_TOKEN_TTL_S);
+    return { accessToken };
+  }
+
+  /** Second half: exchanges the access token (once) for a session. keep gives a long session. */
+  async createSession(accessToken: string, keep: boolean, deviceId: string): Promise<NewSession> {
+    const uid = await authRepo.consumeToken(this.db, hashToken(accessToken), 'access');
+    if (uid === null) throw new AppError('access_token_invalid');
+    const token = newToken();
+    const ttl = keep ? SESSION_TTL_KEEP_S : SESSION_TTL_S;
+    const row = await authRepo.insertSession(this.db, {
+      tokenHash: hashToken(token),
+      uid,
+      deviceId,
+      keep,
+      ttlSeconds: ttl,
+    });
+    return { token, uid, deviceId, keep, expiresAt: new Date(row.expires_at) };
+  }
+
+  /** The session behind a token, or null when unknown, expired or revoked. */
+  async session(token: string): Promise<{ id: number; uid: number; deviceId: string } | null> {
+    const row = await authRepo.liveSession(this.db, hashToken(token));
+    return row ? { id: row.id, uid: row.uid, deviceId: row.device_id } : null;
+  }
+
+  async signOut(sessionId: number): Promise<void> {
+    await authRepo.revokeSession(this.db, sessionId);
+  }
+
+  async signOutEverywhere(uid: number): Promise<number> {
+    return authRepo.revokeAllSessions(this.db, uid);
+  }
+
+  async user(uid: number): Promise<UserRow | null> {
+    return authRepo.userByUid(this.db, uid);
+  }
+
+  /** Register by e-mail (spec §4): image captcha, then an activation link by mail. */
+  async registerEmail(
+    input: { email: string; verifyPwd: string; captchaId?: string; captcha?: string; country: string },
+    meta: RequestMeta,
+  ): Promise<void> {
+    const email = normalizeEmail(input.email);
+    await enforceLimits(this.kv, [
+      { limit: LIMITS.mailAccount, key: email },
+      { limit: LIMITS.mailIp, key: meta.ip },
+    ]);
+    await this.#checkCaptcha(input.captchaId, input.captcha);
+    const password = this.#password(input.verifyPwd);
+    if (await authRepo.userByEmail(this.db, email)) throw new AppError('account_exists');
+    const passwordHash = await hash(password, ARGON2_OPTIONS);
+    const nickname = (email.split('@')[0] ?? '').replace(/[^\p{L}\p{N}]/gu, '').slice(0, 20) || 'Beamer';
+    let user: UserRow | null = null;
+    for (let i = 0; i < 5 && !user; i++) {
+      user = await authRepo.insertEmailUser(this.db, {
+        email,
+        passwordHash,
+        nickname,
+        shortId: String(randomInt(10_000_000, 99_999_999)),
+        country: input.country,
+      });
+      if (!user && (await authRepo.userByEmail(this.db, email))) throw new AppError('account_exists');
+    }
+    if (!user) throw new AppError('internal');
+    await this.#sendLink(user, 'activate', meta.locale);
+  }
+
+  async activationStatus(email: string): Promise<boolean> {
+    const user = await authRepo.userByEmail(this.db, normalizeEmail(email));
+    return Boolean(user?.email_verified_at);
+  }
+
+  async resendActivation(email: string, meta: RequestMeta): Promise<void> {
+    const address = normalizeEmail(email);
+    await enforceLimits(this.kv, [
+      { limit: LIMITS.mailAccount, key: address },
+      { limit: LIMITS.mailIp, key: meta.ip },
+    ]);
+    const user = await authRepo.userByEmail(this.db, address);
+    if (!user) throw new AppError('not_registered');
+    if (user.email_verified_at) return;
+    await this.#sendLink(user, 'activate', meta.locale);
+  }
+
+  /** Follows an activation link (single use, 24 h). */
+  async activate(token: string): Promise<UserRow> {
+    return this.db.transaction(async (tx) => {
+      const uid = await authRepo.consumeToken(tx, hashToken(token), 'activate');
+      if (uid === null) throw new AppError('link_expired');
+      await authRepo.markEmailVerified(tx, uid);
+      const user = await authRepo.userByUid(tx, uid);
+      if (!user) throw new AppError('link_expired');
+      return user;
+    });
+  }
+
+  /** Forget by e-mail: a reset link (single use, 1 h). */
+  async forgotEmail(email: string, meta: RequestMeta): Promise<void> {
+    const address = normalizeEmail(email);
+    await enforceLimits(this.kv, [
+      { limit: LIMITS.mailAccount, key: address },
+      { limit: LIMITS.mailIp, key: meta.ip },
+    ]);
+    const user = await authRepo.userByEmail(this.db, address);
+    if (!user) throw new AppError('not_registered');
+    await this.#sendLink(user, 'reset', meta.locale);
+  }
+
+  /** Sets a new password from a reset link; every session of the account ends. */
+  async resetPassword(token: string, verifyPwd: string): Promise<UserRow> {
+    const password = this.#password(verifyPwd);
+    const passwordHash = await hash(password, ARGON2_OPTIONS);
+    return this.db.transaction(async (tx) => {
+      const uid = await authRepo.consumeToken(tx, hashToken(token), 'reset');
+      if (uid === null) throw new AppError('link_expired');
+      await authRepo.setPassword(tx, uid, passwordHash);
+      // Following the link proved the address.
+      await authRepo.markEmailVerified(tx, uid);
+      await authRepo.revokeAllSessions(tx, uid);
+      const user = await authRepo.userByUid(tx, uid);
+      if (!user) throw new AppError('link_expired');
+      return user;
+    });
+  }
+
+  async #sendLink(user: UserRow, purpose: 'activate' | 'reset', locale: Locale): Promise<void> {
+    if (!user.email) return;
+    const token = newToken();
+    await authRepo.retireTokens(this.db, user.uid, purpose);
+    await authRepo.insertToken(
+      this.db,
+      hashToken(token),
+      user.uid,
+      purpose,
+      purpose === 'activate' ? ACTIVATE_TTL_S : RESET_TTL_S,
+    );
+    const path = purpose === 'activate' ? `/activate/${token}` : `/reset-password/${token}`;
+    const link = this.site.baseUrl + localizedPath(locale, path);
+    const values = { site: this.site.name, name: user.nickname, link };
+    const subject = translate(locale, `mail.${purpose}.subject`, values);
+    const text = translate(locale, `mail.${purpose}.body`, values);
+    const html = text
+      .split('\n\n')
+      .map(
+        (p) =>
+          `<p>${escapeHtml(p).replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`)}</p>`,
+      )
+      .join('');
+    await this.mailer.send({ to: user.email, subject, text, html });
+  }
+}

@@ -1,0 +1,83 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useFeedback } from '../components/feedback';
+import { useI18n } from '../i18n/i18n';
+import { api, sessionEnded } from './api';
+import { clearStoredLogin, readStoredLogin, writeStoredLogin, type StoredUser } from './stored';
+
+interface Auth {
+  /** The signed-in user, or null (anonymous; also during server rendering). */
+  user: StoredUser | null;
+  signedIn: (user: StoredUser) => void;
+  signOut: (everywhere?: boolean) => Promise<void>;
+  /** Opens the login dialog; with a reason such as 'Please sign in first' shown as a toast. */
+  requireLogin: (reason?: string) => void;
+  loginOpen: boolean;
+  closeLogin: () => void;
+}
+
+const AuthContext = createContext<Auth | null>(null);
+
+export function useAuth(): Auth {
+  const a = useContext(AuthContext);
+  if (!a) throw new Error('useAuth outside AuthProvider');
+  return a;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<StoredUser | null>(null);
+  const [loginOpen, setLoginOpen] = useState(false);
+  const { toast } = useFeedback();
+  const { t } = useI18n();
+
+  const forget = useCallback(() => {
+    clearStoredLogin();
+    setUser(null);
+  }, []);
+
+  useEffect(() => {
+    // The stored login shows the user at once; the server then confirms the session is alive.
+    const stored = readStoredLogin();
+    if (!stored) return;
+    // After hydration on purpose: the server renders every page signed out (pages are shared).
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setUser(stored);
+    api<{ user_info: StoredUser }>('GET', '/api/v1/me')
+      .then(({ user_info }) => {
+        writeStoredLogin(user_info);
+        setUser(user_info);
+      })
+      .catch(() => undefined);
+    const ended = () => {
+      forget();
+      toast(t('error.invalid_session'));
+    };
+    sessionEnded.addEventListener('ended', ended);
+    return () => sessionEnded.removeEventListener('ended', ended);
+  }, [forget, toast, t]);
+
+  const value = useMemo<Auth>(
+    () => ({
+      user,
+      loginOpen,
+      signedIn(u) {
+        writeStoredLogin(u);
+        setUser(u);
+        setLoginOpen(false);
+      },
+      async signOut(everywhere) {
+        await api('POST', everywhere ? '/api/v1/auth/logout-all' : '/api/v1/auth/logout', {}).catch(
+          () => undefined,
+        );
+        forget();
+        toast(t('auth.signedOut'));
+      },
+      requireLogin(reason) {
+        if (reason) toast(reason);
+        setLoginOpen(true);
+      },
+      closeLogin: () => setLoginOpen(false),
+    }),
+    [user, loginOpen, forget, toast, t],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

@@ -1,0 +1,96 @@
+import { useEffect, useRef, useState } from 'react';
+import { useConfig } from '../app/config';
+import { useI18n } from '../i18n/i18n';
+import { useAuth } from './AuthContext';
+import { ForgetEmailStep, NoticeStep, RegisterEmailStep, SignInStep, type Step } from './steps';
+import type { StoredUser } from './stored';
+
+/** The login card (spec §2): a step machine shared by the /welcome page and the dialog. */
+export function LoginCard({ initial, onDone }: { initial: Step; onDone?: (user: StoredUser) => void }) {
+  const { t } = useI18n();
+  const { siteName } = useConfig();
+  const auth = useAuth();
+  const [step, setStep] = useState<Step>(initial);
+  const done = (user: StoredUser) => {
+    auth.signedIn(user);
+    onDone?.(user);
+  };
+  const props = { go: setStep, done };
+  return (
+    <div className="login-card" data-step={step.id}>
+      <h1 className="login-card__title">{t('auth.title', { site: siteName })}</h1>
+      {step.id === 'entry' && (
+        <div className="login-step">
+          <p className="muted">{t('auth.entryText', { site: siteName })}</p>
+          <button
+            type="button"
+            className="btn btn--primary btn--block btn--lg"
+            onClick={() => setStep({ id: 'switcher' })}
+          >
+            {t('auth.start')}
+          </button>
+        </div>
+      )}
+      {step.id === 'switcher' && <SignInStep {...props} email={step.email} />}
+      {step.id === 'registerEmail' && <RegisterEmailStep {...props} email={step.email} />}
+      {step.id === 'forgetEmail' && <ForgetEmailStep {...props} email={step.email} />}
+      {step.id === 'notice' && (
+        <NoticeStep {...props} variant={step.variant} email={step.email} password={step.password} />
+      )}
+    </div>
+  );
+}
+
+/** Spec §9: the overlay click plays a 300 ms error shake instead of closing. */
+const SHAKE_MS = 300;
+
+/**
+ * The login card as a dialog, opened by anything that needs an account. Emits
+ * `beamly:login-open` and `beamly:login-close` on window.
+ */
+export function LoginDialog() {
+  const { loginOpen, closeLogin } = useAuth();
+  const { t } = useI18n();
+  const ref = useRef<HTMLDialogElement>(null);
+  const [shaking, setShaking] = useState(false);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (loginOpen && !dialog.open) {
+      dialog.showModal();
+      window.dispatchEvent(new CustomEvent('beamly:login-open'));
+    } else if (!loginOpen && dialog.open) {
+      dialog.close();
+      window.dispatchEvent(new CustomEvent('beamly:login-close'));
+    }
+  }, [loginOpen]);
+  return (
+    <dialog
+      ref={ref}
+      className={shaking ? 'login-dialog login-dialog--shake' : 'login-dialog'}
+      aria-label={t('auth.dialogLabel')}
+      onCancel={(e) => {
+        e.preventDefault();
+        closeLogin();
+      }}
+      onClick={(e) => {
+        // A click on the dialog element itself (not its content) is a click on the backdrop.
+        if (e.target !== e.currentTarget) return;
+        setShaking(true);
+        window.setTimeout(() => setShaking(false), SHAKE_MS);
+      }}
+    >
+      <div className="login-dialog__body">
+        <button
+          type="button"
+          className="login-dialog__close"
+          aria-label={t('common.close')}
+          onClick={closeLogin}
+        >
+          ×
+        </button>
+        {loginOpen && <LoginCard initial={{ id: 'switcher' }} />}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useId, useState, type InputHTMLAttributes } from 'react';
+import { RESEND_COOLDOWN_S } from '../../common/validation';
+import { useI18n } from '../i18n/i18n';
+import { api } from './api';
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  error?: string | null;
+}
+
+/** A labelled input with its error announced to screen readers. */
+export function Field({ label, error, className, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-err` : undefined}
+        {...input}
+      />
+      {error && (
+        <p id={`${id}-err`} className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function PasswordField(props: FieldProps) {
+  const { t } = useI18n();
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="password-field">
+      <Field {...props} type={shown ? 'text' : 'password'} />
+      <button
+        type="button"
+        className="password-field__toggle linklike"
+        onClick={() => setShown(!shown)}
+        aria-pressed={shown}
+      >
+        {shown ? t('auth.hidePassword') : t('auth.showPassword')}
+      </button>
+    </div>
+  );
+}
+
+export interface Captcha {
+  id: string;
+  svg: string;
+}
+
+/**
+ * The image captcha (spec §5): refreshed on demand, when the field is emptied, when it is left
+ * empty, and after a captcha or verify error (the parent bumps `refreshKey`).
+ */
+export function CaptchaField({
+  value,
+  onChange,
+  onCaptcha,
+  refreshKey,
+  error,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  onCaptcha: (c: Captcha | null) => void;
+  refreshKey: number;
+  error?: string | null;
+}) {
+  const { t } = useI18n();
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const [failed, setFailed] = useState(false);
+  const refresh = useCallback(() => {
+    api<Captcha>('GET', '/api/v1/auth/captcha')
+      .then((c) => {
+        setFailed(false);
+        setCaptcha(c);
+        onCaptcha(c);
+      })
+      .catch(() => setFailed(true));
+  }, [onCaptcha]);
+  useEffect(() => refresh(), [refresh, refreshKey]);
+  return (
+    <div className="captcha">
+      <Field
+        label={t('auth.captcha')}
+        value={value}
+        autoComplete="off"
+        inputMode="text"
+        maxLength={6}
+        error={failed ? t('error.internal') : error}
+        onChange={(e) => {
+          onChange(e.target.value);
+          if (!e.target.value) refresh();
+        }}
+        onBlur={(e) => {
+          if (!e.target.value) refresh();
+        }}
+      />
+      <button
+        type="button"
+        className="captcha__image"
+        onClick={refresh}
+        aria-label={t('auth.captchaRefresh')}
+        title={t('auth.captchaRefresh')}
+      >
+        {captcha ? (
+          <img
+            alt={t('auth.captchaImage')}
+            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.svg)}`}
+            width={150}
+            height={50}
+          />
+        ) : (
+          <span className="captcha__loading">{t('common.loading')}</span>
+        )}
+      </button>
+    </div>
+  );
+}
+
+/** A button that is blocked for 60 s after use, showing the countdown (spec §4, §9). */
+export function CountdownButton({
+  onClick,
+  label,
+  className,
+}: {
+  onClick: () => Promise<boolean>;
+  label: string;
+  className?: string;
+}) {
+  const { t } = useI18n();
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = window.setTimeout(() => setLeft(left - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [left]);
+  return (
+    <button
+      type="button"
+      className={className ?? 'btn btn--ghost'}
+      disabled={left > 0}
+      onClick={() => {
+        void onClick().then((sent) => {
+          if (sent) setLeft(RESEND_COOLDOWN_S);
+        });
+      }}
+    >
+      {left > 0 ? t('auth.resendIn', { seconds: left }) : label}
+    </button>
+  );
+}

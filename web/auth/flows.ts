@@ -1,0 +1,40 @@
+import { api, ApiError, deviceId, encryptPassword } from './api';
+import type { StoredUser } from './stored';
+
+interface SessionAnswer {
+  token: string;
+  deviceid: string;
+  uid: number;
+  keep: number;
+  user: StoredUser;
+}
+
+/**
+ * Spec §4 login sequence: encrypt the password with the server's key, verify it (with the captcha
+ * when one is required), then exchange the access token for a session. If the exchange answers
+ * 404 with keep 0, it is retried once with keep 1, as the spec says.
+ */
+export async function signInWithPassword(
+  email: string,
+  password: string,
+  opts: { keep: boolean; captchaId?: string | undefined; captcha?: string | undefined },
+): Promise<StoredUser> {
+  const verifyPwd = await encryptPassword(password);
+  const body: Record<string, string> = { name: email, verify_pwd: verifyPwd };
+  if (opts.captchaId && opts.captcha)
+    Object.assign(body, { captcha_id: opts.captchaId, captcha: opts.captcha });
+  const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/verify-login', body);
+  const exchange = (keep: 0 | 1) =>
+    api<SessionAnswer>('POST', '/api/v1/auth/session', { access_token, keep, deviceid: deviceId() });
+  try {
+    return (await exchange(opts.keep ? 1 : 0)).user;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && !opts.keep) return (await exchange(1)).user;
+    throw err;
+  }
+}
+
+export async function accountExists(email: string): Promise<boolean> {
+  return (await api<{ exists: boolean }>('GET', `/api/v1/auth/exists?name=${encodeURIComponent(email)}`))
+    .exists;
+}

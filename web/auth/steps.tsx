@@ -1,0 +1,401 @@
+import { useState, type SyntheticEvent } from 'react';
+import { isEmail, isPassword } from '../../common/validation';
+import { useFeedback } from '../components/feedback';
+import { Link } from '../components/Link';
+import { useI18n } from '../i18n/i18n';
+import { api, ApiError, encryptPassword } from './api';
+import { CaptchaField, CountdownButton, Field, PasswordField, type Captcha } from './fields';
+import { accountExists, signInWithPassword } from './flows';
+import type { StoredUser } from './stored';
+
+export type Step =
+  | { id: 'entry' }
+  | { id: 'switcher'; email?: string }
+  | { id: 'registerEmail'; email?: string }
+  | { id: 'forgetEmail'; email?: string }
+  | { id: 'notice'; variant: 'register' | 'forget'; email: string; password?: string };
+
+interface StepProps {
+  go: (step: Step) => void;
+  done: (user: StoredUser) => void;
+}
+
+function messageOf(err: unknown, fallback: string): string {
+  return err instanceof ApiError && err.message ? err.message : fallback;
+}
+
+/** Switcher: phone and e-mail tabs, password sign-in, forgot and sign-up links, legal links. */
+export function SignInStep({ go, done, email: initialEmail }: StepProps & { email?: string | undefined }) {
+  const { t } = useI18n();
+  const { toast } = useFeedback();
+  const [tab, setTab] = useState<'phone' | 'email'>('email');
+  const [email, setEmail] = useState(initialEmail ?? '');
+  const [password, setPassword] = useState('');
+  const [keep, setKeep] = useState(false);
+  const [needCaptcha, setNeedCaptcha] = useState(false);
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const [code, setCode] = useState('');
+  const [refresh, setRefresh] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const emailError = email && !isEmail(email.trim()) ? t('auth.errors.emailInvalid') : null;
+  const passwordError = password && !isPassword(password) ? t('auth.errors.passwordLength') : null;
+  // Spec §5: disabled while loading, with errors, or with a required field empty.
+  const disabled =
+    busy || Boolean(emailError || passwordError) || !email || !password || (needCaptcha && !code);
+
+  const submit = async (e: SyntheticEvent) => {
+    e.preventDefault();
+    if (disabled) return;
+    setBusy(true);
+    setError(null);
+    const address = email.trim();
+    try {
+      if (!(await accountExists(address))) {
+        toast(t('auth.notRegistered', { name: address }));
+        go({ id: 'registerEmail', email: address });
+        return;
+      }
+      done(await signInWithPassword(address, password, { keep, captchaId: captcha?.id, captcha: code }));
+    } catch (err) {
+      if (err instanceof ApiError && err.error === 'email_not_activated') {
+        go({ id: 'notice', variant: 'register', email: address, password });
+        return;
+      }
+      if (err instanceof ApiError && err.details?.need_captcha === 1) setNeedCaptcha(true);
+      if (needCaptcha || (err instanceof ApiError && err.details?.need_captcha === 1)) {
+        setCode('');
+        setRefresh((n) => n + 1);
+      }
+      setError(messageOf(err, t('error.network')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="login-step">
+      <div className="tabs" role="tablist" aria-label={t('auth.dialogLabel')}>
+        {(['phone', 'email'] as const).map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            className="tabs__tab"
+            onClick={() => setTab(id)}
+          >
+            {id === 'phone' ? t('auth.tabPhone') : t('auth.tabEmail')}
+          </button>
+        ))}
+      </div>
+      {tab === 'phone' ? (
+        <div role="tabpanel" id="panel-phone" aria-labelledby="tab-phone" className="login-step__panel">
+          <p className="notice">{t('auth.phoneSoon')}</p>
+          <button type="button" className="btn btn--primary btn--block" onClick={() => setTab('email')}>
+            {t('auth.useEmail')}
+          </button>
+        </div>
+      ) : (
+        <form
+          role="tabpanel"
+          id="panel-email"
+          aria-labelledby="tab-email"
+          className="login-step__panel"
+          onSubmit={(e) => void submit(e)}
+          noValidate
+        >
+          <Field
+            label={t('auth.email')}
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={emailError}
+            maxLength={254}
+          />
+          <PasswordField
+            label={t('auth.password')}
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={passwordError}
+            maxLength={20}
+          />
+          {needCaptcha && (
+            <CaptchaField value={code} onChange={setCode} onCaptcha={setCaptcha} refreshKey={refresh} />
+          )}
+          <label className="check">
+            <input type="checkbox" checked={keep} onChange={(e) => setKeep(e.target.checked)} />{' '}
+            {t('auth.keep')}
+          </label>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="btn btn--primary btn--block" disabled={disabled} aria-busy={busy}>
+            {busy ? t('common.loading') : t('auth.signIn')}
+          </button>
+          <div className="login-step__links">
+            <button type="button" className="linklike" onClick={() => go({ id: 'forgetEmail', email })}>
+              {t('auth.forgot')}
+            </button>
+            <button type="button" className="linklike" onClick={() => go({ id: 'registerEmail', email })}>
+              {t('auth.signUp')}
+            </button>
+          </div>
+        </form>
+      )}
+      <p className="login-legal small muted">
+        {t('auth.legal')} <Link to="/terms">{t('page.terms')}</Link> ·{' '}
+        <Link to="/privacy">{t('page.privacy')}</Link>
+      </p>
+    </div>
+  );
+}
+
+/** Register by e-mail: address, password, image captcha → activation mail. */
+export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { email?: string | undefined }) {
+  const { t, locale } = useI18n();
+  const { toast } = useFeedback();
+  const [email, setEmail] = useState(initialEmail ?? '');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const [code, setCode] = useState('');
+  const [refresh, setRefresh] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const emailError = email && !isEmail(email.trim()) ? t('auth.errors.emailInvalid') : null;
+  const passwordError = password && !isPassword(password) ? t('auth.errors.passwordLength') : null;
+  const confirmError = confirm && confirm !== password ? t('auth.errors.passwordsDiffer') : null;
+  const disabled =
+    busy || Boolean(emailError || passwordError || confirmError) || !email || !password || !confirm || !code;
+
+  const submit = async (e: SyntheticEvent) => {
+    e.preventDefault();
+    if (disabled || !captcha) return;
+    setBusy(true);
+    setError(null);
+    const address = email.trim();
+    try {
+      if (await accountExists(address)) {
+        toast(t('auth.registered', { name: address }));
+        go({ id: 'switcher', email: address });
+        return;
+      }
+      await api('POST', '/api/v1/auth/register/email', {
+        email: address,
+        verify_pwd: await encryptPassword(password),
+        captcha_id: captcha.id,
+        captcha: code,
+        locale,
+      });
+      go({ id: 'notice', variant: 'register', email: address, password });
+    } catch (err) {
+      setCode('');
+      setRefresh((n) => n + 1);
+      setError(messageOf(err, t('error.network')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="login-step" onSubmit={(e) => void submit(e)} noValidate>
+      <h2 className="login-step__title">{t('auth.registerTitle')}</h2>
+      <Field
+        label={t('auth.email')}
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={emailError}
+        maxLength={254}
+      />
+      <PasswordField
+        label={t('auth.password')}
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={passwordError}
+        maxLength={20}
+      />
+      <PasswordField
+        label={t('auth.confirmPassword')}
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={confirmError}
+        maxLength={20}
+      />
+      <CaptchaField value={code} onChange={setCode} onCaptcha={setCaptcha} refreshKey={refresh} />
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn--primary btn--block" disabled={disabled} aria-busy={busy}>
+        {busy ? t('common.loading') : t('auth.register')}
+      </button>
+      <BackLinks go={go} email={email} />
+    </form>
+  );
+}
+
+/** Forget by e-mail: sends the reset mail, then the 'has sent' notice. */
+export function ForgetEmailStep({ go, email: initialEmail }: StepProps & { email?: string | undefined }) {
+  const { t, locale } = useI18n();
+  const [email, setEmail] = useState(initialEmail ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const emailError = email && !isEmail(email.trim()) ? t('auth.errors.emailInvalid') : null;
+  const submit = async (e: SyntheticEvent) => {
+    e.preventDefault();
+    if (busy || emailError || !email) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api('POST', '/api/v1/auth/forgot/email', { email: email.trim(), locale });
+      go({ id: 'notice', variant: 'forget', email: email.trim() });
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.error === 'not_registered'
+          ? t('auth.notRegistered', { name: email.trim() })
+          : messageOf(err, t('error.network')),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="login-step" onSubmit={(e) => void submit(e)} noValidate>
+      <h2 className="login-step__title">{t('auth.forgetTitle')}</h2>
+      <p className="muted">{t('auth.forgetText')}</p>
+      <Field
+        label={t('auth.email')}
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={emailError}
+        maxLength={254}
+      />
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="btn btn--primary btn--block"
+        disabled={busy || Boolean(emailError) || !email}
+        aria-busy={busy}
+      >
+        {busy ? t('common.loading') : t('auth.send')}
+      </button>
+      <BackLinks go={go} email={email} />
+    </form>
+  );
+}
+
+/** The activation-email notices: after sign-up (complete registration, resend) and after forget (OK). */
+export function NoticeStep({
+  go,
+  done,
+  variant,
+  email,
+  password,
+}: StepProps & { variant: 'register' | 'forget'; email: string; password?: string | undefined }) {
+  const { t, locale } = useI18n();
+  const { toast } = useFeedback();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (variant === 'forget') {
+    return (
+      <div className="login-step">
+        <h2 className="login-step__title">{t('auth.resetSentTitle')}</h2>
+        <p>{t('auth.resetSentText', { email })}</p>
+        <button
+          type="button"
+          className="btn btn--primary btn--block"
+          onClick={() => go({ id: 'switcher', email })}
+        >
+          {t('auth.ok')}
+        </button>
+      </div>
+    );
+  }
+  const complete = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { is_active } = await api<{ is_active: boolean }>(
+        'GET',
+        `/api/v1/auth/activation?email=${encodeURIComponent(email)}`,
+      );
+      if (!is_active) {
+        setError(t('error.email_not_activated'));
+        return;
+      }
+      if (password) done(await signInWithPassword(email, password, { keep: false }));
+      else go({ id: 'switcher', email });
+    } catch (err) {
+      setError(messageOf(err, t('error.network')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="login-step">
+      <h2 className="login-step__title">{t('auth.activationTitle')}</h2>
+      <p>{t('auth.activationText', { email })}</p>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button
+        type="button"
+        className="btn btn--primary btn--block"
+        disabled={busy}
+        aria-busy={busy}
+        onClick={() => void complete()}
+      >
+        {busy ? t('common.loading') : t('auth.complete')}
+      </button>
+      <CountdownButton
+        className="btn btn--ghost btn--block"
+        label={t('auth.resend')}
+        onClick={async () => {
+          try {
+            await api('POST', '/api/v1/auth/activation/resend', { email, locale });
+            toast(t('auth.resent'));
+            return true;
+          } catch (err) {
+            setError(messageOf(err, t('error.network')));
+            return false;
+          }
+        }}
+      />
+      <BackLinks go={go} email={email} />
+    </div>
+  );
+}
+
+function BackLinks({ go, email }: { go: (s: Step) => void; email: string }) {
+  const { t } = useI18n();
+  return (
+    <div className="login-step__links">
+      <button type="button" className="linklike" onClick={() => go({ id: 'switcher', email })}>
+        ← {t('auth.back')}
+      </button>
+      <button type="button" className="linklike" onClick={() => go({ id: 'switcher', email })}>
+        {t('auth.haveAccount')}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useState, type SyntheticEvent } from 'react';
+import { isPassword } from '../../common/validation';
+import type { PageProps } from '../app/pages';
+import { api, ApiError, encryptPassword } from '../auth/api';
+import { useAuth } from '../auth/AuthContext';
+import { PasswordField } from '../auth/fields';
+import { clearStoredLogin } from '../auth/stored';
+import { useI18n } from '../i18n/i18n';
+import type { ResetPasswordData } from './data';
+
+/** Where the reset mail's link lands: choose a new password (spec: confirm new password). */
+export default function ResetPassword({ data }: PageProps) {
+  const { token } = data as ResetPasswordData;
+  const { t } = useI18n();
+  const { requireLogin } = useAuth();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const passwordError = password && !isPassword(password) ? t('auth.errors.passwordLength') : null;
+  const confirmError = confirm && confirm !== password ? t('auth.errors.passwordsDiffer') : null;
+  const disabled = busy || !password || !confirm || Boolean(passwordError || confirmError);
+  const submit = async (e: SyntheticEvent) => {
+    e.preventDefault();
+    if (disabled) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api('POST', '/api/v1/auth/reset', { token, verify_pwd: await encryptPassword(password) });
+      // Every session ended on the server; forget the one stored here too.
+      clearStoredLogin();
+      setDone(true);
+    } catch (err) {
+      setError(err instanceof ApiError && err.message ? err.message : t('error.network'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) {
+    return (
+      <div className="login-card center-text" data-reset="done">
+        <h1 className="login-card__title">{t('reset.doneTitle')}</h1>
+        <p>{t('reset.doneText')}</p>
+        <button type="button" className="btn btn--primary btn--block" onClick={() => requireLogin()}>
+          {t('auth.signIn')}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form className="login-card" onSubmit={(e) => void submit(e)} noValidate>
+      <h1 className="login-card__title">{t('reset.title')}</h1>
+      <PasswordField
+        label={t('reset.new')}
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={passwordError}
+        maxLength={20}
+      />
+      <PasswordField
+        label={t('reset.confirm')}
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={confirmError}
+        maxLength={20}
+      />
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn--primary btn--block" disabled={disabled} aria-busy={busy}>
+        {busy ? t('common.loading') : t('reset.submit')}
+      </button>
+    </form>
+  );
+}

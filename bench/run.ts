@@ -1,8 +1,10 @@
 // Issue 2 targets: Lighthouse mobile (perf ≥ 95, a11y 100, SEO 100, LCP ≤ 1.5 s, JS ≤ 120 KB gz)
 // and a static SSR page at ≥ 50% of a bare Fastify hello-world's requests/s, same run.
-// Usage: npm run build && npm run bench [-- --only=lighthouse|throughput] [--seconds=10]
+// Issue 3 target (--only=signin, needs DATABASE_URL): sign-ins per second and p95 latency.
+// Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { lighthouseAudit } from './lighthouse';
+import { signInBench } from './signin';
 import { throughput } from './throughput';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -52,6 +54,18 @@ if (!only || only === 'throughput') {
       `target (static page ≥ 50% of hello-world): ${page.requestsPerSec / base.requestsPerSec >= 0.5 ? 'met' : 'NOT met'}`,
     );
   report.throughput = tp;
+}
+
+if (only === 'signin') {
+  const results = await signInBench(seconds);
+  console.log(`\nSign-ins, argon2id m=19 MiB t=2 p=1, 8 concurrent clients, ${seconds} s, PostgreSQL`);
+  console.table(results);
+  const [raw, http] = results;
+  if (raw && http)
+    console.log(
+      `sign-in over HTTP reaches ${((http.perSecond / raw.perSecond) * 100).toFixed(0)}% of bare argon2id verification`,
+    );
+  report.signin = results;
 }
 
 mkdirSync('bench/results', { recursive: true });

@@ -32,8 +32,8 @@ function stopper(proc: ChildProcess) {
     });
 }
 
-/** The built site (npm run build first), production mode, a throwaway PGlite, on 127.0.0.1. */
-export async function startSite(port: number): Promise<Running> {
+/** The built site (npm run build first), production mode, on 127.0.0.1: a throwaway PGlite unless `env` names a DATABASE_URL. */
+export async function startSite(port: number, env: Record<string, string> = {}): Promise<Running> {
   const dataDir = mkdtempSync(join(tmpdir(), 'beamly-bench-'));
   const proc = spawn('node', ['dist/server/main.js'], {
     env: {
@@ -45,6 +45,7 @@ export async function startSite(port: number): Promise<Running> {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

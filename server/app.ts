@@ -20,6 +20,7 @@ import { createMetrics, registerMetrics } from './http/metrics';
 import { ContentStore } from './modules/content/content';
 import { registerAuthContext } from './modules/auth/context';
 import { loadTransportKey } from './modules/auth/crypto';
+import { registerDevOutbox } from './modules/auth/outbox';
 import { authRoutes } from './modules/auth/routes';
 import { AuthService } from './modules/auth/service';
 import { newsRoutes } from './modules/news/routes';
@@ -82,11 +83,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const content = deps.content ?? new ContentStore();
   const news = new NewsService(db);
   const assets = deps.assets ?? (config.isDev ? liveAssets() : loadAssets());
-  const kv = deps.kv ?? openKv(config.REDIS_URL);
+  const kv = deps.kv ?? openKv(config.REDIS_URL, config.REDIS_PREFIX);
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db });
   const auth = new AuthService(db, kv, mailer, await loadTransportKey(db), {
     name: config.SITE_NAME,
     baseUrl: config.publicBaseUrl,
+    limitScale: config.RATE_LIMIT_SCALE,
   });
   app.addHook('onClose', async () => {
     if (!deps.kv) await kv.close();
@@ -165,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthContext(app, auth, new URL(config.publicBaseUrl).origin);
   await app.register(newsRoutes(news));
   await app.register(authRoutes(auth, { secureCookies: config.publicBaseUrl.startsWith('https:') }));
+  if (config.isDev && mailer.kind === 'outbox') registerDevOutbox(app, db);
 
   app.all('/api/*', { schema: { hide: true } }, async (req, reply) =>
     reply.code(404).send(errorBody('not_found', requestLocale(req))),

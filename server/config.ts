@@ -17,6 +17,10 @@ const schema = z
     DATABASE_URL: z.string().optional(),
     /** Redis for multi-node fan-out (the realtime issue). Unset: in-process bus. */
     REDIS_URL: z.string().optional(),
+    /** Key prefix in Redis (several deployments or test runs can share a server). */
+    REDIS_PREFIX: z.string().default('beamly:'),
+    /** Multiplies every rate limit (1 = the defaults in server/infra/ratelimit.ts). */
+    RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
     DATA_DIR: z.string().default('./data'),
     /** Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: mail lands in the outbox (development only). */
     SMTP_URL: z.string().optional(),

@@ -15,11 +15,12 @@ export interface Limit {
 export async function enforceLimits(
   kv: Kv,
   checks: { limit: Limit; key: string | null | undefined }[],
+  scale = 1,
 ): Promise<void> {
   for (const { limit, key } of checks) {
     if (!key) continue;
     const count = await kv.incr(`rl:${limit.name}:${key}`, limit.windowSeconds);
-    if (count > limit.max) throw new AppError('too_many_requests');
+    if (count > Math.ceil(limit.max * scale)) throw new AppError('too_many_requests');
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../app';
 import { loadConfig } from '../config';
@@ -21,6 +22,8 @@ export async function createTestApp(
     APP_ENV: 'test',
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'https://beamly.test',
+    // Each test app counts in its own corner of a shared Redis.
+    REDIS_PREFIX: `beamly-test-${randomBytes(4).toString('hex')}:`,
     ...env,
   });
   const app = await buildApp({ config, db: testDb.db, ...overrides });

@@ -391,7 +391,10 @@ function BackLinks({ go, email }: { go: (s: Step) => void; email: string }) {
   return (
     <div className="login-step__links">
       <button type="button" className="linklike" onClick={() => go({ id: 'switcher', email })}>
-        ← {t('auth.back')}
+        <span className="back-arrow" aria-hidden="true">
+          ←
+        </span>{' '}
+        {t('auth.back')}
       </button>
       <button type="button" className="linklike" onClick={() => go({ id: 'switcher', email })}>
         {t('auth.haveAccount')}

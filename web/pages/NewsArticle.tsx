@@ -11,7 +11,12 @@ export default function NewsArticle({ data }: PageProps) {
   return (
     <article className="doc">
       <p>
-        <Link to="/news">← {t('news.back')}</Link>
+        <Link to="/news">
+          <span className="back-arrow" aria-hidden="true">
+            ←
+          </span>{' '}
+          {t('news.back')}
+        </Link>
       </p>
       {!a.translated && <p className="notice">{t('news.fallback')}</p>}
       <header

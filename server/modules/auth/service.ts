@@ -62,8 +62,12 @@ export class AuthService {
     private readonly kv: Kv,
     private readonly mailer: Mailer,
     private readonly key: TransportKey,
-    private readonly site: { name: string; baseUrl: string },
+    private readonly site: { name: string; baseUrl: string; limitScale?: number },
   ) {}
+
+  #limit(checks: Parameters<typeof enforceLimits>[1]): Promise<void> {
+    return enforceLimits(this.kv, checks, this.site.limitScale ?? 1);
+  }
 
   publicKey(): string {
     return this.key.publicKey;
@@ -71,7 +75,7 @@ export class AuthService {
 
   /** Spec §4: sign-in and sign-up start by asking whether the account exists. */
   async exists(name: string, meta: RequestMeta): Promise<boolean> {
-    await enforceLimits(this.kv, [
+    await this.#limit([
       { limit: LIMITS.existsIp, key: meta.ip },
       { limit: LIMITS.existsDevice, key: meta.deviceId },
     ]);
@@ -80,7 +84,7 @@ export class AuthService {
 
   /** An image captcha: the answer is kept (hashed by key) for 5 minutes and can be used once. */
   async captcha(meta: RequestMeta): Promise<{ id: string; svg: string }> {
-    await enforceLimits(this.kv, [{ limit: LIMITS.captchaIp, key: meta.ip }]);
+    await this.#limit([{ limit: LIMITS.captchaIp, key: meta.ip }]);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the typings declare a class for a plain options object
     const c = svgCaptcha.create({
       size: 4,
@@ -128,7 +132,7 @@ export class AuthService {
     meta: RequestMeta,
   ): Promise<{ accessToken: string }> {
     const email = normalizeEmail(input.name);
-    await enforceLimits(this.kv, [
+    await this.#limit([
       { limit: LIMITS.loginAccount, key: email },
       { limit: LIMITS.loginIp, key: meta.ip },
       { limit: LIMITS.loginDevice, key: meta.deviceId },
@@ -195,7 +199,7 @@ export class AuthService {
     meta: RequestMeta,
   ): Promise<void> {
     const email = normalizeEmail(input.email);
-    await enforceLimits(this.kv, [
+    await this.#limit([
       { limit: LIMITS.mailAccount, key: email },
       { limit: LIMITS.mailIp, key: meta.ip },
     ]);
@@ -226,7 +230,7 @@ export class AuthService {
 
   async resendActivation(email: string, meta: RequestMeta): Promise<void> {
     const address = normalizeEmail(email);
-    await enforceLimits(this.kv, [
+    await this.#limit([
       { limit: LIMITS.mailAccount, key: address },
       { limit: LIMITS.mailIp, key: meta.ip },
     ]);
@@ -251,7 +255,7 @@ export class AuthService {
   /** Forget by e-mail: a reset link (single use, 1 h). */
   async forgotEmail(email: string, meta: RequestMeta): Promise<void> {
     const address = normalizeEmail(email);
-    await enforceLimits(this.kv, [
+    await this.#limit([
       { limit: LIMITS.mailAccount, key: address },
       { limit: LIMITS.mailIp, key: meta.ip },
     ]);

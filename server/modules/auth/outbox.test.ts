@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../../infra/kv';
+import { createTestApp, type TestApp } from '../../testing/app';
+import { encryptPassword } from '../../testing/auth';
+
+const kv = new MemoryKv();
+let dev: TestApp;
+beforeAll(async () => {
+  dev = await createTestApp({ kv }, { APP_ENV: 'development' });
+});
+afterAll(async () => {
+  await dev.close();
+  await kv.close();
+});
+
+describe('development outbox', () => {
+  it('keeps unsent mail and shows it at /dev/outbox with the link', async () => {
+    const pubkey = (await dev.app.inject({ url: '/api/v1/auth/public-key' })).json<{
+      data: { pubkey: string };
+    }>().data.pubkey;
+    const { id } = (await dev.app.inject({ url: '/api/v1/auth/captcha' })).json<{ data: { id: string } }>()
+      .data;
+    const res = await dev.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register/email',
+      payload: {
+        email: 'dev@example.com',
+        verify_pwd: encryptPassword(pubkey, 'devpass1'),
+        captcha_id: id,
+        captcha: (await kv.get(`captcha:${id}`)) ?? '',
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const page = await dev.app.inject({ url: '/dev/outbox' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('dev@example.com');
+    expect(page.body).toMatch(/<a href="https:\/\/beamly\.test\/en\/activate\/[A-Za-z0-9_-]+">/);
+  });
+
+  it('does not exist outside development', async () => {
+    const other = await createTestApp();
+    try {
+      expect((await other.app.inject({ url: '/dev/outbox' })).statusCode).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+});

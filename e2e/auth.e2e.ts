@@ -225,3 +225,42 @@ describe('the /welcome page', () => {
     await context.close();
   });
 });
+
+describe('the personal page', () => {
+  it('shows a demo broadcaster’s profile with zodiac sign and counts', async () => {
+    const { context, page, errors } = await newPage('/en/u/10000001');
+    expect(await page.locator('h1').textContent()).toBe('LunaSings');
+    expect(await page.getByText('Leo').isVisible()).toBe(true);
+    expect(await page.getByText('followers').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Edit profile' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lets the signed-in owner edit their profile', async () => {
+    const { context, page } = await newPage();
+    const dialog = await openDialog(page);
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
+    await dialog.getByLabel('Password', { exact: true }).fill('brand new 9');
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('summary.account__button').click();
+    await page.getByRole('link', { name: 'My page' }).click();
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    await page.getByLabel('Nickname').fill('Mira Live');
+    expect(await page.getByText('Use letters, digits and Chinese characters only').isVisible()).toBe(true);
+    await page.getByLabel('Nickname').fill('MiraLive');
+    await page.getByLabel('Signature').fill('Night owl, lo-fi beats');
+    await page.getByLabel('Birthday').fill('1999-08-30');
+    await page.getByLabel('Location').fill('Hanoi');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Profile saved').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('MiraLive');
+    expect(await page.getByText('Virgo').isVisible()).toBe(true);
+    expect(await page.locator('summary.account__button').textContent()).toContain('MiraLive');
+    await page.reload();
+    await waitReady(page);
+    expect(await page.getByText('Night owl, lo-fi beats').isVisible()).toBe(true);
+    await context.close();
+  });
+});

@@ -11,7 +11,7 @@ const ROUTES = [
   '/search?q=live',
   '/broadcast',
   '/v/demo123',
-  '/u/10001',
+  '/u/10000003',
   '/obs',
   '/studio',
   '/welcome',

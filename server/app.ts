@@ -24,6 +24,8 @@ import { registerDevOutbox } from './modules/auth/outbox';
 import { authRoutes } from './modules/auth/routes';
 import { AuthService } from './modules/auth/service';
 import { newsRoutes } from './modules/news/routes';
+import { usersRoutes } from './modules/users/routes';
+import { UsersService } from './modules/users/service';
 import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
 import { liveAssets, loadAssets, type Assets } from './ssr/assets';
@@ -82,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics();
   const content = deps.content ?? new ContentStore();
   const news = new NewsService(db);
+  const users = new UsersService(db);
   const assets = deps.assets ?? (config.isDev ? liveAssets() : loadAssets());
   const kv = deps.kv ?? openKv(config.REDIS_URL, config.REDIS_PREFIX);
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db });
@@ -167,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthContext(app, auth, new URL(config.publicBaseUrl).origin);
   await app.register(newsRoutes(news));
   await app.register(authRoutes(auth, { secureCookies: config.publicBaseUrl.startsWith('https:') }));
+  await app.register(usersRoutes(users));
   if (config.isDev && mailer.kind === 'outbox') registerDevOutbox(app, db);
 
   app.all('/api/*', { schema: { hide: true } }, async (req, reply) =>
@@ -195,6 +199,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   registerSeo(app, { config, news });
-  pageHandler = registerPages(app, { config, assets, content, news, auth, metrics });
+  pageHandler = registerPages(app, { config, assets, content, news, auth, users, metrics });
   return app;
 }

@@ -4,6 +4,7 @@ import { loadConfig } from './config';
 import { openDb } from './db/client';
 import { migrate } from './db/migrate';
 import { NewsService } from './modules/news/service';
+import { seedDemoUsers } from './modules/users/demo';
 
 const config = loadConfig();
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/pglite` });
@@ -13,6 +14,8 @@ if (applied.length) app.log.info({ applied }, 'migrations applied');
 if (config.SEED_DEMO) {
   const seeded = await new NewsService(db).seedFromContent();
   if (seeded) app.log.info({ translations: seeded }, 'demo news seeded');
+  const users = await seedDemoUsers(db);
+  if (users) app.log.info({ users }, 'demo users seeded');
 }
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, close the database.

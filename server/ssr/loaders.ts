@@ -12,11 +12,13 @@ import type {
   ResetPasswordData,
   SearchData,
   StaticPageData,
+  UserPageData,
 } from '../../web/pages/data';
 import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
 import type { AuthService } from '../modules/auth/service';
 import type { NewsService } from '../modules/news/service';
+import type { UsersService } from '../modules/users/service';
 
 export interface LoadContext {
   locale: Locale;
@@ -28,6 +30,7 @@ export interface LoadContext {
   content: ContentStore;
   news: NewsService;
   auth: AuthService;
+  users: UsersService;
 }
 
 export interface Loaded {
@@ -163,7 +166,22 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
 
   broadcast: placeholder('broadcast'),
   video: placeholder('video', 'videoid'),
-  user: placeholder('user', 'personalId'),
+  async user(ctx) {
+    const profile = await ctx.users.byShortId(ctx.match.params.personalId ?? '');
+    if (!profile) throw new NotFoundSignal();
+    const data: UserPageData = { profile };
+    const description =
+      profile.usign || translate(ctx.locale, 'meta.user.description', { site: ctx.siteName });
+    return {
+      status: 200,
+      data,
+      title: profile.nickname,
+      description,
+      noindex: false,
+      ogType: 'website',
+      cacheMs: 0,
+    };
+  },
   obs: placeholder('obs'),
   studio: placeholder('studio'),
   welcome(ctx) {

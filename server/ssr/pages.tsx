@@ -15,6 +15,7 @@ import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
 import type { AuthService } from '../modules/auth/service';
 import type { NewsService } from '../modules/news/service';
+import type { UsersService } from '../modules/users/service';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
 import { renderDocument } from './document';
@@ -26,6 +27,7 @@ interface Deps {
   content: ContentStore;
   news: NewsService;
   auth: AuthService;
+  users: UsersService;
   metrics: Metrics;
 }
 
@@ -110,6 +112,7 @@ export function registerPages(
       content: deps.content,
       news: deps.news,
       auth: deps.auth,
+      users: deps.users,
     };
     try {
       loaded = await LOADERS[match.id]({ ...ctx, match });

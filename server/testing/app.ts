@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../app';
 import { loadConfig } from '../config';
 import { NewsService } from '../modules/news/service';
+import { seedDemoUsers } from '../modules/users/demo';
 import { createTestDb, type TestDb } from './db';
 
 export interface TestApp {
@@ -18,6 +19,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const testDb = await createTestDb();
   await new NewsService(testDb.db).seedFromContent();
+  await seedDemoUsers(testDb.db);
   const config = loadConfig({
     APP_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -12,7 +12,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   search: 'web/pages/Search.tsx',
   broadcast: 'web/pages/Placeholder.tsx',
   video: 'web/pages/Placeholder.tsx',
-  user: 'web/pages/Placeholder.tsx',
+  user: 'web/pages/UserPage.tsx',
   obs: 'web/pages/Placeholder.tsx',
   studio: 'web/pages/Placeholder.tsx',
   welcome: 'web/pages/Welcome.tsx',

@@ -21,7 +21,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   search: () => import('../pages/Search'),
   broadcast: () => import('../pages/Placeholder'),
   video: () => import('../pages/Placeholder'),
-  user: () => import('../pages/Placeholder'),
+  user: () => import('../pages/UserPage'),
   obs: () => import('../pages/Placeholder'),
   studio: () => import('../pages/Placeholder'),
   welcome: () => import('../pages/Welcome'),

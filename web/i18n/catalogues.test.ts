@@ -40,8 +40,13 @@ describe.each(LOCALES.filter((l) => l !== 'en'))('catalogue %s', (locale) => {
   });
 
   it('is translated, not copied from English', () => {
-    const copied = Object.entries(en).filter(([k, v]) => messages[k] === v && !SAME_AS_ENGLISH_OK.test(v));
-    // A few short labels coincide legitimately (German says "News", "Tutorials", "Download").
-    expect(copied.length, copied.map(([k]) => k).join(', ')).toBeLessThanOrEqual(8);
+    // Zodiac names are Latin in several languages; short labels coincide legitimately too
+    // (German "News", "OK", "Level"). More than 4% of the catalogue equal to English is a copy.
+    const copied = Object.entries(en).filter(
+      ([k, v]) => messages[k] === v && !SAME_AS_ENGLISH_OK.test(v) && !k.startsWith('zodiac.'),
+    );
+    expect(copied.length, copied.map(([k]) => k).join(', ')).toBeLessThanOrEqual(
+      Math.ceil(Object.keys(en).length * 0.04),
+    );
   });
 });

@@ -1,8 +1,9 @@
 // Data each page receives, produced by the server's loaders (server/ssr/loaders.ts).
 import type { StaticPageSlug } from '../../common/pages';
 import type { NewsArticle, NewsPage, NewsSummary } from '../../server/modules/news/service';
+import type { PublicProfile } from '../../server/modules/users/service';
 
-export type { NewsArticle, NewsPage, NewsSummary };
+export type { NewsArticle, NewsPage, NewsSummary, PublicProfile };
 
 export interface HomeData {
   news: NewsSummary[];
@@ -27,7 +28,7 @@ export interface SearchData {
 }
 
 export interface PlaceholderData {
-  kind: 'broadcast' | 'video' | 'user' | 'obs' | 'studio';
+  kind: 'broadcast' | 'video' | 'obs' | 'studio';
   id?: string;
 }
 
@@ -42,4 +43,8 @@ export interface ActivateData {
 
 export interface ResetPasswordData {
   token: string;
+}
+
+export interface UserPageData {
+  profile: PublicProfile;
 }

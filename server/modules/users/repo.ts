@@ -1,0 +1,41 @@
+import type { Queryable } from '../../db/client';
+
+export interface ProfileRow {
+  uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  usign: string;
+  sex: number;
+  /** YYYY-MM-DD (formatted in SQL: drivers turn `date` into local-midnight Date objects). */
+  birthday: string | null;
+  addr: string;
+  level: number;
+  anchor_level: number;
+}
+
+const COLUMNS = `uid, short_id, nickname, face, usign, sex, to_char(birthday, 'YYYY-MM-DD') AS birthday, addr, level, anchor_level`;
+
+export const usersRepo = {
+  async byShortId(db: Queryable, shortId: string): Promise<ProfileRow | null> {
+    const [row] = await db.query<ProfileRow>(`SELECT ${COLUMNS} FROM users WHERE short_id = $1`, [shortId]);
+    return row ?? null;
+  },
+
+  async byUid(db: Queryable, uid: number): Promise<ProfileRow | null> {
+    const [row] = await db.query<ProfileRow>(`SELECT ${COLUMNS} FROM users WHERE uid = $1`, [uid]);
+    return row ?? null;
+  },
+
+  async update(
+    db: Queryable,
+    uid: number,
+    p: { nickname: string; usign: string; sex: number; birthday: string | null; addr: string },
+  ): Promise<ProfileRow | null> {
+    const [row] = await db.query<ProfileRow>(
+      `UPDATE users SET nickname = $2, usign = $3, sex = $4, birthday = $5::date, addr = $6 WHERE uid = $1 RETURNING ${COLUMNS}`,
+      [uid, p.nickname, p.usign, p.sex, p.birthday, p.addr],
+    );
+    return row ?? null;
+  },
+};

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../../common/errors';
+import { ZODIAC_SIGNS } from '../../../common/profile';
+import { errorSchema, okSchema } from '../../http/envelope';
+import { requireAuth } from '../auth/context';
+import type { UsersService } from './service';
+
+const profile = z.object({
+  uid: z.number(),
+  short_id: z.string(),
+  nickname: z.string(),
+  face: z.string().nullable(),
+  usign: z.string(),
+  sex: z.number(),
+  level: z.number(),
+  anchor_level: z.number(),
+  addr: z.string(),
+  birthday: z.string().nullable(),
+  age: z.number().nullable(),
+  zodiac: z.enum(ZODIAC_SIGNS).nullable(),
+  follower_count: z.number(),
+  following_count: z.number(),
+});
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+
+export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/v1/users/:shortId',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'A user’s public profile (spec getinfo)',
+          params: z.object({ shortId: z.string().regex(/^[0-9]{6,12}$/) }),
+          response: { 200: okSchema(profile), ...errors },
+        },
+      },
+      async (req) => {
+        const p = await users.byShortId(req.params.shortId);
+        if (!p) throw new AppError('not_found');
+        return { status: 200 as const, data: p };
+      },
+    );
+
+    app.post(
+      '/api/v1/me/profile',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Edit one’s own profile',
+          body: z.object({
+            nickname: z.string().max(40),
+            usign: z.string().max(400).default(''),
+            sex: z.number().int().default(0),
+            birthday: z.string().max(10).nullable().default(null),
+            addr: z.string().max(200).default(''),
+          }),
+          response: { 200: okSchema(profile), ...errors },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        return { status: 200 as const, data: await users.update(uid, req.body) };
+      },
+    );
+  };
+}

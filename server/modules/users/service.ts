@@ -1,0 +1,96 @@
+import { AppError } from '../../../common/errors';
+import {
+  ADDRESS_MAX,
+  ageOn,
+  MIN_AGE,
+  SIGNATURE_MAX,
+  zodiacOf,
+  type ZodiacSign,
+} from '../../../common/profile';
+import { isName } from '../../../common/validation';
+import type { Db } from '../../db/client';
+import { usersRepo, type ProfileRow } from './repo';
+
+/** What anyone may see of a user (spec §3 user_info and count_info; no e-mail or phone). */
+export interface PublicProfile {
+  uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  usign: string;
+  sex: number;
+  level: number;
+  anchor_level: number;
+  addr: string;
+  birthday: string | null;
+  age: number | null;
+  zodiac: ZodiacSign | null;
+  follower_count: number;
+  following_count: number;
+}
+
+export interface ProfileInput {
+  nickname: string;
+  usign: string;
+  sex: number;
+  birthday: string | null;
+  addr: string;
+}
+
+function toPublic(row: ProfileRow, now: Date): PublicProfile {
+  return {
+    ...row,
+    age: row.birthday ? ageOn(row.birthday, now) : null,
+    zodiac: row.birthday ? zodiacOf(row.birthday) : null,
+    // Follows arrive with the live-room issue.
+    follower_count: 0,
+    following_count: 0,
+  };
+}
+
+export class UsersService {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async byShortId(shortId: string): Promise<PublicProfile | null> {
+    const row = await usersRepo.byShortId(this.db, shortId);
+    return row ? toPublic(row, this.now()) : null;
+  }
+
+  async own(uid: number): Promise<PublicProfile> {
+    const row = await usersRepo.byUid(this.db, uid);
+    if (!row) throw new AppError('invalid_session');
+    return toPublic(row, this.now());
+  }
+
+  /** Edits one's own profile. The rules are checked here; the browser only mirrors them. */
+  async update(uid: number, input: ProfileInput): Promise<PublicProfile> {
+    const nickname = input.nickname.trim();
+    if (!isName(nickname)) throw new AppError('validation_failed', { field: 'nickname' });
+    if (Array.from(input.usign).length > SIGNATURE_MAX)
+      throw new AppError('validation_failed', { field: 'usign' });
+    if (Array.from(input.addr).length > ADDRESS_MAX)
+      throw new AppError('validation_failed', { field: 'addr' });
+    if (![0, 1, 2].includes(input.sex)) throw new AppError('validation_failed', { field: 'sex' });
+    if (input.birthday !== null) {
+      const date = new Date(`${input.birthday}T00:00:00Z`);
+      const valid =
+        /^\d{4}-\d{2}-\d{2}$/.test(input.birthday) &&
+        !Number.isNaN(date.getTime()) &&
+        date.toISOString().startsWith(input.birthday);
+      const age = valid ? ageOn(input.birthday, this.now()) : -1;
+      if (!valid || age < MIN_AGE || age > 120)
+        throw new AppError('validation_failed', { field: 'birthday' });
+    }
+    const row = await usersRepo.update(this.db, uid, {
+      ...input,
+      nickname,
+      usign: input.usign.trim(),
+      addr: input.addr.trim(),
+    });
+    if (!row) throw new AppError('invalid_session');
+    return toPublic(row, this.now());
+  }
+}

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { formatCount } from '../../common/format';
+import type { PageProps } from '../app/pages';
+import { useAuth } from '../auth/AuthContext';
+import { NoContent } from '../components/feedback';
+import { ProfileEditor } from '../components/ProfileEditor';
+import { useI18n } from '../i18n/i18n';
+import type { PublicProfile, UserPageData } from './data';
+
+/** The personal page (spec §2): profile, counts, and — for its owner — editing. */
+export default function UserPage({ data }: PageProps) {
+  const [profile, setProfile] = useState<PublicProfile>((data as UserPageData).profile);
+  const [editing, setEditing] = useState(false);
+  const { t, locale } = useI18n();
+  const { user } = useAuth();
+  const mine = user?.uid === profile.uid;
+  const facts: [string, string][] = [];
+  if (profile.sex) facts.push([t('profile.sex'), t(profile.sex === 1 ? 'sex.1' : 'sex.2')]);
+  if (profile.age !== null) facts.push([t('profile.birthday'), t('profile.age', { age: profile.age })]);
+  if (profile.zodiac) facts.push([t('profile.zodiac'), t(`zodiac.${profile.zodiac}`)]);
+  if (profile.addr) facts.push([t('profile.location'), profile.addr]);
+
+  return (
+    <div className="profile">
+      <section className="profile__card" aria-labelledby="profile-name">
+        <span className="profile__avatar" aria-hidden="true">
+          {profile.face ? (
+            <img src={profile.face} alt="" width={96} height={96} />
+          ) : (
+            profile.nickname.slice(0, 1).toUpperCase()
+          )}
+        </span>
+        <div className="profile__main">
+          <h1 id="profile-name" className="profile__name">
+            {profile.nickname}
+          </h1>
+          <p className="muted small">
+            {t('profile.id', { id: profile.short_id })} · {t('profile.level', { level: profile.level })}
+          </p>
+          <ul className="profile__counts">
+            <li>
+              <strong>{formatCount(profile.follower_count, locale)}</strong>{' '}
+              {t('profile.followers', { count: profile.follower_count })}
+            </li>
+            <li>
+              <strong>{formatCount(profile.following_count, locale)}</strong> {t('profile.following')}
+            </li>
+          </ul>
+        </div>
+        {mine && !editing && (
+          <button
+            type="button"
+            className="btn btn--ghost btn--sm profile__edit"
+            onClick={() => setEditing(true)}
+          >
+            {t('profile.edit')}
+          </button>
+        )}
+      </section>
+
+      {editing ? (
+        <ProfileEditor
+          profile={profile}
+          onSaved={(p) => {
+            setProfile(p);
+            setEditing(false);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : (
+        <section className="profile__about" aria-labelledby="about-title">
+          <h2 id="about-title">{t('profile.aboutMe')}</h2>
+          <p className={profile.usign ? undefined : 'muted'}>{profile.usign || t('profile.noSignature')}</p>
+          {facts.length > 0 && (
+            <dl className="profile__facts">
+              {facts.map(([k, v]) => (
+                <div key={k}>
+                  <dt>{k}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </section>
+      )}
+
+      <section className="section" aria-labelledby="lives-title">
+        <h2 id="lives-title">{t('profile.lives')}</h2>
+        <NoContent>
+          <p className="muted">{t('profile.livesSoon')}</p>
+        </NoContent>
+      </section>
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { startSmtp } from '../server/testing/smtp';
 import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
@@ -11,6 +11,10 @@ const kv = new MemoryKv();
 beforeAll(async () => {
   smtp = await startSmtp();
   e2e = await startE2E({ kv }, { SMTP_URL: smtp.url });
+});
+beforeEach(async () => {
+  // These tests sign one account in many times; the per-account limit has its own server test.
+  await kv.del(`rl:login:account:${email}`);
 });
 afterAll(async () => {
   await e2e.close();
@@ -261,6 +265,37 @@ describe('the personal page', () => {
     await page.reload();
     await waitReady(page);
     expect(await page.getByText('Night owl, lo-fi beats').isVisible()).toBe(true);
+    await context.close();
+  });
+});
+
+describe('avatar', () => {
+  it('crops and uploads a photo that becomes the avatar', async () => {
+    const sharp = (await import('sharp')).default;
+    const jpeg = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#2a9d8f' } })
+      .jpeg()
+      .toBuffer();
+    const { context, page } = await newPage();
+    const dialog = await openDialog(page);
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
+    await dialog.getByLabel('Password', { exact: true }).fill('brand new 9');
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('summary.account__button').click();
+    await page.getByRole('link', { name: 'My page' }).click();
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+    await page.getByLabel('Zoom').fill('2');
+    const uploaded = page.waitForResponse((r) => r.url().includes('/api/v1/me/avatar'));
+    await page.getByRole('button', { name: 'Use this photo' }).click();
+    const res = await uploaded;
+    expect(res.status(), await res.text()).toBe(200);
+    await page.getByText('Photo updated').waitFor();
+    const src = await page.locator('.profile__avatar img').getAttribute('src');
+    expect(src).toMatch(/^\/uploads\/avatars\/[0-9a-f]{32}\.webp$/);
+    expect(await page.locator('.account__avatar img').getAttribute('src')).toBe(src);
     await context.close();
   });
 });

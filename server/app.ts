@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from '../common/locales';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { localFileStore, type FileStore } from './infra/files';
 import { openKv, type Kv } from './infra/kv';
 import { createMailer, type Mailer } from './infra/mail';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
@@ -37,6 +38,7 @@ export interface AppDeps {
   db: Db;
   kv?: Kv;
   mailer?: Mailer;
+  files?: FileStore;
   /** Overrides for tests. */
   assets?: Assets;
   content?: ContentStore;
@@ -84,7 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics();
   const content = deps.content ?? new ContentStore();
   const news = new NewsService(db);
-  const users = new UsersService(db);
+  const files = deps.files ?? localFileStore(join(config.DATA_DIR, 'uploads'));
+  const users = new UsersService(db, files);
   const assets = deps.assets ?? (config.isDev ? liveAssets() : loadAssets());
   const kv = deps.kv ?? openKv(config.REDIS_URL, config.REDIS_PREFIX);
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db });
@@ -183,10 +186,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { dir: 'assets', prefix: '/assets/', cache: 'public, max-age=31536000, immutable', wildcard: true },
     { dir: 'builds', prefix: '/builds/', cache: 'no-cache', wildcard: true },
     { dir: 'public', prefix: '/', cache: 'public, max-age=3600', wildcard: false },
+    // Uploaded files are named by their content hash, so they never change.
+    { dir: 'uploads', prefix: '/uploads/', cache: 'public, max-age=31536000, immutable', wildcard: true },
   ];
   for (const [i, { dir, prefix, cache, wildcard }] of staticDirs.entries()) {
     await app.register(fastifyStatic, {
-      root: join(CLIENT_DIST, dir),
+      root: dir === 'uploads' ? files.root : join(CLIENT_DIST, dir),
       prefix,
       wildcard,
       preCompressed: true,

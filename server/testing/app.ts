@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../app';
@@ -24,6 +27,7 @@ export async function createTestApp(
     APP_ENV: 'test',
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'https://beamly.test',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'beamly-test-data-')),
     // Each test app counts in its own corner of a shared Redis.
     REDIS_PREFIX: `beamly-test-${randomBytes(4).toString('hex')}:`,
     ...env,

@@ -38,7 +38,7 @@ export const sessionEnded = new EventTarget();
  * Calls the JSON API: adds the device id and the CSRF token, unwraps `{status, data}`, and turns
  * failures into ApiError with the server's translated message.
  */
-export async function api<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+export async function api<T>(method: 'GET' | 'POST', path: string, body?: object | Blob): Promise<T> {
   // Server messages come back in the page's language.
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -47,13 +47,15 @@ export async function api<T>(method: 'GET' | 'POST', path: string, body?: object
   };
   const csrf = cookie('csrf');
   if (csrf) headers['x-csrf-token'] = csrf;
-  if (body) headers['content-type'] = 'application/json';
+  // A Blob (an uploaded photo) goes as it is, with its own type; anything else as JSON.
+  const isBlob = body instanceof Blob;
+  if (body) headers['content-type'] = isBlob ? body.type : 'application/json';
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       headers,
-      body: body ? JSON.stringify(body) : null,
+      body: isBlob ? body : body ? JSON.stringify(body) : null,
       credentials: 'same-origin',
     });
   } catch {

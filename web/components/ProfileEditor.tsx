@@ -6,16 +6,20 @@ import { useAuth } from '../auth/AuthContext';
 import { Field } from '../auth/fields';
 import type { PublicProfile } from '../pages/data';
 import { useI18n } from '../i18n/i18n';
+import { AvatarCropper } from './AvatarCropper';
 import { useFeedback } from './feedback';
 
 /** Editing one's own profile: nickname, signature, sex, birthday, location. */
 export function ProfileEditor({
   profile,
   onSaved,
+  onPhoto,
   onCancel,
 }: {
   profile: PublicProfile;
   onSaved: (p: PublicProfile) => void;
+  /** A new photo is saved at once, separately from the form. */
+  onPhoto: (p: PublicProfile) => void;
   onCancel: () => void;
 }) {
   const { t } = useI18n();
@@ -63,6 +67,12 @@ export function ProfileEditor({
   return (
     <form className="profile__about profile-editor" onSubmit={(e) => void submit(e)} noValidate>
       <h2>{t('profile.editTitle')}</h2>
+      <AvatarCropper
+        onSaved={(p) => {
+          if (user) signedIn({ ...user, face: p.face });
+          onPhoto(p);
+        }}
+      />
       <Field
         label={t('profile.nickname')}
         value={nickname}

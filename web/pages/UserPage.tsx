@@ -65,6 +65,7 @@ export default function UserPage({ data }: PageProps) {
             setProfile(p);
             setEditing(false);
           }}
+          onPhoto={setProfile}
           onCancel={() => setEditing(false)}
         />
       ) : (

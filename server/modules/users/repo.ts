@@ -27,6 +27,14 @@ export const usersRepo = {
     return row ?? null;
   },
 
+  async setFace(db: Queryable, uid: number, face: string): Promise<ProfileRow | null> {
+    const [row] = await db.query<ProfileRow>(
+      `UPDATE users SET face = $2 WHERE uid = $1 RETURNING ${COLUMNS}`,
+      [uid, face],
+    );
+    return row ?? null;
+  },
+
   async update(
     db: Queryable,
     uid: number,

@@ -4,6 +4,7 @@ import { AppError } from '../../../common/errors';
 import { ZODIAC_SIGNS } from '../../../common/profile';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requireAuth } from '../auth/context';
+import { AVATAR_MAX_BYTES } from './avatar';
 import type { UsersService } from './service';
 
 const profile = z.object({
@@ -40,6 +41,38 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
         const p = await users.byShortId(req.params.shortId);
         if (!p) throw new AppError('not_found');
         return { status: 200 as const, data: p };
+      },
+    );
+
+    // Photos arrive as the raw request body with their image type.
+    app.addContentTypeParser(
+      ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
+      { parseAs: 'buffer', bodyLimit: AVATAR_MAX_BYTES },
+      (_req, body, done) => {
+        done(null, body);
+      },
+    );
+
+    app.post(
+      '/api/v1/me/avatar',
+      {
+        bodyLimit: AVATAR_MAX_BYTES,
+        schema: {
+          tags: ['users'],
+          summary:
+            'Upload a photo (JPEG, PNG, WebP or GIF under 5 MB) and the square to crop; becomes a 256 px avatar',
+          querystring: z.object({
+            x: z.coerce.number().min(0),
+            y: z.coerce.number().min(0),
+            size: z.coerce.number().min(16),
+          }),
+          response: { 200: okSchema(profile), ...errors, 413: errorSchema },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        if (!Buffer.isBuffer(req.body)) throw new AppError('validation_failed', { field: 'image' });
+        return { status: 200 as const, data: await users.setAvatar(uid, req.body, req.query) };
       },
     );
 

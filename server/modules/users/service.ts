@@ -9,6 +9,8 @@ import {
 } from '../../../common/profile';
 import { isName } from '../../../common/validation';
 import type { Db } from '../../db/client';
+import type { FileStore } from '../../infra/files';
+import { processAvatar, type Crop } from './avatar';
 import { usersRepo, type ProfileRow } from './repo';
 
 /** What anyone may see of a user (spec §3 user_info and count_info; no e-mail or phone). */
@@ -51,8 +53,18 @@ function toPublic(row: ProfileRow, now: Date): PublicProfile {
 export class UsersService {
   constructor(
     private readonly db: Db,
+    private readonly files: FileStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** A new avatar from an uploaded photo and the square the user chose. */
+  async setAvatar(uid: number, image: Buffer, crop: Crop): Promise<PublicProfile> {
+    const webp = await processAvatar(image, crop);
+    const url = await this.files.put('avatars', webp, 'webp');
+    const row = await usersRepo.setFace(this.db, uid, url);
+    if (!row) throw new AppError('invalid_session');
+    return toPublic(row, this.now());
+  }
 
   async byShortId(shortId: string): Promise<PublicProfile | null> {
     const row = await usersRepo.byShortId(this.db, shortId);

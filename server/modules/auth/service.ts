@@ -228,7 +228,8 @@ export class AuthService {
     return Boolean(user?.email_verified_at);
   }
 
-  async resendActivation(email: string, meta: RequestMeta): Promise<void> {
+  /** The account a mail is asked for, within the mail limits; not_registered when there is none. */
+  async #mailRecipient(email: string, meta: RequestMeta): Promise<UserRow> {
     const address = normalizeEmail(email);
     await this.#limit([
       { limit: LIMITS.mailAccount, key: address },
@@ -236,6 +237,11 @@ export class AuthService {
     ]);
     const user = await authRepo.userByEmail(this.db, address);
     if (!user) throw new AppError('not_registered');
+    return user;
+  }
+
+  async resendActivation(email: string, meta: RequestMeta): Promise<void> {
+    const user = await this.#mailRecipient(email, meta);
     if (user.email_verified_at) return;
     await this.#sendLink(user, 'activate', meta.locale);
   }
@@ -254,14 +260,7 @@ export class AuthService {
 
   /** Forget by e-mail: a reset link (single use, 1 h). */
   async forgotEmail(email: string, meta: RequestMeta): Promise<void> {
-    const address = normalizeEmail(email);
-    await this.#limit([
-      { limit: LIMITS.mailAccount, key: address },
-      { limit: LIMITS.mailIp, key: meta.ip },
-    ]);
-    const user = await authRepo.userByEmail(this.db, address);
-    if (!user) throw new AppError('not_registered');
-    await this.#sendLink(user, 'reset', meta.locale);
+    await this.#sendLink(await this.#mailRecipient(email, meta), 'reset', meta.locale);
   }
 
   /** Sets a new password from a reset link; every session of the account ends. */

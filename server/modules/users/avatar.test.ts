@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { encryptPassword } from '../../testing/auth';
+import { signedInUser } from '../../testing/auth';
 
 const kv = new MemoryKv();
 let t: TestApp;
@@ -11,35 +11,8 @@ let headers: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await createTestApp({ kv });
-  const pubkey = (await t.app.inject({ url: '/api/v1/auth/public-key' })).json<{ data: { pubkey: string } }>()
-    .data.pubkey;
-  const { id } = (await t.app.inject({ url: '/api/v1/auth/captcha' })).json<{ data: { id: string } }>().data;
-  await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/register/email',
-    payload: {
-      email: 'ava@example.com',
-      verify_pwd: encryptPassword(pubkey, 'ava-secret'),
-      captcha_id: id,
-      captcha: (await kv.get(`captcha:${id}`)) ?? '',
-    },
-  });
-  await t.testDb.db.query("UPDATE users SET email_verified_at = now() WHERE email = 'ava@example.com'");
-  const verify = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/verify-login',
-    payload: { name: 'ava@example.com', verify_pwd: encryptPassword(pubkey, 'ava-secret') },
-  });
-  const session = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/session',
-    payload: {
-      access_token: verify.json<{ data: { access_token: string } }>().data.access_token,
-      deviceid: 'device-avatar-1',
-    },
-  });
-  const jar = Object.fromEntries(session.cookies.map((c) => [c.name, c.value]));
-  headers = { cookie: `sid=${jar.sid}; csrf=${jar.csrf}`, 'x-csrf-token': jar.csrf ?? '' };
+  const user = await signedInUser(t, kv, 'ava@example.com', 'ava-secret');
+  headers = user.headers;
 });
 afterAll(async () => {
   await t.close();

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { encryptPassword } from '../../testing/auth';
+import { signedInUser } from '../../testing/auth';
 
 const kv = new MemoryKv();
 let t: TestApp;
@@ -11,37 +11,9 @@ let shortId = '';
 
 beforeAll(async () => {
   t = await createTestApp({ kv });
-  // An activated account, signed in.
-  const pubkey = (await t.app.inject({ url: '/api/v1/auth/public-key' })).json<{ data: { pubkey: string } }>()
-    .data.pubkey;
-  const { id } = (await t.app.inject({ url: '/api/v1/auth/captcha' })).json<{ data: { id: string } }>().data;
-  await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/register/email',
-    payload: {
-      email: 'pat@example.com',
-      verify_pwd: encryptPassword(pubkey, 'pat-secret'),
-      captcha_id: id,
-      captcha: (await kv.get(`captcha:${id}`)) ?? '',
-    },
-  });
-  await t.testDb.db.query("UPDATE users SET email_verified_at = now() WHERE email = 'pat@example.com'");
-  const verify = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/verify-login',
-    payload: { name: 'pat@example.com', verify_pwd: encryptPassword(pubkey, 'pat-secret') },
-  });
-  const session = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/session',
-    payload: {
-      access_token: verify.json<{ data: { access_token: string } }>().data.access_token,
-      deviceid: 'device-users-1',
-    },
-  });
-  const jar = Object.fromEntries(session.cookies.map((c) => [c.name, c.value]));
-  headers = { cookie: `sid=${jar.sid}; csrf=${jar.csrf}`, 'x-csrf-token': jar.csrf ?? '' };
-  shortId = session.json<{ data: { user: { short_id: string } } }>().data.user.short_id;
+  const user = await signedInUser(t, kv, 'pat@example.com', 'pat-secret');
+  headers = user.headers;
+  shortId = user.shortId;
 });
 afterAll(async () => {
   await t.close();

@@ -3,6 +3,7 @@ import { isEmail, isPassword } from '../../common/validation';
 import { useFeedback } from '../components/feedback';
 import { Link } from '../components/Link';
 import { useI18n } from '../i18n/i18n';
+import { BusyButton, FormError } from '../components/form';
 import { api, ApiError, encryptPassword } from './api';
 import { CaptchaField, CountdownButton, Field, PasswordField, type Captcha } from './fields';
 import { accountExists, signInWithPassword } from './flows';
@@ -131,14 +132,10 @@ export function SignInStep({ go, done, email: initialEmail }: StepProps & { emai
             <input type="checkbox" checked={keep} onChange={(e) => setKeep(e.target.checked)} />{' '}
             {t('auth.keep')}
           </label>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="btn btn--primary btn--block" disabled={disabled} aria-busy={busy}>
-            {busy ? t('common.loading') : t('auth.signIn')}
-          </button>
+          <FormError message={error} />
+          <BusyButton busy={busy} disabled={disabled}>
+            {t('auth.signIn')}
+          </BusyButton>
           <div className="login-step__links">
             <button type="button" className="linklike" onClick={() => go({ id: 'forgetEmail', email })}>
               {t('auth.forgot')}
@@ -233,14 +230,10 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
         maxLength={20}
       />
       <CaptchaField value={code} onChange={setCode} onCaptcha={setCaptcha} refreshKey={refresh} />
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="btn btn--primary btn--block" disabled={disabled} aria-busy={busy}>
-        {busy ? t('common.loading') : t('auth.register')}
-      </button>
+      <FormError message={error} />
+      <BusyButton busy={busy} disabled={disabled}>
+        {t('auth.register')}
+      </BusyButton>
       <BackLinks go={go} email={email} />
     </form>
   );
@@ -284,19 +277,10 @@ export function ForgetEmailStep({ go, email: initialEmail }: StepProps & { email
         error={emailError}
         maxLength={254}
       />
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button
-        type="submit"
-        className="btn btn--primary btn--block"
-        disabled={busy || Boolean(emailError) || !email}
-        aria-busy={busy}
-      >
-        {busy ? t('common.loading') : t('auth.send')}
-      </button>
+      <FormError message={error} />
+      <BusyButton busy={busy} disabled={busy || Boolean(emailError) || !email}>
+        {t('auth.send')}
+      </BusyButton>
       <BackLinks go={go} email={email} />
     </form>
   );
@@ -353,20 +337,10 @@ export function NoticeStep({
     <div className="login-step">
       <h2 className="login-step__title">{t('auth.activationTitle')}</h2>
       <p>{t('auth.activationText', { email })}</p>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button
-        type="button"
-        className="btn btn--primary btn--block"
-        disabled={busy}
-        aria-busy={busy}
-        onClick={() => void complete()}
-      >
-        {busy ? t('common.loading') : t('auth.complete')}
-      </button>
+      <FormError message={error} />
+      <BusyButton busy={busy} disabled={busy} type="button" onClick={() => void complete()}>
+        {t('auth.complete')}
+      </BusyButton>
       <CountdownButton
         className="btn btn--ghost btn--block"
         label={t('auth.resend')}

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { api, ApiError } from '../auth/api';
 import type { PublicProfile } from '../pages/data';
 import { useI18n } from '../i18n/i18n';
+import { BusyButton, FormError } from './form';
 import { useFeedback } from './feedback';
 
 const MAX_BYTES = 5 * 1024 * 1024;
@@ -134,24 +135,20 @@ export function AvatarCropper({ onSaved }: { onSaved: (p: PublicProfile) => void
               <button type="button" className="btn btn--ghost btn--sm" onClick={() => setPhoto(null)}>
                 {t('common.cancel')}
               </button>
-              <button
+              <BusyButton
+                busy={busy}
+                disabled={busy}
                 type="button"
                 className="btn btn--primary btn--sm"
-                disabled={busy}
-                aria-busy={busy}
                 onClick={() => void save()}
               >
-                {busy ? t('common.loading') : t('profile.usePhoto')}
-              </button>
+                {t('profile.usePhoto')}
+              </BusyButton>
             </div>
           </div>
         </div>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useAuth } from '../auth/AuthContext';
 import { Field } from '../auth/fields';
 import type { PublicProfile } from '../pages/data';
 import { useI18n } from '../i18n/i18n';
+import { BusyButton, FormError } from './form';
 import { AvatarCropper } from './AvatarCropper';
 import { useFeedback } from './feedback';
 
@@ -111,23 +112,18 @@ export function ProfileEditor({
         maxLength={ADDRESS_MAX}
         onChange={(e) => setAddr(e.target.value)}
       />
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <div className="dialog__actions">
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
           {t('common.cancel')}
         </button>
-        <button
-          type="submit"
-          className="btn btn--primary"
+        <BusyButton
+          busy={busy}
           disabled={busy || Boolean(nicknameError) || !nickname.trim()}
-          aria-busy={busy}
+          className="btn btn--primary"
         >
-          {busy ? t('common.loading') : t('profile.save')}
-        </button>
+          {t('profile.save')}
+        </BusyButton>
       </div>
     </form>
   );

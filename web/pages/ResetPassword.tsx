@@ -6,6 +6,7 @@ import { useAuth } from '../auth/AuthContext';
 import { PasswordField } from '../auth/fields';
 import { clearStoredLogin } from '../auth/stored';
 import { useI18n } from '../i18n/i18n';
+import { BusyButton, FormError } from '../components/form';
 import type { ResetPasswordData } from './data';
 
 /** Where the reset mail's link lands: choose a new password (spec: confirm new password). */
@@ -67,14 +68,10 @@ export default function ResetPassword({ data }: PageProps) {
         error={confirmError}
         maxLength={20}
       />
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="btn btn--primary btn--block" disabled={disabled} aria-busy={busy}>
-        {busy ? t('common.loading') : t('reset.submit')}
-      </button>
+      <FormError message={error} />
+      <BusyButton busy={busy} disabled={disabled}>
+        {t('reset.submit')}
+      </BusyButton>
     </form>
   );
 }

@@ -205,6 +205,8 @@ describe('e-mail accounts', () => {
       { origin: 'https://evil.example' },
     );
     expect(crossSite.statusCode).toBe(403);
+    const opaque = await call('POST', '/api/v1/auth/logout', {}, { origin: 'null' });
+    expect(opaque.json()).toMatchObject({ status: 403, code: 1403 });
     expect((await call('GET', '/api/v1/me', undefined, headers)).statusCode).toBe(200);
   });
 

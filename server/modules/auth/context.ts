@@ -23,6 +23,15 @@ declare module 'fastify' {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The host of an Origin header; null for 'null' (sandboxed frames) or anything unparsable. */
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Resolves who is calling: the web's HttpOnly session cookie, or the spec's credential set for
  * API clients (Authorization: Bearer token, x-device-id, x-uid, which must match the session).
@@ -37,7 +46,7 @@ export function registerAuthContext(app: FastifyInstance, auth: AuthService, pub
     const token = bearer ?? cookies[SESSION_COOKIE];
     if (UNSAFE.has(req.method)) {
       const origin = req.headers.origin;
-      if (origin && origin !== publicOrigin && new URL(origin).host !== req.headers.host)
+      if (origin && origin !== publicOrigin && hostOf(origin) !== req.headers.host)
         throw new AppError('csrf_failed');
       if (!bearer && token) {
         const header = req.headers[CSRF_HEADER];

@@ -32,7 +32,7 @@ export default function UserPage({ data }: PageProps) {
         </span>
         <div className="profile__main">
           <h1 id="profile-name" className="profile__name">
-            {profile.nickname}
+            <bdi>{profile.nickname}</bdi>
           </h1>
           <p className="muted small">
             {t('profile.id', { id: profile.short_id })} · {t('profile.level', { level: profile.level })}
@@ -71,13 +71,18 @@ export default function UserPage({ data }: PageProps) {
       ) : (
         <section className="profile__about" aria-labelledby="about-title">
           <h2 id="about-title">{t('profile.aboutMe')}</h2>
-          <p className={profile.usign ? undefined : 'muted'}>{profile.usign || t('profile.noSignature')}</p>
+          {/* People write in their own language: <bdi> keeps their text's direction inside ours. */}
+          <p className={profile.usign ? undefined : 'muted'}>
+            {profile.usign ? <bdi>{profile.usign}</bdi> : t('profile.noSignature')}
+          </p>
           {facts.length > 0 && (
             <dl className="profile__facts">
               {facts.map(([k, v]) => (
                 <div key={k}>
                   <dt>{k}</dt>
-                  <dd>{v}</dd>
+                  <dd>
+                    <bdi>{v}</bdi>
+                  </dd>
                 </div>
               ))}
             </dl>

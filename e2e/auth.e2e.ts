@@ -58,6 +58,20 @@ async function openDialog(page: Page) {
 }
 
 const email = 'mira@example.com';
+
+/** Signs in through the dialog, opens 'My page' from the account menu and starts editing. */
+async function editOwnProfile(pass: string) {
+  const opened = await newPage();
+  const dialog = await openDialog(opened.page);
+  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
+  await dialog.getByLabel('Password', { exact: true }).fill(pass);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await opened.page.locator('summary.account__button').click();
+  await opened.page.getByRole('link', { name: 'My page' }).click();
+  await opened.page.getByRole('button', { name: 'Edit profile' }).click();
+  return opened;
+}
 const password = 'stream on 7';
 
 describe('the login dialog', () => {
@@ -242,15 +256,7 @@ describe('the personal page', () => {
   });
 
   it('lets the signed-in owner edit their profile', async () => {
-    const { context, page } = await newPage();
-    const dialog = await openDialog(page);
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
-    await dialog.getByLabel('Password', { exact: true }).fill('brand new 9');
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    await page.locator('summary.account__button').click();
-    await page.getByRole('link', { name: 'My page' }).click();
-    await page.getByRole('button', { name: 'Edit profile' }).click();
+    const { context, page } = await editOwnProfile('brand new 9');
     await page.getByLabel('Nickname').fill('Mira Live');
     expect(await page.getByText('Use letters, digits and Chinese characters only').isVisible()).toBe(true);
     await page.getByLabel('Nickname').fill('MiraLive');
@@ -275,15 +281,7 @@ describe('avatar', () => {
     const jpeg = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#2a9d8f' } })
       .jpeg()
       .toBuffer();
-    const { context, page } = await newPage();
-    const dialog = await openDialog(page);
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
-    await dialog.getByLabel('Password', { exact: true }).fill('brand new 9');
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    await page.locator('summary.account__button').click();
-    await page.getByRole('link', { name: 'My page' }).click();
-    await page.getByRole('button', { name: 'Edit profile' }).click();
+    const { context, page } = await editOwnProfile('brand new 9');
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: jpeg });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type InputHTMLAttributes } from 'react';
-import { RESEND_COOLDOWN_S } from '../../common/validation';
+import { isEmail, isPassword, RESEND_COOLDOWN_S } from '../../common/validation';
 import { useI18n } from '../i18n/i18n';
 import { api } from './api';
 
@@ -153,3 +153,18 @@ export function CountdownButton({
     </button>
   );
 }
+
+type Translate = ReturnType<typeof useI18n>['t'];
+
+/**
+ * Spec §5 messages for what the user has typed so far; null while a field is empty or valid
+ * (an empty field disables the button instead of showing an error).
+ */
+export const fieldErrors = {
+  email: (t: Translate, email: string) =>
+    email && !isEmail(email.trim()) ? t('auth.errors.emailInvalid') : null,
+  password: (t: Translate, password: string) =>
+    password && !isPassword(password) ? t('auth.errors.passwordLength') : null,
+  confirm: (t: Translate, password: string, confirm: string) =>
+    confirm && confirm !== password ? t('auth.errors.passwordsDiffer') : null,
+};

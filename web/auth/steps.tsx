@@ -1,11 +1,10 @@
 import { useState, type SyntheticEvent } from 'react';
-import { isEmail, isPassword } from '../../common/validation';
 import { useFeedback } from '../components/feedback';
 import { Link } from '../components/Link';
 import { useI18n } from '../i18n/i18n';
 import { BusyButton, FormError } from '../components/form';
 import { api, ApiError, encryptPassword } from './api';
-import { CaptchaField, CountdownButton, Field, PasswordField, type Captcha } from './fields';
+import { CaptchaField, CountdownButton, Field, fieldErrors, PasswordField, type Captcha } from './fields';
 import { accountExists, signInWithPassword } from './flows';
 import type { StoredUser } from './stored';
 
@@ -39,8 +38,8 @@ export function SignInStep({ go, done, email: initialEmail }: StepProps & { emai
   const [refresh, setRefresh] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const emailError = email && !isEmail(email.trim()) ? t('auth.errors.emailInvalid') : null;
-  const passwordError = password && !isPassword(password) ? t('auth.errors.passwordLength') : null;
+  const emailError = fieldErrors.email(t, email);
+  const passwordError = fieldErrors.password(t, password);
   // Spec §5: disabled while loading, with errors, or with a required field empty.
   const disabled =
     busy || Boolean(emailError || passwordError) || !email || !password || (needCaptcha && !code);
@@ -166,9 +165,9 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
   const [refresh, setRefresh] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const emailError = email && !isEmail(email.trim()) ? t('auth.errors.emailInvalid') : null;
-  const passwordError = password && !isPassword(password) ? t('auth.errors.passwordLength') : null;
-  const confirmError = confirm && confirm !== password ? t('auth.errors.passwordsDiffer') : null;
+  const emailError = fieldErrors.email(t, email);
+  const passwordError = fieldErrors.password(t, password);
+  const confirmError = fieldErrors.confirm(t, password, confirm);
   const disabled =
     busy || Boolean(emailError || passwordError || confirmError) || !email || !password || !confirm || !code;
 
@@ -245,7 +244,7 @@ export function ForgetEmailStep({ go, email: initialEmail }: StepProps & { email
   const [email, setEmail] = useState(initialEmail ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const emailError = email && !isEmail(email.trim()) ? t('auth.errors.emailInvalid') : null;
+  const emailError = fieldErrors.email(t, email);
   const submit = async (e: SyntheticEvent) => {
     e.preventDefault();
     if (busy || emailError || !email) return;

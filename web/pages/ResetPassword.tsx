@@ -1,9 +1,8 @@
 import { useState, type SyntheticEvent } from 'react';
-import { isPassword } from '../../common/validation';
 import type { PageProps } from '../app/pages';
 import { api, ApiError, encryptPassword } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
-import { PasswordField } from '../auth/fields';
+import { fieldErrors, PasswordField } from '../auth/fields';
 import { clearStoredLogin } from '../auth/stored';
 import { useI18n } from '../i18n/i18n';
 import { BusyButton, FormError } from '../components/form';
@@ -19,8 +18,8 @@ export default function ResetPassword({ data }: PageProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const passwordError = password && !isPassword(password) ? t('auth.errors.passwordLength') : null;
-  const confirmError = confirm && confirm !== password ? t('auth.errors.passwordsDiffer') : null;
+  const passwordError = fieldErrors.password(t, password);
+  const confirmError = fieldErrors.confirm(t, password, confirm);
   const disabled = busy || !password || !confirm || Boolean(passwordError || confirmError);
   const submit = async (e: SyntheticEvent) => {
     e.preventDefault();

@@ -68,7 +68,7 @@ function placeholder(kind: PlaceholderData['kind'], idParam?: string) {
     return {
       status: 200,
       data,
-      ...meta(ctx, kind === 'broadcast' ? 'broadcast' : kind),
+      ...meta(ctx, kind),
       noindex: true,
       ogType: 'website',
       cacheMs: Infinity,

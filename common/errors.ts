@@ -21,12 +21,17 @@ export const ERRORS = {
   invalid_email: { code: 1106, http: 400 },
   link_expired: { code: 1107, http: 410 },
   access_token_invalid: { code: 1108, http: 404 },
+  sms_failed: { code: 1109, http: 502 },
+  tongdun_fail: { code: 1110, http: 400 },
+  risk_rejected: { code: 1111, http: 403 },
+  third_party_failed: { code: 1112, http: 502 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },
   email_not_activated: { code: 4044, http: 403 },
   invalid_phone: { code: 12000, http: 400 },
   account_exists: { code: 12005, http: 409 },
+  phone_exists: { code: 12006, http: 409 },
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -26,3 +26,8 @@ export function isName(value: string): boolean {
 
 /** Spec §9: the code button counts down 60 s before it may be used again. */
 export const RESEND_COOLDOWN_S = 60;
+
+/** Only same-site paths are followed after sign-in (no open redirect). */
+export function safeRedirect(raw: string | null | undefined): string | null {
+  return raw && raw.length <= 2048 && /^\/(?!\/)[^\s\\]*$/.test(raw) ? raw : null;
+}

@@ -16,12 +16,19 @@ import type { Db } from './db/client';
 import { localFileStore, type FileStore } from './infra/files';
 import { openKv, type Kv } from './infra/kv';
 import { createMailer, type Mailer } from './infra/mail';
+import { createSms, type SmsSender } from './infra/sms';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
 import { createMetrics, registerMetrics } from './http/metrics';
 import { ContentStore } from './modules/content/content';
 import { registerAuthContext } from './modules/auth/context';
 import { loadTransportKey } from './modules/auth/crypto';
+import { metaReader } from './modules/auth/meta';
 import { registerDevOutbox } from './modules/auth/outbox';
+import { phoneRoutes } from './modules/auth/phone-routes';
+import { PhoneAuthService } from './modules/auth/phone-service';
+import { FingerprintRiskProvider, type RiskProvider } from './modules/auth/risk';
+import { GoogleSignIn } from './modules/auth/third-party';
+import { thirdPartyRoutes } from './modules/auth/third-routes';
 import { authRoutes } from './modules/auth/routes';
 import { AuthService } from './modules/auth/service';
 import { newsRoutes } from './modules/news/routes';
@@ -38,6 +45,8 @@ export interface AppDeps {
   db: Db;
   kv?: Kv;
   mailer?: Mailer;
+  sms?: SmsSender;
+  risk?: RiskProvider;
   files?: FileStore;
   /** Overrides for tests. */
   assets?: Assets;
@@ -91,11 +100,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const assets = deps.assets ?? (config.isDev ? liveAssets() : loadAssets());
   const kv = deps.kv ?? openKv(config.REDIS_URL, config.REDIS_PREFIX);
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db });
-  const auth = new AuthService(db, kv, mailer, await loadTransportKey(db), {
+  const sms = deps.sms ?? createSms({ smsUrl: config.SMS_URL, db });
+  const risk =
+    deps.risk ??
+    new FingerprintRiskProvider(kv, {
+      rejectScore: config.RISK_REJECT_SCORE,
+      signupsPerDevicePerDay: config.RISK_SIGNUPS_PER_DEVICE,
+      limitScale: config.RATE_LIMIT_SCALE,
+    });
+  const transportKey = await loadTransportKey(db);
+  const auth = new AuthService(db, kv, mailer, transportKey, risk, {
     name: config.SITE_NAME,
     baseUrl: config.publicBaseUrl,
     limitScale: config.RATE_LIMIT_SCALE,
   });
+  const phone = new PhoneAuthService(db, kv, sms, transportKey, risk, {
+    name: config.SITE_NAME,
+    limitScale: config.RATE_LIMIT_SCALE,
+    log: (err) => app.log.error({ err }, 'SMS provider failed'),
+  });
+  const meta = metaReader(config.COUNTRY_HEADER);
+  const google = config.GOOGLE_CLIENT_ID
+    ? new GoogleSignIn(db, kv, {
+        issuer: config.GOOGLE_ISSUER,
+        clientId: config.GOOGLE_CLIENT_ID,
+        clientSecret: config.GOOGLE_CLIENT_SECRET,
+        redirectUri: `${config.publicBaseUrl}/api/v1/auth/third/callback`,
+      })
+    : null;
   app.addHook('onClose', async () => {
     if (!deps.kv) await kv.close();
     if (!deps.mailer) mailer.close();
@@ -172,9 +204,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthContext(app, auth, new URL(config.publicBaseUrl).origin);
   await app.register(newsRoutes(news));
-  await app.register(authRoutes(auth, { secureCookies: config.publicBaseUrl.startsWith('https:') }));
+  await app.register(authRoutes(auth, { secureCookies: config.publicBaseUrl.startsWith('https:'), meta }));
+  await app.register(phoneRoutes(phone, risk, { meta, kv, limitScale: config.RATE_LIMIT_SCALE }));
+  await app.register(
+    thirdPartyRoutes(google, {
+      publicBaseUrl: config.publicBaseUrl,
+      log: (err) => app.log.warn({ err }, 'third-party sign-in failed'),
+    }),
+  );
   await app.register(usersRoutes(users));
-  if (config.isDev && mailer.kind === 'outbox') registerDevOutbox(app, db);
+  if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);
 
   app.all('/api/*', { schema: { hide: true } }, async (req, reply) =>
     reply.code(404).send(errorBody('not_found', requestLocale(req))),

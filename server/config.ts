@@ -25,6 +25,18 @@ const schema = z
     /** Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: mail lands in the outbox (development only). */
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default('Beamly <no-reply@beamly.example>'),
+    /** Outgoing SMS (server/infra/sms.ts), e.g. twilio://SID:TOKEN@+15550001111. Unset: the outbox. */
+    SMS_URL: z.string().optional(),
+    /** The proxy/CDN header carrying the visitor's country (ISO 3166 alpha-2). */
+    COUNTRY_HEADER: z.string().default('cf-ipcountry'),
+    /** Device risk: a score at or above this refuses sign-up (server/modules/auth/risk.ts). */
+    RISK_REJECT_SCORE: z.coerce.number().int().min(1).default(80),
+    /** Device risk: sign-up attempts one device fingerprint may make per day. */
+    RISK_SIGNUPS_PER_DEVICE: z.coerce.number().int().min(1).default(10),
+    /** Google sign-in (OpenID Connect). Unset client id: the button is not offered. */
+    GOOGLE_ISSUER: urlString.default('https://accounts.google.com'),
+    GOOGLE_CLIENT_ID: z.string().optional(),
+    GOOGLE_CLIENT_SECRET: z.string().optional(),
     /** Seed demo content (news) on first start when the database is empty. */
     SEED_DEMO: z
       .enum(['true', 'false', '1', '0'])
@@ -51,6 +63,7 @@ const schema = z
       if (!c.PUBLIC_BASE_URL)
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'required online/gray' });
       if (!c.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required online/gray' });
+      if (!c.SMS_URL) ctx.addIssue({ code: 'custom', path: ['SMS_URL'], message: 'required online/gray' });
     }
   });
 
@@ -66,6 +79,8 @@ export interface PublicConfig {
   siteName: string;
   env: RawConfig['APP_ENV'];
   versionPollSeconds: number;
+  /** Third-party sign-in offered under the divider (spec §3: Google is the only one). */
+  thirdParty: 'google'[];
   links: {
     guildForm: string;
     facebook: string;
@@ -95,6 +110,7 @@ export function publicConfig(c: Config): PublicConfig {
     siteName: c.SITE_NAME,
     env: c.APP_ENV,
     versionPollSeconds: c.VERSION_POLL_SECONDS,
+    thirdParty: c.GOOGLE_CLIENT_ID ? ['google'] : [],
     links: {
       guildForm: c.GUILD_FORM_URL,
       facebook: c.SOCIAL_FACEBOOK,

@@ -1,6 +1,43 @@
-import type { Kv } from '../infra/kv';
-import type { TestApp } from './app';
+import type { FastifyInstance } from 'fastify';
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
+import type { Kv } from '../infra/kv';
+import type { DeviceSignals } from '../modules/auth/risk';
+import type { TestApp } from './app';
+
+/** What an ordinary desktop browser reports (the signals the built-in risk provider scores). */
+export const DESKTOP_SIGNALS: DeviceSignals = {
+  ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+  languages: ['en-US', 'en'],
+  timeZone: 'UTC',
+  tzOffset: 0,
+  screen: [1920, 1080],
+  colorDepth: 24,
+  pixelRatio: 1,
+  cores: 8,
+  memory: 8,
+  touchPoints: 0,
+  platform: 'Linux x86_64',
+  canvas: 'a'.repeat(64),
+  webgl: 'Google Inc. (Intel)|ANGLE (Intel, Mesa Intel(R) UHD Graphics 620)',
+  webdriver: false,
+};
+
+/** A device risk token issued through the real endpoint for this device id. */
+export async function riskToken(
+  app: FastifyInstance,
+  deviceId: string,
+  signals: DeviceSignals = DESKTOP_SIGNALS,
+): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/risk-token',
+    payload: { signals },
+    headers: { 'x-device-id': deviceId, 'user-agent': signals.ua },
+  });
+  const token = res.json<{ data?: { risk_token: string } }>().data?.risk_token;
+  if (!token) throw new Error(`no risk token: ${res.body}`);
+  return token;
+}
 
 /** Encrypts a password the way the browser does: RSA-OAEP (SHA-256) of {p, t}. */
 export function encryptPassword(pubkeyB64: string, password: string, at = Date.now()): string {
@@ -25,16 +62,20 @@ export async function signedInUser(
   const pubkey = (await app.inject({ url: '/api/v1/auth/public-key' })).json<{ data: { pubkey: string } }>()
     .data.pubkey;
   const { id } = (await app.inject({ url: '/api/v1/auth/captcha' })).json<{ data: { id: string } }>().data;
-  await app.inject({
+  const device = 'device-test-user';
+  const registered = await app.inject({
     method: 'POST',
     url: '/api/v1/auth/register/email',
+    headers: { 'x-device-id': device },
     payload: {
       email,
       verify_pwd: encryptPassword(pubkey, password),
       captcha_id: id,
       captcha: (await kv.get(`captcha:${id}`)) ?? '',
+      risk_token: await riskToken(app, device),
     },
   });
+  if (registered.statusCode !== 200) throw new Error(`sign-up failed: ${registered.body}`);
   await t.testDb.db.query('UPDATE users SET email_verified_at = now() WHERE email = $1', [email]);
   const verify = await app.inject({
     method: 'POST',
@@ -46,7 +87,7 @@ export async function signedInUser(
     url: '/api/v1/auth/session',
     payload: {
       access_token: verify.json<{ data: { access_token: string } }>().data.access_token,
-      deviceid: 'device-test-user',
+      deviceid: device,
     },
   });
   const jar = Object.fromEntries(session.cookies.map((c) => [c.name, c.value]));

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, type ComponentType } from 'react';
 import { AuthProvider } from '../auth/AuthContext';
 import { LoginDialog } from '../auth/LoginCard';
+import { ThirdPartyReturn } from '../auth/third-party';
 import { CookieConsent } from '../components/CookieBanner';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { FeedbackProvider, ServiceError, useFeedback } from '../components/feedback';
@@ -61,6 +62,7 @@ function BrowserShell({ state, Page }: { state: AppState; Page: ComponentType<Pa
   }, []);
   return (
     <BrowserRouterProvider initial={state} initialPage={Page} onBusy={onBusy}>
+      <ThirdPartyReturn />
       <CookieConsent initiallyDecided={state.cookieConsent}>
         <Shell />
       </CookieConsent>

@@ -1,16 +1,36 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useConfig } from '../app/config';
 import { useI18n } from '../i18n/i18n';
 import { useAuth } from './AuthContext';
+import { StepLoading } from './fields';
+import { prepareRiskToken } from './risk';
 import { ForgetEmailStep, NoticeStep, RegisterEmailStep, SignInStep, type Step } from './steps';
 import type { StoredUser } from './stored';
 
+// Phone steps carry the country list and phone metadata: loaded when first needed.
+const RegisterPhoneStep = lazy(() => import('./phone-steps').then((m) => ({ default: m.RegisterPhoneStep })));
+const ForgetPhoneStep = lazy(() => import('./phone-steps').then((m) => ({ default: m.ForgetPhoneStep })));
+const ConfirmPasswordStep = lazy(() =>
+  import('./phone-steps').then((m) => ({ default: m.ConfirmPasswordStep })),
+);
+
 /** The login card (spec §2): a step machine shared by the /welcome page and the dialog. */
-export function LoginCard({ initial, onDone }: { initial: Step; onDone?: (user: StoredUser) => void }) {
+export function LoginCard({
+  initial,
+  onDone,
+  returnTo,
+}: {
+  initial: Step;
+  onDone?: (user: StoredUser) => void;
+  /** Where a third-party sign-in comes back to (default: this page). */
+  returnTo?: string;
+}) {
   const { t } = useI18n();
   const { siteName } = useConfig();
   const auth = useAuth();
   const [step, setStep] = useState<Step>(initial);
+  // Spec §4: sign-up needs a device risk token; start getting one while the user types.
+  useEffect(() => prepareRiskToken(), []);
   const done = (user: StoredUser) => {
     auth.signedIn(user);
     onDone?.(user);
@@ -31,12 +51,19 @@ export function LoginCard({ initial, onDone }: { initial: Step; onDone?: (user: 
           </button>
         </div>
       )}
-      {step.id === 'switcher' && <SignInStep {...props} email={step.email} />}
+      {step.id === 'switcher' && (
+        <SignInStep {...props} email={step.email} tab={step.tab} phone={step.phone} returnTo={returnTo} />
+      )}
       {step.id === 'registerEmail' && <RegisterEmailStep {...props} email={step.email} />}
       {step.id === 'forgetEmail' && <ForgetEmailStep {...props} email={step.email} />}
       {step.id === 'notice' && (
         <NoticeStep {...props} variant={step.variant} email={step.email} password={step.password} />
       )}
+      <Suspense fallback={<StepLoading />}>
+        {step.id === 'registerPhone' && <RegisterPhoneStep {...props} phone={step.phone} />}
+        {step.id === 'forgetPhone' && <ForgetPhoneStep {...props} phone={step.phone} />}
+        {step.id === 'confirmPassword' && <ConfirmPasswordStep {...props} token={step.token} />}
+      </Suspense>
     </div>
   );
 }

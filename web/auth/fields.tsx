@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState, type InputHTMLAttributes } from 'react';
 import { isEmail, isPassword, RESEND_COOLDOWN_S } from '../../common/validation';
 import { useI18n } from '../i18n/i18n';
-import { api } from './api';
+import { api, ApiError } from './api';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -168,3 +168,23 @@ export const fieldErrors = {
   confirm: (t: Translate, password: string, confirm: string) =>
     confirm && confirm !== password ? t('auth.errors.passwordsDiffer') : null,
 };
+
+/** What to tell the user about a failed call: the server's translated message, or ours. */
+export function errorMessage(t: Translate, err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.message) return err.message;
+    // Failures decided in the browser carry no server message.
+    if (err.error === 'tongdun_fail') return t('error.tongdun_fail');
+  }
+  return t('error.network');
+}
+
+/** Shown while a lazily loaded step arrives. */
+export function StepLoading() {
+  const { t } = useI18n();
+  return (
+    <div className="login-step login-step--loading">
+      <div className="spinner" role="progressbar" aria-label={t('common.loading')} />
+    </div>
+  );
+}

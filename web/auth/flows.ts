@@ -15,26 +15,36 @@ interface SessionAnswer {
  * 404 with keep 0, it is retried once with keep 1, as the spec says.
  */
 export async function signInWithPassword(
-  email: string,
+  name: string,
   password: string,
   opts: { keep: boolean; captchaId?: string | undefined; captcha?: string | undefined },
 ): Promise<StoredUser> {
   const verifyPwd = await encryptPassword(password);
-  const body: Record<string, string> = { name: email, verify_pwd: verifyPwd };
+  const body: Record<string, string> = { name, verify_pwd: verifyPwd };
   if (opts.captchaId && opts.captcha)
     Object.assign(body, { captcha_id: opts.captchaId, captcha: opts.captcha });
   const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/verify-login', body);
-  const exchange = (keep: 0 | 1) =>
-    api<SessionAnswer>('POST', '/api/v1/auth/session', { access_token, keep, deviceid: deviceId() });
+  return sessionFor(access_token, opts.keep);
+}
+
+/** Exchanges an access token (from a password, an SMS code or Google) for this browser's session. */
+export async function sessionFor(accessToken: string, keep: boolean): Promise<StoredUser> {
+  const exchange = (k: 0 | 1) =>
+    api<SessionAnswer>('POST', '/api/v1/auth/session', {
+      access_token: accessToken,
+      keep: k,
+      deviceid: deviceId(),
+    });
   try {
-    return (await exchange(opts.keep ? 1 : 0)).user;
+    return (await exchange(keep ? 1 : 0)).user;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404 && !opts.keep) return (await exchange(1)).user;
+    if (err instanceof ApiError && err.status === 404 && !keep) return (await exchange(1)).user;
     throw err;
   }
 }
 
-export async function accountExists(email: string): Promise<boolean> {
-  return (await api<{ exists: boolean }>('GET', `/api/v1/auth/exists?name=${encodeURIComponent(email)}`))
+/** Spec §4: an e-mail address or a phone number with its dial code (+33612345678). */
+export async function accountExists(name: string): Promise<boolean> {
+  return (await api<{ exists: boolean }>('GET', `/api/v1/auth/exists?name=${encodeURIComponent(name)}`))
     .exists;
 }

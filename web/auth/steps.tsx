@@ -1,34 +1,60 @@
-import { useState, type SyntheticEvent } from 'react';
+import { lazy, Suspense, useState, type SyntheticEvent } from 'react';
 import { useFeedback } from '../components/feedback';
 import { Link } from '../components/Link';
 import { useI18n } from '../i18n/i18n';
 import { BusyButton, FormError } from '../components/form';
 import { api, ApiError, encryptPassword } from './api';
-import { CaptchaField, CountdownButton, Field, fieldErrors, PasswordField, type Captcha } from './fields';
+import {
+  CaptchaField,
+  CountdownButton,
+  errorMessage,
+  Field,
+  fieldErrors,
+  PasswordField,
+  StepLoading,
+  type Captcha,
+} from './fields';
 import { accountExists, signInWithPassword } from './flows';
+import type { PhoneValue } from './phone-field';
+import { takeRiskToken } from './risk';
 import type { StoredUser } from './stored';
+import { ThirdPartyList } from './third-party';
 
 export type Step =
   | { id: 'entry' }
-  | { id: 'switcher'; email?: string }
+  | { id: 'switcher'; email?: string; tab?: 'phone' | 'email'; phone?: PhoneValue }
   | { id: 'registerEmail'; email?: string }
   | { id: 'forgetEmail'; email?: string }
-  | { id: 'notice'; variant: 'register' | 'forget'; email: string; password?: string };
+  | { id: 'notice'; variant: 'register' | 'forget'; email: string; password?: string }
+  | { id: 'registerPhone'; phone?: PhoneValue }
+  | { id: 'forgetPhone'; phone?: PhoneValue }
+  | { id: 'confirmPassword'; token: string; phone: string };
 
-interface StepProps {
+export interface StepProps {
   go: (step: Step) => void;
   done: (user: StoredUser) => void;
 }
 
-function messageOf(err: unknown, fallback: string): string {
-  return err instanceof ApiError && err.message ? err.message : fallback;
-}
+// The phone steps carry the country list and phone metadata: loaded when first needed.
+const PhoneSignInPanel = lazy(() => import('./phone-steps').then((m) => ({ default: m.PhoneSignInPanel })));
 
 /** Switcher: phone and e-mail tabs, password sign-in, forgot and sign-up links, legal links. */
-export function SignInStep({ go, done, email: initialEmail }: StepProps & { email?: string | undefined }) {
+export function SignInStep({
+  go,
+  done,
+  email: initialEmail,
+  tab: initialTab,
+  phone: initialPhone,
+  returnTo,
+}: StepProps & {
+  email?: string | undefined;
+  tab?: 'phone' | 'email' | undefined;
+  phone?: PhoneValue | undefined;
+  returnTo?: string | undefined;
+}) {
   const { t } = useI18n();
   const { toast } = useFeedback();
-  const [tab, setTab] = useState<'phone' | 'email'>('email');
+  const [tab, setTab] = useState<'phone' | 'email'>(initialTab ?? 'email');
   const [email, setEmail] = useState(initialEmail ?? '');
   const [password, setPassword] = useState('');
   const [keep, setKeep] = useState(false);
@@ -67,7 +93,7 @@ export function SignInStep({ go, done, email: initialEmail }: StepProps & { emai
         setCode('');
         setRefresh((n) => n + 1);
       }
-      setError(messageOf(err, t('error.network')));
+      setError(errorMessage(t, err));
     } finally {
       setBusy(false);
     }
@@ -92,12 +118,9 @@ export function SignInStep({ go, done, email: initialEmail }: StepProps & { emai
         ))}
       </div>
       {tab === 'phone' ? (
-        <div role="tabpanel" id="panel-phone" aria-labelledby="tab-phone" className="login-step__panel">
-          <p className="notice">{t('auth.phoneSoon')}</p>
-          <button type="button" className="btn btn--primary btn--block" onClick={() => setTab('email')}>
-            {t('auth.useEmail')}
-          </button>
-        </div>
+        <Suspense fallback={<StepLoading />}>
+          <PhoneSignInPanel go={go} done={done} initial={initialPhone} />
+        </Suspense>
       ) : (
         <form
           role="tabpanel"
@@ -145,6 +168,7 @@ export function SignInStep({ go, done, email: initialEmail }: StepProps & { emai
           </div>
         </form>
       )}
+      <ThirdPartyList returnTo={returnTo} />
       <p className="login-legal small muted">
         {t('auth.legal')} <Link to="/terms">{t('page.terms')}</Link> ·{' '}
         <Link to="/privacy">{t('page.privacy')}</Link>
@@ -183,7 +207,9 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
         go({ id: 'switcher', email: address });
         return;
       }
+      const riskToken = await takeRiskToken();
       await api('POST', '/api/v1/auth/register/email', {
+        risk_token: riskToken,
         email: address,
         verify_pwd: await encryptPassword(password),
         captcha_id: captcha.id,
@@ -194,7 +220,7 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
     } catch (err) {
       setCode('');
       setRefresh((n) => n + 1);
-      setError(messageOf(err, t('error.network')));
+      setError(errorMessage(t, err));
     } finally {
       setBusy(false);
     }
@@ -233,7 +259,7 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
       <BusyButton busy={busy} disabled={disabled}>
         {t('auth.register')}
       </BusyButton>
-      <BackLinks go={go} email={email} />
+      <BackLinks go={go} to={{ id: 'switcher', email }} />
     </form>
   );
 }
@@ -257,7 +283,7 @@ export function ForgetEmailStep({ go, email: initialEmail }: StepProps & { email
       setError(
         err instanceof ApiError && err.error === 'not_registered'
           ? t('auth.notRegistered', { name: email.trim() })
-          : messageOf(err, t('error.network')),
+          : errorMessage(t, err),
       );
     } finally {
       setBusy(false);
@@ -280,7 +306,7 @@ export function ForgetEmailStep({ go, email: initialEmail }: StepProps & { email
       <BusyButton busy={busy} disabled={busy || Boolean(emailError) || !email}>
         {t('auth.send')}
       </BusyButton>
-      <BackLinks go={go} email={email} />
+      <BackLinks go={go} to={{ id: 'switcher', email }} />
     </form>
   );
 }
@@ -327,7 +353,7 @@ export function NoticeStep({
       if (password) done(await signInWithPassword(email, password, { keep: false }));
       else go({ id: 'switcher', email });
     } catch (err) {
-      setError(messageOf(err, t('error.network')));
+      setError(errorMessage(t, err));
     } finally {
       setBusy(false);
     }
@@ -349,27 +375,28 @@ export function NoticeStep({
             toast(t('auth.resent'));
             return true;
           } catch (err) {
-            setError(messageOf(err, t('error.network')));
+            setError(errorMessage(t, err));
             return false;
           }
         }}
       />
-      <BackLinks go={go} email={email} />
+      <BackLinks go={go} to={{ id: 'switcher', email }} />
     </div>
   );
 }
 
-function BackLinks({ go, email }: { go: (s: Step) => void; email: string }) {
+/** Register and forget steps: back, and 'have account' to the switcher (spec §4). */
+export function BackLinks({ go, to }: { go: (s: Step) => void; to: Step }) {
   const { t } = useI18n();
   return (
     <div className="login-step__links">
-      <button type="button" className="linklike" onClick={() => go({ id: 'switcher', email })}>
+      <button type="button" className="linklike" onClick={() => go(to)}>
         <span className="back-arrow" aria-hidden="true">
           ←
         </span>{' '}
         {t('auth.back')}
       </button>
-      <button type="button" className="linklike" onClick={() => go({ id: 'switcher', email })}>
+      <button type="button" className="linklike" onClick={() => go(to)}>
         {t('auth.haveAccount')}
       </button>
     </div>

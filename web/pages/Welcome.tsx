@@ -1,13 +1,9 @@
 import { localizedPath } from '../../common/routes';
+import { safeRedirect } from '../../common/validation';
 import type { PageProps } from '../app/pages';
 import { useRouter } from '../app/router';
 import { LoginCard } from '../auth/LoginCard';
 import { useI18n } from '../i18n/i18n';
-
-/** Only same-site paths are followed after sign-in (no open redirect). */
-export function safeRedirect(raw: string | null): string | null {
-  return raw && /^\/(?!\/)[^\s\\]*$/.test(raw) ? raw : null;
-}
 
 /** /welcome: the login card as a page; after success, back to where the user was, or home. */
 export default function Welcome({ payload }: PageProps) {
@@ -18,6 +14,7 @@ export default function Welcome({ payload }: PageProps) {
     <div className="welcome">
       <LoginCard
         initial={{ id: 'entry' }}
+        returnTo={redirect ?? localizedPath(locale, '/')}
         onDone={() => router.navigate(redirect ?? localizedPath(locale, '/'))}
       />
     </div>

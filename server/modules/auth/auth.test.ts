@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { encryptPassword } from '../../testing/auth';
+import { encryptPassword, riskToken } from '../../testing/auth';
 import { startSmtp } from '../../testing/smtp';
 
 let t: TestApp;
@@ -81,6 +81,7 @@ describe('e-mail accounts', () => {
       email: 'Lena@Example.com',
       verify_pwd: encryptPassword(pubkey, password),
       locale: 'de',
+      risk_token: await riskToken(t.app, DEVICE),
       ...(await captcha()),
     });
     expect(res.json()).toEqual({ status: 200, data: { need_active: 1 } });
@@ -124,6 +125,7 @@ describe('e-mail accounts', () => {
     const res = await call('POST', '/api/v1/auth/register/email', {
       email,
       verify_pwd: encryptPassword(pubkey, password),
+      risk_token: await riskToken(t.app, DEVICE),
       ...(await captcha()),
     });
     expect(res.json()).toMatchObject({ code: 12005, error: 'account_exists' });
@@ -247,6 +249,7 @@ describe('e-mail accounts', () => {
     const short = await call('POST', '/api/v1/auth/register/email', {
       email: 'new@example.com',
       verify_pwd: encryptPassword(pubkey, '12345'),
+      risk_token: await riskToken(t.app, DEVICE),
       ...(await captcha()),
     });
     expect(short.json()).toMatchObject({ error: 'invalid_password' });

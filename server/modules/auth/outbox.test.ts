@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { encryptPassword } from '../../testing/auth';
+import { encryptPassword, riskToken } from '../../testing/auth';
 
 const kv = new MemoryKv();
 let dev: TestApp;
@@ -23,7 +23,9 @@ describe('development outbox', () => {
     const res = await dev.app.inject({
       method: 'POST',
       url: '/api/v1/auth/register/email',
+      headers: { 'x-device-id': 'device-dev-0001' },
       payload: {
+        risk_token: await riskToken(dev.app, 'device-dev-0001'),
         email: 'dev@example.com',
         verify_pwd: encryptPassword(pubkey, 'devpass1'),
         captcha_id: id,
@@ -35,6 +37,26 @@ describe('development outbox', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('dev@example.com');
     expect(page.body).toMatch(/<a href="https:\/\/beamly\.test\/en\/activate\/[A-Za-z0-9_-]+">/);
+  });
+
+  it('keeps unsent SMS codes too', async () => {
+    const { id } = (await dev.app.inject({ url: '/api/v1/auth/captcha' })).json<{ data: { id: string } }>()
+      .data;
+    const res = await dev.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sms-code',
+      payload: {
+        country: 'FR',
+        phone: '06 12 34 56 78',
+        type: 4,
+        captcha_id: id,
+        captcha: (await kv.get(`captcha:${id}`)) ?? '',
+      },
+    });
+    expect(res.json()).toMatchObject({ status: 200, data: { phone: '+33612345678', resend_in: 60 } });
+    const page = await dev.app.inject({ url: '/dev/outbox' });
+    expect(page.body).toContain('+33612345678');
+    expect(page.body).toMatch(/verification code is \d{6}/);
   });
 
   it('does not exist outside development', async () => {

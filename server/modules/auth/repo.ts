@@ -20,11 +20,29 @@ export interface UserRow {
   created_at: Date;
 }
 
-export type TokenPurpose = 'access' | 'activate' | 'reset';
+export type TokenPurpose = 'access' | 'activate' | 'reset' | 'phone_reset';
 
 export const authRepo = {
   async userByEmail(db: Queryable, email: string): Promise<UserRow | null> {
     const [row] = await db.query<UserRow>('SELECT * FROM users WHERE email = $1', [email]);
+    return row ?? null;
+  },
+
+  async userByPhone(db: Queryable, phone: string): Promise<UserRow | null> {
+    const [row] = await db.query<UserRow>('SELECT * FROM users WHERE phone = $1', [phone]);
+    return row ?? null;
+  },
+
+  /** Inserts a user who signed up with a phone number; null when the number or short id is taken. */
+  async insertPhoneUser(
+    db: Queryable,
+    u: { phone: string; passwordHash: string; nickname: string; shortId: string; country: string },
+  ): Promise<UserRow | null> {
+    const [row] = await db.query<UserRow>(
+      `INSERT INTO users (phone, password_hash, nickname, short_id, country, area)
+       VALUES ($1, $2, $3, $4, $5, lower($5)) ON CONFLICT DO NOTHING RETURNING *`,
+      [u.phone, u.passwordHash, u.nickname, u.shortId, u.country],
+    );
     return row ?? null;
   },
 
@@ -46,7 +64,43 @@ export const authRepo = {
     return row ?? null;
   },
 
-  async setPassword(db: Queryable, uid: number, passwordHash: string): Promise<void> {
+  /** A user who proved an e-mail address elsewhere (Google) and has no password here. */
+  async insertVerifiedEmailUser(
+    db: Queryable,
+    u: { email: string; nickname: string; shortId: string },
+  ): Promise<UserRow | null> {
+    const [row] = await db.query<UserRow>(
+      `INSERT INTO users (email, nickname, short_id, email_verified_at)
+       VALUES ($1, $2, $3, now()) ON CONFLICT (short_id) DO NOTHING RETURNING *`,
+      [u.email, u.nickname, u.shortId],
+    );
+    return row ?? null;
+  },
+
+  async identityUser(db: Queryable, provider: number, subject: string): Promise<UserRow | null> {
+    const [row] = await db.query<UserRow>(
+      `SELECT u.* FROM user_identities i JOIN users u ON u.uid = i.uid WHERE i.provider = $1 AND i.subject = $2`,
+      [provider, subject],
+    );
+    return row ?? null;
+  },
+
+  async linkIdentity(
+    db: Queryable,
+    provider: number,
+    subject: string,
+    uid: number,
+    email: string | null,
+  ): Promise<void> {
+    await db.query('INSERT INTO user_identities (provider, subject, uid, email) VALUES ($1, $2, $3, $4)', [
+      provider,
+      subject,
+      uid,
+      email,
+    ]);
+  },
+
+  async setPassword(db: Queryable, uid: number, passwordHash: string | null): Promise<void> {
     await db.query('UPDATE users SET password_hash = $2 WHERE uid = $1', [uid, passwordHash]);
   },
 

@@ -1,70 +1,25 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DEFAULT_LOCALE, localeFromSegment } from '../../../common/locales';
-import { errorSchema, okSchema } from '../../http/envelope';
+import { okSchema } from '../../http/envelope';
 import { clearSessionCookies, requireAuth, setSessionCookies } from './context';
 import { newToken } from './crypto';
-import type { UserRow } from './repo';
-import { SESSION_TTL_KEEP_S, type AuthService, type RequestMeta } from './service';
+import type { MetaReader } from './meta';
+import {
+  ciphertext,
+  deviceId,
+  errors,
+  localeParam,
+  riskTokenParam,
+  userInfo,
+  userInfoSchema,
+} from './schemas';
+import { SESSION_TTL_KEEP_S, type AuthService } from './service';
 
-const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
-const ciphertext = z.string().min(16).max(1024);
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  410: errorSchema,
-  429: errorSchema,
-};
-
-/** Spec §3 user_info (what exists so far) and the stored-login user (uid, country, area). */
-export const userInfoSchema = z.object({
-  uid: z.number(),
-  short_id: z.string(),
-  nickname: z.string(),
-  face: z.string().nullable(),
-  usign: z.string(),
-  sex: z.number(),
-  level: z.number(),
-  anchor_level: z.number(),
-  addr: z.string(),
-  country: z.string(),
-  area: z.string(),
-  email: z.string().nullable(),
-});
-
-export function userInfo(u: UserRow): z.infer<typeof userInfoSchema> {
-  return {
-    uid: u.uid,
-    short_id: u.short_id,
-    nickname: u.nickname,
-    face: u.face,
-    usign: u.usign,
-    sex: u.sex,
-    level: u.level,
-    anchor_level: u.anchor_level,
-    addr: u.addr,
-    country: u.country,
-    area: u.area,
-    email: u.email,
-  };
-}
-
-function meta(req: FastifyRequest, locale?: string): RequestMeta {
-  const device = req.headers['x-device-id'];
-  return {
-    ip: req.ip,
-    deviceId: typeof device === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(device) ? device : null,
-    locale: (locale ? localeFromSegment(locale) : null) ?? DEFAULT_LOCALE,
-  };
-}
-
-const localeParam = z.string().max(8).optional();
-
-export function authRoutes(auth: AuthService, opts: { secureCookies: boolean }): FastifyPluginAsyncZod {
+export function authRoutes(
+  auth: AuthService,
+  opts: { secureCookies: boolean; meta: MetaReader },
+): FastifyPluginAsyncZod {
+  const { meta } = opts;
   return async (app) => {
     const tags = ['auth'];
 
@@ -212,6 +167,7 @@ export function authRoutes(auth: AuthService, opts: { secureCookies: boolean }):
               .string()
               .regex(/^[A-Z]{2}$/)
               .default('US'),
+            risk_token: riskTokenParam,
           }),
           response: { 200: okSchema(z.object({ need_active: z.literal(1) })), ...errors },
         },
@@ -224,6 +180,7 @@ export function authRoutes(auth: AuthService, opts: { secureCookies: boolean }):
             captchaId: req.body.captcha_id,
             captcha: req.body.captcha,
             country: req.body.country,
+            riskToken: req.body.risk_token,
           },
           meta(req, req.body.locale),
         );

@@ -4,15 +4,18 @@ import svgCaptcha from 'svg-captcha';
 import { AppError } from '../../../common/errors';
 import { localizedPath } from '../../../common/routes';
 import type { Locale } from '../../../common/locales';
-import { isEmail, isPassword } from '../../../common/validation';
+import { isEmail } from '../../../common/validation';
 import type { Db } from '../../db/client';
 import { translate } from '../../i18n';
 import type { Kv } from '../../infra/kv';
 import type { Mailer } from '../../infra/mail';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import { escapeHtml } from '../../ssr/document';
-import { hashToken, newToken, safeEqual, type TransportKey } from './crypto';
+import { checkCaptcha, decryptPassword, issueAccessToken } from './checks';
+import { hashToken, newToken, type TransportKey } from './crypto';
+import { isPhoneName, phoneFromE164 } from './phone';
 import { authRepo, type UserRow } from './repo';
+import type { RiskProvider } from './risk';
 
 /** The library's const enum value for argon2id (const enums cannot be imported under isolated modules). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- the literal is the enum's declared value
@@ -23,20 +26,19 @@ export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCos
 
 export const SESSION_TTL_KEEP_S = 90 * 24 * 3600;
 export const SESSION_TTL_S = 24 * 3600;
-const ACCESS_TOKEN_TTL_S = 120;
 const ACTIVATE_TTL_S = 24 * 3600;
 const RESET_TTL_S = 3600;
 const CAPTCHA_TTL_S = 300;
 /** Failed sign-ins for one account before a captcha is required (spec: need_captcha = 1). */
 const FAILURES_BEFORE_CAPTCHA = 3;
 const FAILURE_WINDOW_S = 900;
-/** An encrypted password older than this is refused (a captured ciphertext cannot be replayed later). */
-const PASSWORD_MAX_AGE_MS = 5 * 60_000;
 
 export interface RequestMeta {
   ip: string;
   deviceId: string | null;
   locale: Locale;
+  /** The visitor's country from the proxy/CDN header; null when unknown. */
+  country: string | null;
 }
 
 export interface NewSession {
@@ -62,6 +64,7 @@ export class AuthService {
     private readonly kv: Kv,
     private readonly mailer: Mailer,
     private readonly key: TransportKey,
+    private readonly risk: RiskProvider,
     private readonly site: { name: string; baseUrl: string; limitScale?: number },
   ) {}
 
@@ -79,7 +82,7 @@ export class AuthService {
       { limit: LIMITS.existsIp, key: meta.ip },
       { limit: LIMITS.existsDevice, key: meta.deviceId },
     ]);
-    return (await authRepo.userByEmail(this.db, normalizeEmail(name))) !== null;
+    return (await this.#account(name, meta)).user !== null;
   }
 
   /** An image captcha: the answer is kept (hashed by key) for 5 minutes and can be used once. */
@@ -98,29 +101,22 @@ export class AuthService {
     return { id, svg: c.data };
   }
 
-  async #checkCaptcha(id: string | undefined, answer: string | undefined): Promise<void> {
-    if (!id || !answer) throw new AppError('need_captcha', { need_captcha: 1 });
-    const expected = await this.kv.take(`captcha:${id}`);
-    if (!expected || !safeEqual(expected, answer.trim().toLowerCase())) throw new AppError('wrong_captcha');
+  #checkCaptcha(id: string | undefined, answer: string | undefined): Promise<void> {
+    return checkCaptcha(this.kv, id, answer);
   }
 
-  /** Decrypts a password sent as RSA-OAEP({p, t}) and checks its age and the §5 length rule. */
   #password(verifyPwd: string): string {
-    let parsed: { p?: unknown; t?: unknown };
-    try {
-      parsed = JSON.parse(this.key.decrypt(verifyPwd)) as { p?: unknown; t?: unknown };
-    } catch {
-      throw new AppError('validation_failed', { field: 'verify_pwd' });
+    return decryptPassword(this.key, verifyPwd);
+  }
+
+  /** A sign-in name: an e-mail address, or a phone number with its dial code (+8613…). */
+  async #account(name: string, meta: RequestMeta): Promise<{ key: string; user: UserRow | null }> {
+    if (isPhoneName(name)) {
+      const phone = phoneFromE164(name.trim(), meta.country);
+      return { key: phone, user: await authRepo.userByPhone(this.db, phone) };
     }
-    if (
-      typeof parsed.p !== 'string' ||
-      typeof parsed.t !== 'number' ||
-      Math.abs(Date.now() - parsed.t) > PASSWORD_MAX_AGE_MS
-    ) {
-      throw new AppError('validation_failed', { field: 'verify_pwd' });
-    }
-    if (!isPassword(parsed.p)) throw new AppError('invalid_password');
-    return parsed.p;
+    const email = normalizeEmail(name);
+    return { key: email, user: await authRepo.userByEmail(this.db, email) };
   }
 
   /**
@@ -131,18 +127,17 @@ export class AuthService {
     input: { name: string; verifyPwd: string; captchaId?: string; captcha?: string },
     meta: RequestMeta,
   ): Promise<{ accessToken: string }> {
-    const email = normalizeEmail(input.name);
+    const { key: account, user } = await this.#account(input.name, meta);
     await this.#limit([
-      { limit: LIMITS.loginAccount, key: email },
+      { limit: LIMITS.loginAccount, key: account },
       { limit: LIMITS.loginIp, key: meta.ip },
       { limit: LIMITS.loginDevice, key: meta.deviceId },
     ]);
-    const failKey = `loginfail:${email}`;
+    const failKey = `loginfail:${account}`;
     const failures = Number((await this.kv.get(failKey)) ?? 0);
     if (failures >= FAILURES_BEFORE_CAPTCHA) await this.#checkCaptcha(input.captchaId, input.captcha);
 
     const password = this.#password(input.verifyPwd);
-    const user = await authRepo.userByEmail(this.db, email);
     dummyHash ??= hash('not-a-real-password', ARGON2_OPTIONS);
     const ok = await verify(user?.password_hash ?? (await dummyHash), password);
     if (!user || !ok) {
@@ -153,10 +148,10 @@ export class AuthService {
       );
     }
     await this.kv.del(failKey);
-    if (!user.email_verified_at) throw new AppError('email_not_activated', { email });
-    const accessToken = newToken();
-    await authRepo.insertToken(this.db, hashToken(accessToken), user.uid, 'access', ACCESS_TOKEN_TTL_S);
-    return { accessToken };
+    // Phone accounts proved their number with an SMS code when they signed up.
+    if (user.email === account && !user.email_verified_at)
+      throw new AppError('email_not_activated', { email: account });
+    return { accessToken: await issueAccessToken(this.db, user.uid) };
   }
 
   /** Second half: exchanges the access token (once) for a session. keep gives a long session. */
@@ -195,7 +190,14 @@ export class AuthService {
 
   /** Register by e-mail (spec §4): image captcha, then an activation link by mail. */
   async registerEmail(
-    input: { email: string; verifyPwd: string; captchaId?: string; captcha?: string; country: string },
+    input: {
+      email: string;
+      verifyPwd: string;
+      captchaId?: string;
+      captcha?: string;
+      country: string;
+      riskToken?: string;
+    },
     meta: RequestMeta,
   ): Promise<void> {
     const email = normalizeEmail(input.email);
@@ -203,6 +205,7 @@ export class AuthService {
       { limit: LIMITS.mailAccount, key: email },
       { limit: LIMITS.mailIp, key: meta.ip },
     ]);
+    await this.risk.check(input.riskToken, meta, 'register');
     await this.#checkCaptcha(input.captchaId, input.captcha);
     const password = this.#password(input.verifyPwd);
     if (await authRepo.userByEmail(this.db, email)) throw new AppError('account_exists');

@@ -1,0 +1,167 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { FALLBACK_COUNTRY, SMS_TYPE } from '../../../common/phone';
+import { okSchema } from '../../http/envelope';
+import { enforceLimits, LIMITS } from '../../infra/ratelimit';
+import type { Kv } from '../../infra/kv';
+import type { MetaReader } from './meta';
+import type { PhoneAuthService } from './phone-service';
+import { deviceSignalsSchema, type RiskProvider } from './risk';
+import { ciphertext, errors, localeParam, riskTokenParam } from './schemas';
+
+const phoneParts = {
+  country: z.string().regex(/^[A-Z]{2}$/),
+  phone: z.string().max(24),
+};
+const accessTokenAnswer = okSchema(z.object({ access_token: z.string() }));
+
+/** Phone sign-up and recovery, the device risk token and the visitor-country lookup. */
+export function phoneRoutes(
+  phone: PhoneAuthService,
+  risk: RiskProvider,
+  opts: { meta: MetaReader; kv: Kv; limitScale: number },
+): FastifyPluginAsyncZod {
+  const { meta } = opts;
+  return async (app) => {
+    const tags = ['auth'];
+
+    app.get(
+      '/api/v1/geo/country',
+      {
+        schema: {
+          tags: ['geo'],
+          summary: "The visitor's country (default of the phone country selector; US when unknown)",
+          response: { 200: okSchema(z.object({ countryCode: z.string(), known: z.boolean() })) },
+        },
+      },
+      async (req, reply) => {
+        void reply.header('cache-control', 'private, no-store');
+        const { country } = meta(req);
+        return {
+          status: 200 as const,
+          data: { countryCode: country ?? FALLBACK_COUNTRY, known: country !== null },
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/risk-token',
+      {
+        schema: {
+          tags,
+          summary: 'A device risk token from signals the browser collected (30 min, single use)',
+          body: z.object({ signals: deviceSignalsSchema }),
+          response: {
+            200: okSchema(z.object({ risk_token: z.string(), expires_in: z.number() })),
+            ...errors,
+          },
+        },
+      },
+      async (req) => {
+        const m = meta(req);
+        await enforceLimits(opts.kv, [{ limit: LIMITS.riskIp, key: m.ip }], opts.limitScale);
+        const { token, expiresIn } = await risk.issue(req.body.signals, m);
+        return { status: 200 as const, data: { risk_token: token, expires_in: expiresIn } };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/sms-code',
+      {
+        schema: {
+          tags,
+          summary: 'Send an SMS code (type 4 register, 3 forget); needs the image captcha',
+          body: z.object({
+            ...phoneParts,
+            type: z
+              .union([z.literal(SMS_TYPE.register), z.literal(SMS_TYPE.forget)])
+              .default(SMS_TYPE.register),
+            captcha_id: z.string().max(64).optional(),
+            captcha: z.string().max(10).optional(),
+            locale: localeParam,
+          }),
+          response: { 200: okSchema(z.object({ phone: z.string(), resend_in: z.number() })), ...errors },
+        },
+      },
+      async (req) => {
+        const { phone: e164, resendIn } = await phone.sendCode(
+          {
+            country: req.body.country,
+            phone: req.body.phone,
+            type: req.body.type,
+            captchaId: req.body.captcha_id,
+            captcha: req.body.captcha,
+          },
+          meta(req, req.body.locale),
+        );
+        return { status: 200 as const, data: { phone: e164, resend_in: resendIn } };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/register/phone',
+      {
+        schema: {
+          tags,
+          summary: 'Register by phone (SMS code, device risk token); answers an access token',
+          body: z.object({
+            ...phoneParts,
+            verify_pwd: ciphertext,
+            verify_code: z.string().max(8),
+            risk_token: riskTokenParam,
+          }),
+          response: { 200: accessTokenAnswer, ...errors },
+        },
+      },
+      async (req) => {
+        const { accessToken } = await phone.register(
+          {
+            country: req.body.country,
+            phone: req.body.phone,
+            verifyPwd: req.body.verify_pwd,
+            verifyCode: req.body.verify_code,
+            riskToken: req.body.risk_token,
+          },
+          meta(req),
+        );
+        return { status: 200 as const, data: { access_token: accessToken } };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/forgot/phone/verify',
+      {
+        schema: {
+          tags,
+          summary: 'Forget by phone: check the SMS code; answers a token for confirming the new password',
+          body: z.object({ ...phoneParts, verify_code: z.string().max(8) }),
+          response: { 200: okSchema(z.object({ token: z.string() })), ...errors },
+        },
+      },
+      async (req) => {
+        const { token } = await phone.verifyForgot(
+          { country: req.body.country, phone: req.body.phone, verifyCode: req.body.verify_code },
+          meta(req),
+        );
+        return { status: 200 as const, data: { token } };
+      },
+    );
+
+    app.post(
+      '/api/v1/auth/reset/phone',
+      {
+        schema: {
+          tags,
+          summary:
+            'Confirm the new password after the phone check; ends other sessions, answers an access token',
+          body: z.object({ token: z.string().max(64), verify_pwd: ciphertext }),
+          response: { 200: accessTokenAnswer, ...errors },
+        },
+      },
+      async (req) => {
+        const { accessToken } = await phone.resetPassword(req.body.token, req.body.verify_pwd);
+        return { status: 200 as const, data: { access_token: accessToken } };
+      },
+    );
+  };
+}

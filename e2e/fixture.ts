@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../server/testing/app';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
@@ -16,7 +16,9 @@ export async function startE2E(
   env: Record<string, string> = {},
 ): Promise<E2E> {
   const app = await createTestApp(overrides, env);
-  await app.app.listen({ host: '127.0.0.1', port: 0 });
+  // A fixed public address (needed where a third party calls back) sets the port.
+  const wanted = env.PUBLIC_BASE_URL ? Number(new URL(env.PUBLIC_BASE_URL).port) : 0;
+  await app.app.listen({ host: '127.0.0.1', port: wanted });
   const { port } = app.app.server.address() as AddressInfo;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   return {
@@ -28,6 +30,15 @@ export async function startE2E(
       await app.close();
     },
   };
+}
+
+/** A port nothing listens on right now (for servers that must know their address up front). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Collects console errors and uncaught page errors. */

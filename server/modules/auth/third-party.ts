@@ -78,7 +78,6 @@ export class GoogleSignIn {
       code_challenge_method: 'S256',
       state,
       nonce,
-      prompt: 'select_account',
     }).href;
   }
 
@@ -98,14 +97,20 @@ export class GoogleSignIn {
     const flow = await this.#flow(state);
     if (!flow || !state) return { returnTo: '/', error: new AppError('third_party_failed') };
     try {
-      const tokens = await oidc.authorizationCodeGrant(await this.#configuration(), currentUrl, {
+      const config = await this.#configuration();
+      const tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
         pkceCodeVerifier: flow.verifier,
         expectedState: state,
         expectedNonce: flow.nonce,
         idTokenExpected: true,
       });
-      const claims = tokens.claims();
-      if (!claims?.sub) throw new AppError('third_party_failed');
+      const idClaims = tokens.claims();
+      if (!idClaims?.sub) throw new AppError('third_party_failed');
+      // Google puts e-mail and name in the ID token; other providers may keep them for userinfo.
+      const claims =
+        idClaims.email === undefined
+          ? { ...(await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub)), sub: idClaims.sub }
+          : idClaims;
       const email =
         claims.email_verified === true &&
         typeof claims.email === 'string' &&

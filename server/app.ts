@@ -18,6 +18,7 @@ import { openKv, type Kv } from './infra/kv';
 import { createMailer, type Mailer } from './infra/mail';
 import { createSms, type SmsSender } from './infra/sms';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
+import { redactUrl } from './http/redact';
 import { createMetrics, registerMetrics } from './http/metrics';
 import { ContentStore } from './modules/content/content';
 import { registerAuthContext } from './modules/auth/context';
@@ -84,6 +85,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      serializers: {
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+        }),
+      },
     },
     trustProxy: config.APP_ENV === 'online' || config.APP_ENV === 'gray',
     bodyLimit: 256 * 1024,

@@ -98,6 +98,15 @@ describe('the login dialog', () => {
     await context.close();
   });
 
+  it('an action that needs an account opens it with "Please sign in first"', async () => {
+    const { context, page } = await newPage();
+    await page.getByRole('link', { name: 'Go live' }).first().click();
+    await page.getByText('Please sign in first').waitFor();
+    await page.getByRole('dialog', { name: 'Sign in' }).waitFor();
+    expect(page.url()).toBe(`${e2e.base}/en`);
+    await context.close();
+  });
+
   it('keeps Sign in disabled until the §5 rules hold', async () => {
     const { context, page } = await newPage();
     const dialog = await openDialog(page);

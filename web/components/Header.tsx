@@ -3,6 +3,7 @@ import { localizedPath } from '../../common/routes';
 import { useConfig } from '../app/config';
 import { useRouter } from '../app/router';
 import { useI18n } from '../i18n/i18n';
+import { AccountLink } from '../auth/AccountLink';
 import { AccountButton } from './AccountButton';
 import { CloseIcon, LiveIcon, MenuIcon, SearchIcon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';
@@ -63,7 +64,8 @@ const NAV = [
   { to: '/news', key: 'nav.news' },
   { to: '/safety', key: 'nav.safety' },
   { to: '/teaching', key: 'nav.teaching' },
-  { to: '/broadcast', key: 'nav.goLive' },
+  // Going live needs an account: visitors get the login dialog ('Please sign in first').
+  { to: '/broadcast', key: 'nav.goLive', account: true },
 ] as const;
 
 export function Header({ variant = 'light' }: { variant?: 'light' | 'dark' }) {
@@ -83,14 +85,25 @@ export function Header({ variant = 'light' }: { variant?: 'light' | 'dark' }) {
           <ul>
             {NAV.map((item) => (
               <li key={item.to}>
-                <Link
-                  to={item.to}
-                  className="nav__link"
-                  aria-current={currentPath === item.to ? 'page' : undefined}
-                  onClick={() => setOpen(false)}
-                >
-                  {t(item.key)}
-                </Link>
+                {'account' in item ? (
+                  <AccountLink
+                    to={item.to}
+                    className="nav__link"
+                    aria-current={currentPath === item.to ? 'page' : undefined}
+                    onClick={() => setOpen(false)}
+                  >
+                    {t(item.key)}
+                  </AccountLink>
+                ) : (
+                  <Link
+                    to={item.to}
+                    className="nav__link"
+                    aria-current={currentPath === item.to ? 'page' : undefined}
+                    onClick={() => setOpen(false)}
+                  >
+                    {t(item.key)}
+                  </Link>
+                )}
               </li>
             ))}
           </ul>

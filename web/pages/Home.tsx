@@ -1,5 +1,6 @@
 import type { PageProps } from '../app/pages';
 import { useConfig } from '../app/config';
+import { AccountLink } from '../auth/AccountLink';
 import { Link } from '../components/Link';
 import { TimeAgo } from '../components/TimeAgo';
 import { LiveIcon } from '../components/icons';
@@ -22,9 +23,9 @@ export default function Home({ data }: PageProps) {
             <a className="btn btn--primary btn--lg" href="#live-now">
               {t('home.watchNow')}
             </a>
-            <Link to="/broadcast" className="btn btn--light btn--lg">
+            <AccountLink to="/broadcast" className="btn btn--light btn--lg">
               {t('home.goLive')}
-            </Link>
+            </AccountLink>
           </div>
         </div>
       </section>
@@ -39,9 +40,9 @@ export default function Home({ data }: PageProps) {
           </span>
           <p className="empty-live__title">{t('home.noLive')}</p>
           <p className="muted">{t('home.noLiveText')}</p>
-          <Link to="/broadcast" className="btn btn--primary">
+          <AccountLink to="/broadcast" className="btn btn--primary">
             {t('home.goLive')}
-          </Link>
+          </AccountLink>
         </div>
       </section>
 

@@ -25,6 +25,16 @@ export const ERRORS = {
   tongdun_fail: { code: 1110, http: 400 },
   risk_rejected: { code: 1111, http: 403 },
   third_party_failed: { code: 1112, http: 502 },
+  // Media (WHIP/WHEP).
+  bad_sdp: { code: 1201, http: 400 },
+  publisher_exists: { code: 1202, http: 409 },
+  no_publisher: { code: 1203, http: 404 },
+  media_session_not_found: { code: 1204, http: 404 },
+  stream_key_invalid: { code: 1205, http: 401 },
+  not_room_owner: { code: 1206, http: 403 },
+  title_required: { code: 1207, http: 400 },
+  video_not_found: { code: 1208, http: 404 },
+  video_ended: { code: 1209, http: 410 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

@@ -10,7 +10,7 @@ const ROUTES = [
   '/news/welcome-to-beamly',
   '/search?q=live',
   '/broadcast',
-  '/v/demo123',
+  '/v/demoLive0001',
   '/u/10000003',
   '/obs',
   '/studio',
@@ -26,6 +26,12 @@ const NOT_FOUND = new Set(['/NotFound', '/no/such/page']);
 let e2e: E2E;
 beforeAll(async () => {
   e2e = await startE2E();
+  // A broadcast that has ended: its page shows the completed screen (no media needed).
+  await e2e.app.testDb.db.query(
+    `INSERT INTO lives (vid, uid, title, status, started_at, ended_at)
+     SELECT 'demoLive0001', uid, 'Sunday acoustic set', 'ended', now() - interval '1 hour', now()
+     FROM users WHERE short_id = '10000001'`,
+  );
 });
 afterAll(async () => {
   await e2e.close();

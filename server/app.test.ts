@@ -8,6 +8,11 @@ import { createTestApp, type TestApp } from './testing/app';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  await t.testDb.db.query(
+    `INSERT INTO lives (vid, uid, title, status, started_at, ended_at)
+     SELECT 'abcLive00001', uid, 'Sunday acoustic set', 'ended', now() - interval '1 hour', now()
+     FROM users WHERE short_id = '10000001'`,
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -83,7 +88,7 @@ describe('pages', () => {
     '/news/welcome-to-beamly',
     '/search?q=safety',
     '/broadcast',
-    '/v/abc123',
+    '/v/abcLive00001',
     '/u/10000001',
     '/obs',
     '/studio',
@@ -106,8 +111,8 @@ describe('pages', () => {
         expect(dir, url).toBe(locale === 'ar' ? 'rtl' : 'ltr');
         expect(title, url).toBeTruthy();
         if (locale === 'en') english.set(route, title);
-        // A personal page's title is the user's nickname, the same in every language.
-        else if (title === english.get(route) && !route.startsWith('/u/'))
+        // A personal page's title is the user's nickname, a live's its title: the same in every language.
+        else if (title === english.get(route) && !route.startsWith('/u/') && !route.startsWith('/v/'))
           sameAsEnglish.set(locale, [...(sameAsEnglish.get(locale) ?? []), route]);
       }
     }
@@ -130,12 +135,16 @@ describe('pages', () => {
     expect((await get('/en/search?q=x')).body).toContain('<meta name="robots" content="noindex">');
   });
 
+  it('answers 404 for a live that does not exist', async () => {
+    expect((await get('/en/v/noSuchLive01')).statusCode).toBe(404);
+  });
+
   it('serves prefixes and aliases as the same page', async () => {
     for (const url of [
       '/index.html',
       '/index',
       '/us/m/safety.html',
-      '/de/us/m/v/abc/index.html',
+      '/de/us/m/v/abcLive00001/index.html',
       '/u/10000002/index.html',
     ]) {
       expect((await get(url)).statusCode, url).toBe(200);

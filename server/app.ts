@@ -17,6 +17,11 @@ import { localFileStore, type FileStore } from './infra/files';
 import { openKv, type Kv } from './infra/kv';
 import { createMailer, type Mailer } from './infra/mail';
 import { createSms, type SmsSender } from './infra/sms';
+import type { MediaEngine } from './media/engine';
+import { WeriftEngine } from './media/werift-engine';
+import { registerMediaRoutes } from './modules/live/media-routes';
+import { liveRoutes } from './modules/live/routes';
+import { LiveService } from './modules/live/service';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
 import { redactUrl } from './http/redact';
 import { createMetrics, registerMetrics } from './http/metrics';
@@ -47,6 +52,7 @@ export interface AppDeps {
   kv?: Kv;
   mailer?: Mailer;
   sms?: SmsSender;
+  media?: MediaEngine;
   risk?: RiskProvider;
   files?: FileStore;
   /** Overrides for tests. */
@@ -129,6 +135,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: (err) => app.log.error({ err }, 'SMS provider failed'),
   });
   const meta = metaReader(config.COUNTRY_HEADER);
+  const media =
+    deps.media ??
+    new WeriftEngine({
+      iceServers: config.MEDIA_ICE_SERVERS,
+      portRange: config.MEDIA_PORT_RANGE
+        ? (config.MEDIA_PORT_RANGE.split('-').map(Number) as [number, number])
+        : undefined,
+      hostAddresses: (
+        config.MEDIA_HOST_ADDRESSES ??
+        (config.APP_ENV === 'development' || config.APP_ENV === 'test' ? '127.0.0.1' : '')
+      )
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    });
+  const live = new LiveService(db, media, {
+    log: (err) => app.log.error({ err }, 'live state update failed'),
+  });
   const google = config.GOOGLE_CLIENT_ID
     ? new GoogleSignIn(db, kv, {
         issuer: config.GOOGLE_ISSUER,
@@ -138,6 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       })
     : null;
   app.addHook('onClose', async () => {
+    live.shutdown();
+    if (!deps.media) await media.shutdown();
     if (!deps.kv) await kv.close();
     if (!deps.mailer) mailer.close();
   });
@@ -222,6 +248,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(usersRoutes(users));
+  await app.register(liveRoutes(live));
+  registerMediaRoutes(app, live);
   if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);
 
   app.all('/api/*', { schema: { hide: true } }, async (req, reply) =>
@@ -252,6 +280,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   registerSeo(app, { config, news });
-  pageHandler = registerPages(app, { config, assets, content, news, auth, users, metrics });
+  pageHandler = registerPages(app, { config, assets, content, news, auth, users, live, metrics });
   return app;
 }

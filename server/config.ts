@@ -33,6 +33,33 @@ const schema = z
     RISK_REJECT_SCORE: z.coerce.number().int().min(1).default(80),
     /** Device risk: sign-up attempts one device fingerprint may make per day. */
     RISK_SIGNUPS_PER_DEVICE: z.coerce.number().int().min(1).default(10),
+    /** Media engine ICE: STUN/TURN servers as JSON, e.g. [{"urls":"stun:stun.example.com:3478"}]. */
+    MEDIA_ICE_SERVERS: z
+      .string()
+      .default('[]')
+      .transform((v, ctx) => {
+        try {
+          return z
+            .array(
+              z.object({
+                urls: z.union([z.string(), z.array(z.string())]),
+                username: z.string().optional(),
+                credential: z.string().optional(),
+              }),
+            )
+            .parse(JSON.parse(v));
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {urls, username?, credential?}' });
+          return z.NEVER;
+        }
+      }),
+    /** UDP ports for media, e.g. 40000-40999. Unset: any free port. */
+    MEDIA_PORT_RANGE: z
+      .string()
+      .regex(/^\d{4,5}-\d{4,5}$/)
+      .optional(),
+    /** Extra host addresses for ICE candidates (comma list). Default: 127.0.0.1 in development and tests. */
+    MEDIA_HOST_ADDRESSES: z.string().optional(),
     /** Google sign-in (OpenID Connect). Unset client id: the button is not offered. */
     GOOGLE_ISSUER: urlString.default('https://accounts.google.com'),
     GOOGLE_CLIENT_ID: z.string().optional(),

@@ -13,12 +13,15 @@ import type {
   SearchData,
   StaticPageData,
   UserPageData,
+  LiveVideoData,
 } from '../../web/pages/data';
 import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
 import type { AuthService } from '../modules/auth/service';
 import type { NewsService } from '../modules/news/service';
 import type { UsersService } from '../modules/users/service';
+import { liveInfo } from '../modules/live/routes';
+import type { LiveService } from '../modules/live/service';
 
 export interface LoadContext {
   locale: Locale;
@@ -31,6 +34,7 @@ export interface LoadContext {
   news: NewsService;
   auth: AuthService;
   users: UsersService;
+  live: LiveService;
 }
 
 export interface Loaded {
@@ -165,7 +169,21 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   },
 
   broadcast: placeholder('broadcast'),
-  video: placeholder('video', 'videoid'),
+  async video(ctx) {
+    const live = await ctx.live.get(ctx.match.params.videoid ?? '');
+    if (!live || live.status === 'deleted') throw new NotFoundSignal();
+    const data: LiveVideoData = { live: liveInfo(live) };
+    return {
+      status: 200,
+      data,
+      title: `${live.title} · ${live.nickname}`,
+      description: translate(ctx.locale, 'meta.video.description', { site: ctx.siteName }),
+      noindex: live.status !== 'live',
+      ogType: 'website',
+      // The state changes (live → ended) and the count moves: never reuse a render.
+      cacheMs: 0,
+    };
+  },
   async user(ctx) {
     const profile = await ctx.users.byShortId(ctx.match.params.personalId ?? '');
     if (!profile) throw new NotFoundSignal();

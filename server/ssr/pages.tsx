@@ -16,6 +16,7 @@ import type { ContentStore } from '../modules/content/content';
 import type { AuthService } from '../modules/auth/service';
 import type { NewsService } from '../modules/news/service';
 import type { UsersService } from '../modules/users/service';
+import type { LiveService } from '../modules/live/service';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
 import { renderDocument } from './document';
@@ -28,6 +29,7 @@ interface Deps {
   news: NewsService;
   auth: AuthService;
   users: UsersService;
+  live: LiveService;
   metrics: Metrics;
 }
 
@@ -113,6 +115,7 @@ export function registerPages(
       news: deps.news,
       auth: deps.auth,
       users: deps.users,
+      live: deps.live,
     };
     try {
       loaded = await LOADERS[match.id]({ ...ctx, match });

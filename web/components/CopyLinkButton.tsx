@@ -1,13 +1,13 @@
 import { useI18n } from '../i18n/i18n';
 import { useFeedback } from './feedback';
 
-/** Copies the current page's address and confirms with a toast. */
-export function CopyLinkButton() {
+/** Copies a link (default: the current page's address) and confirms with a toast. */
+export function CopyLinkButton({ text }: { text?: string }) {
   const { t } = useI18n();
   const { toast } = useFeedback();
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(window.location.href);
+      await navigator.clipboard.writeText(text ?? window.location.href);
       toast(t('common.linkCopied'));
     } catch {
       toast(t('common.copyFailed'));

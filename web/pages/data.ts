@@ -48,3 +48,18 @@ export interface ResetPasswordData {
 export interface UserPageData {
   profile: PublicProfile;
 }
+
+/** /v/{videoid}: the broadcast as GET /api/v1/live/{vid} answers it. */
+export interface LiveVideoData {
+  live: {
+    vid: string;
+    title: string;
+    cover: string | null;
+    orientation: 'portrait' | 'landscape';
+    status: 'created' | 'live' | 'ended' | 'deleted' | 'expired';
+    started_at: string | null;
+    ended_at: string | null;
+    viewers: number;
+    host: { uid: number; short_id: string; nickname: string; face: string | null };
+  };
+}

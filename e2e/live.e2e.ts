@@ -1,0 +1,94 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../server/infra/kv';
+import { WeriftEngine } from '../server/media/werift-engine';
+import { signedInUser } from '../server/testing/auth';
+import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
+
+// The studio and the live page in real browsers: go live from the fake camera, watch, end.
+let e2e: E2E;
+const kv = new MemoryKv();
+const media = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
+const HOST = { email: 'studio@example.com', password: 'studio pass 1' };
+
+beforeAll(async () => {
+  e2e = await startE2E({ kv, media });
+  await signedInUser(e2e.app, kv, HOST.email, HOST.password);
+});
+afterAll(async () => {
+  await e2e.close();
+  await kv.close();
+});
+
+async function open(
+  url: string,
+  width = 1280,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } });
+  await context.addCookies([{ name: 'cookie_consent', value: 'all', url: e2e.base }]);
+  await context.grantPermissions(['camera', 'microphone', 'clipboard-read', 'clipboard-write'], {
+    origin: e2e.base,
+  });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(e2e.base + url);
+  await waitReady(page);
+  return { context, page, errors };
+}
+
+describe('going live from the studio and watching', () => {
+  it('device check, go live, a viewer watches, the broadcaster ends, the viewer sees it ended', async () => {
+    const host = await open('/en/broadcast');
+    // Visitors are asked to sign in first.
+    await host.page.getByRole('heading', { name: 'Sign in to go live' }).waitFor();
+    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    const dialog = host.page.getByRole('dialog', { name: 'Sign in' });
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
+    await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const goLive = host.page.getByRole('button', { name: 'Go live' });
+    expect(await goLive.isDisabled()).toBe(true);
+    await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
+    await host.page.getByLabel('Camera').waitFor();
+    await host.page.waitForFunction(() => {
+      const v = document.querySelector<HTMLVideoElement>('.studio__preview');
+      return Boolean(v && v.videoWidth > 0);
+    });
+    expect(await host.page.getByRole('meter', { name: 'Microphone level' }).count()).toBe(1);
+    await host.page.getByLabel('Title').fill('Morning coffee stream');
+    await host.page.getByLabel('Landscape').check();
+    await goLive.click();
+    await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
+    const share = await host.page.getByLabel('Share your live').inputValue();
+    expect(share).toMatch(new RegExp(`^${e2e.base}/en/v/[A-Za-z0-9]{12}$`));
+    expect(host.errors).toEqual([]);
+
+    const viewer = await open(new URL(share).pathname, 390);
+    expect(await viewer.page.locator('h1').textContent()).toBe('Morning coffee stream');
+    await viewer.page.getByRole('button', { name: 'Tap to unmute' }).waitFor({ timeout: 15_000 });
+    const size = await viewer.page.evaluate(() => {
+      const v = document.querySelector<HTMLVideoElement>('.live-page__video');
+      return { w: v?.videoWidth ?? 0, muted: v?.muted };
+    });
+    expect(size.w).toBeGreaterThan(0);
+    expect(size.muted).toBe(true);
+    await viewer.page.getByRole('button', { name: 'Tap to unmute' }).click();
+    expect(
+      await viewer.page.evaluate(() => document.querySelector<HTMLVideoElement>('.live-page__video')?.muted),
+    ).toBe(false);
+    expect(media.stats()).toMatchObject({ publishers: 1, viewers: 1 });
+    await host.page.getByText('1 viewer', { exact: true }).waitFor({ timeout: 10_000 });
+
+    await host.page.getByRole('button', { name: 'End broadcast' }).click();
+    await host.page.getByRole('button', { name: 'Confirm' }).click();
+    await host.page.getByRole('heading', { name: 'Your live has ended' }).waitFor();
+    expect(await host.page.locator('.studio__summary').textContent()).toContain('Most viewers at once1');
+    await viewer.page.getByRole('heading', { name: 'This live has ended' }).waitFor({ timeout: 15_000 });
+    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, viewers: 0, peerConnections: 0 });
+    expect(viewer.errors).toEqual([]);
+    await host.context.close();
+    await viewer.context.close();
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The media engine behind WHIP and WHEP: the one narrow interface the rest of the server uses.
+ * The embedded default is an SFU on werift in this process; a second engine (Janus, for
+ * production capacity) can implement the same calls.
+ */
+export interface MediaEngine {
+  /** A publisher's offer (WHIP) for a room: one publisher per room at a time. */
+  publish(room: string, offer: string): Promise<MediaSession>;
+  /** A viewer's offer (WHEP) for a room that has a publisher. */
+  play(room: string, offer: string): Promise<MediaSession>;
+  /** Trickled ICE candidates (an SDP fragment, RFC 8840) for a session. */
+  addCandidates(sessionId: string, fragment: string): Promise<void>;
+  /** Ends one session (a publisher's ends the room's media and its viewers). */
+  close(sessionId: string): Promise<void>;
+  /** Ends a room's media: its publisher and every viewer. */
+  closeRoom(room: string): Promise<void>;
+  /** A room that has a publisher, with its viewer count; null when nobody publishes to it. */
+  room(room: string): { viewers: number } | null;
+  /** Which room a session belongs to, and its role. */
+  session(sessionId: string): { room: string; role: 'publisher' | 'viewer' } | null;
+  /** Told when a room's publisher connects, loses its connection, comes back, or is gone. */
+  onPublisher(listener: (room: string, state: PublisherState) => void): () => void;
+  stats(): MediaStats;
+  shutdown(): Promise<void>;
+}
+
+export type PublisherState = 'connected' | 'interrupted' | 'closed';
+
+export interface MediaSession {
+  id: string;
+  /** The SDP answer, with every ICE candidate already gathered. */
+  answer: string;
+  /** Codecs in use: 'H264', 'VP8', 'opus'. */
+  codecs: string[];
+}
+
+export interface MediaStats {
+  rooms: number;
+  publishers: number;
+  viewers: number;
+  /** Peer connections open in the engine (tests check they return to zero). */
+  peerConnections: number;
+}
+
+export interface MediaConfig {
+  /** STUN/TURN servers offered to the engine's own ICE agent. */
+  iceServers: { urls: string | string[]; username?: string; credential?: string }[];
+  /** UDP port range for media, e.g. [40000, 40999]; undefined = any port. */
+  portRange: [number, number] | undefined;
+  /** Extra host addresses to gather candidates on (127.0.0.1 for tests, a public IP on a VM). */
+  hostAddresses: string[];
+}

@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import {
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  type MediaStreamTrack,
+  type RTCRtpTransceiver,
+} from 'werift';
+import { AppError } from '../../common/errors';
+import type { MediaConfig, MediaEngine, MediaSession, MediaStats, PublisherState } from './engine';
+import { checkOffer, publisherChoice, selectCodecs, viewerChoice, type CodecChoice } from './sdp';
+
+const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
+/** ICE gathering normally takes milliseconds on a host; give up on slow STUN after this. */
+const GATHER_TIMEOUT_MS = 3000;
+/** At most one keyframe request to the publisher per this interval (viewers join in bursts). */
+const PLI_INTERVAL_MS = 500;
+
+interface Viewer {
+  id: string;
+  pc: RTCPeerConnection;
+  unsubscribe: (() => void)[];
+}
+
+interface Room {
+  name: string;
+  publisherId: string;
+  pc: RTCPeerConnection;
+  codecs: CodecChoice[];
+  tracks: Map<'audio' | 'video', { track: MediaStreamTrack; transceiver: RTCRtpTransceiver }>;
+  viewers: Map<string, Viewer>;
+  lastPli: number;
+}
+
+function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
+  if (choice.kind === 'audio')
+    return new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 });
+  return new RTCRtpCodecParameters({
+    mimeType: `video/${choice.name}`,
+    clockRate: 90000,
+    rtcpFeedback: FEEDBACK,
+    ...(choice.fmtp ? { parameters: choice.fmtp } : {}),
+  });
+}
+
+async function gathered(pc: RTCPeerConnection): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return;
+  await pc.iceGatheringStateChange.watch((s) => s === 'complete', GATHER_TIMEOUT_MS).catch(() => undefined);
+}
+
+/**
+ * An SFU in this process on werift: one receiving peer connection per room's publisher, one
+ * sending peer connection per viewer, RTP forwarded as it arrives (each viewer gets its own copy
+ * of a packet: werift rewrites headers in place and keeps them for retransmission).
+ */
+export class WeriftEngine implements MediaEngine {
+  readonly #rooms = new Map<string, Room>();
+  readonly #sessions = new Map<string, { room: string; role: 'publisher' | 'viewer' }>();
+  readonly #listeners = new Set<(room: string, state: PublisherState) => void>();
+
+  constructor(private readonly config: MediaConfig) {}
+
+  #peer(codecs: CodecChoice[]): RTCPeerConnection {
+    const audio = codecs.filter((c) => c.kind === 'audio').map(codecParams);
+    const video = codecs.filter((c) => c.kind === 'video').map(codecParams);
+    return new RTCPeerConnection({
+      codecs: { audio, video },
+      iceServers: this.config.iceServers,
+      ...(this.config.portRange ? { icePortRange: this.config.portRange } : {}),
+      ...(this.config.hostAddresses.length ? { iceAdditionalHostAddresses: this.config.hostAddresses } : {}),
+      iceUseIpv6: false,
+    });
+  }
+
+  #emit(room: string, state: PublisherState): void {
+    for (const l of this.#listeners) l(room, state);
+  }
+
+  async publish(roomName: string, offer: string): Promise<MediaSession> {
+    checkOffer(offer);
+    const current = this.#rooms.get(roomName);
+    if (current) {
+      // One publisher at a time; one whose connection dropped may be replaced (its republish).
+      if (['new', 'connecting', 'connected'].includes(current.pc.connectionState))
+        throw new AppError('publisher_exists');
+      await this.closeRoom(roomName);
+      if (this.#rooms.has(roomName)) throw new AppError('publisher_exists');
+    }
+    const { sdp, chosen } = selectCodecs(offer, publisherChoice(offer));
+    if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
+    const pc = this.#peer(chosen);
+    const id = randomUUID();
+    const room: Room = {
+      name: roomName,
+      publisherId: id,
+      pc,
+      codecs: chosen,
+      tracks: new Map(),
+      viewers: new Map(),
+      lastPli: 0,
+    };
+    // Claimed before any await: a second publisher racing this one gets publisher_exists.
+    this.#rooms.set(roomName, room);
+    this.#sessions.set(id, { room: roomName, role: 'publisher' });
+    pc.ontrack = ({ track, transceiver }) => {
+      if (track.kind === 'audio' || track.kind === 'video')
+        room.tracks.set(track.kind, { track, transceiver });
+    };
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') this.#emit(roomName, 'connected');
+      else if (state === 'disconnected') this.#emit(roomName, 'interrupted');
+      else if (state === 'failed') void this.close(id);
+    });
+    try {
+      await pc.setRemoteDescription({ type: 'offer', sdp });
+      await pc.setLocalDescription(await pc.createAnswer());
+      await gathered(pc);
+      const answer = pc.localDescription?.sdp;
+      if (!answer) throw new AppError('bad_sdp');
+      return { id, answer, codecs: chosen.map((c) => c.name) };
+    } catch (err) {
+      await this.close(id);
+      throw err instanceof AppError ? err : new AppError('bad_sdp');
+    }
+  }
+
+  async play(roomName: string, offer: string): Promise<MediaSession> {
+    checkOffer(offer);
+    const room = this.#rooms.get(roomName);
+    if (!room) throw new AppError('no_publisher');
+    const { sdp, chosen } = selectCodecs(offer, viewerChoice(room.codecs));
+    if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
+    const pc = this.#peer(chosen);
+    const id = randomUUID();
+    const viewer: Viewer = { id, pc, unsubscribe: [] };
+    room.viewers.set(id, viewer);
+    this.#sessions.set(id, { room: roomName, role: 'viewer' });
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') this.#requestKeyframe(room, true);
+      if (state === 'failed' || state === 'closed') void this.close(id);
+    });
+    try {
+      await pc.setRemoteDescription({ type: 'offer', sdp });
+      for (const transceiver of pc.getTransceivers()) {
+        const kind = transceiver.kind;
+        if (kind !== 'audio' && kind !== 'video') continue;
+        transceiver.setDirection('sendonly');
+        this.#forward(room, viewer, kind, transceiver);
+      }
+      await pc.setLocalDescription(await pc.createAnswer());
+      await gathered(pc);
+      const answer = pc.localDescription?.sdp;
+      if (!answer) throw new AppError('bad_sdp');
+      return { id, answer, codecs: chosen.map((c) => c.name) };
+    } catch (err) {
+      await this.close(id);
+      throw err instanceof AppError ? err : new AppError('bad_sdp');
+    }
+  }
+
+  /** Sends the publisher's packets of one kind to a viewer's transceiver, once the track exists. */
+  #forward(room: Room, viewer: Viewer, kind: 'audio' | 'video', out: RTCRtpTransceiver): void {
+    const attach = (track: MediaStreamTrack) => {
+      const { unSubscribe } = track.onReceiveRtp.subscribe((rtp) => {
+        void out.sender.sendRtp(rtp.clone());
+      });
+      viewer.unsubscribe.push(unSubscribe);
+    };
+    const existing = room.tracks.get(kind);
+    if (existing) attach(existing.track);
+    else {
+      // The publisher's track appears when its first packets arrive.
+      const { unSubscribe } = room.pc.onTrack.subscribe((track) => {
+        if (track.kind === kind) attach(track);
+      });
+      viewer.unsubscribe.push(unSubscribe);
+    }
+    if (kind === 'video') {
+      const { unSubscribe } = out.sender.onPictureLossIndication.subscribe(() => this.#requestKeyframe(room));
+      viewer.unsubscribe.push(unSubscribe);
+    }
+  }
+
+  #requestKeyframe(room: Room, force = false): void {
+    const now = Date.now();
+    if (!force && now - room.lastPli < PLI_INTERVAL_MS) return;
+    const video = room.tracks.get('video');
+    if (!video?.track.ssrc) return;
+    room.lastPli = now;
+    void video.transceiver.receiver.sendRtcpPLI(video.track.ssrc);
+  }
+
+  async addCandidates(sessionId: string, fragment: string): Promise<void> {
+    const pc = this.#pc(sessionId);
+    if (!pc) throw new AppError('media_session_not_found');
+    for (const line of fragment.split(/\r?\n/)) {
+      if (!line.startsWith('a=candidate:')) continue;
+      await pc.addIceCandidate({ candidate: line.slice(2), sdpMLineIndex: 0 }).catch(() => undefined);
+    }
+  }
+
+  #pc(sessionId: string): RTCPeerConnection | null {
+    const s = this.#sessions.get(sessionId);
+    if (!s) return null;
+    const room = this.#rooms.get(s.room);
+    if (!room) return null;
+    return s.role === 'publisher' ? room.pc : (room.viewers.get(sessionId)?.pc ?? null);
+  }
+
+  async close(sessionId: string): Promise<void> {
+    const s = this.#sessions.get(sessionId);
+    if (!s) return;
+    this.#sessions.delete(sessionId);
+    const room = this.#rooms.get(s.room);
+    if (!room) return;
+    if (s.role === 'viewer') {
+      const viewer = room.viewers.get(sessionId);
+      room.viewers.delete(sessionId);
+      if (viewer) {
+        for (const u of viewer.unsubscribe) u();
+        await viewer.pc.close().catch(() => undefined);
+      }
+      return;
+    }
+    if (room.publisherId !== sessionId) return;
+    await this.closeRoom(s.room);
+  }
+
+  async closeRoom(roomName: string): Promise<void> {
+    const room = this.#rooms.get(roomName);
+    if (!room) return;
+    this.#rooms.delete(roomName);
+    this.#sessions.delete(room.publisherId);
+    for (const viewer of room.viewers.values()) {
+      this.#sessions.delete(viewer.id);
+      for (const u of viewer.unsubscribe) u();
+      await viewer.pc.close().catch(() => undefined);
+    }
+    room.viewers.clear();
+    await room.pc.close().catch(() => undefined);
+    this.#emit(roomName, 'closed');
+  }
+
+  room(name: string): { viewers: number } | null {
+    const room = this.#rooms.get(name);
+    return room ? { viewers: room.viewers.size } : null;
+  }
+
+  session(sessionId: string): { room: string; role: 'publisher' | 'viewer' } | null {
+    return this.#sessions.get(sessionId) ?? null;
+  }
+
+  onPublisher(listener: (room: string, state: PublisherState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  stats(): MediaStats {
+    let viewers = 0;
+    for (const room of this.#rooms.values()) viewers += room.viewers.size;
+    return {
+      rooms: this.#rooms.size,
+      publishers: this.#rooms.size,
+      viewers,
+      peerConnections: this.#rooms.size + viewers,
+    };
+  }
+
+  async shutdown(): Promise<void> {
+    for (const name of [...this.#rooms.keys()]) await this.closeRoom(name);
+  }
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../../common/errors';
+import { MAX_SDP_BYTES } from '../../media/sdp';
+import type { LiveService } from './service';
+
+const SDP = 'application/sdp';
+const SDP_FRAG = 'application/trickle-ice-sdpfrag';
+
+function bearer(req: FastifyRequest): string | undefined {
+  return /^Bearer (\S{20,200})$/.exec(req.headers.authorization ?? '')?.[1];
+}
+
+function sdpBody(req: FastifyRequest): string {
+  if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP || typeof req.body !== 'string')
+    throw new AppError('bad_sdp');
+  return req.body;
+}
+
+function answer(reply: FastifyReply, location: string, sdp: string) {
+  return reply
+    .code(201)
+    .header('content-type', SDP)
+    .header('location', location)
+    .header('cache-control', 'no-store')
+    .send(sdp);
+}
+
+/**
+ * WHIP (RFC 9725) and WHEP: POST an SDP offer → 201 with the answer and the session's URL
+ * (Location); PATCH trickles ICE; DELETE ends. Publishing needs the broadcast's bearer token.
+ */
+export function registerMediaRoutes(app: FastifyInstance, live: LiveService): void {
+  for (const type of [SDP, SDP_FRAG]) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: MAX_SDP_BYTES }, (_req, body, done) =>
+      done(null, body),
+    );
+  }
+  const params = (req: FastifyRequest) => req.params as { vid: string; session?: string };
+  const hide = { schema: { hide: true } };
+
+  app.post('/api/v1/whip/:vid', hide, async (req, reply) => {
+    const { vid } = params(req);
+    const session = await live.publish(vid, bearer(req), sdpBody(req));
+    return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
+  });
+
+  app.patch('/api/v1/whip/:vid/:session', hide, async (req, reply) => {
+    const { vid, session = '' } = params(req);
+    await live.authorizePublish(vid, bearer(req));
+    if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
+      throw new AppError('bad_sdp');
+    await live.trickle(vid, session, req.body);
+    return reply.code(204).send();
+  });
+
+  app.delete('/api/v1/whip/:vid/:session', hide, async (req, reply) => {
+    const { vid, session = '' } = params(req);
+    await live.unpublish(vid, session, bearer(req));
+    return reply.code(200).send();
+  });
+
+  app.post('/api/v1/whep/:vid', hide, async (req, reply) => {
+    const { vid } = params(req);
+    const session = await live.play(vid, sdpBody(req));
+    return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
+  });
+
+  app.patch('/api/v1/whep/:vid/:session', hide, async (req, reply) => {
+    const { vid, session = '' } = params(req);
+    if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
+      throw new AppError('bad_sdp');
+    await live.trickle(vid, session, req.body);
+    return reply.code(204).send();
+  });
+
+  app.delete('/api/v1/whep/:vid/:session', hide, async (req, reply) => {
+    const { vid, session = '' } = params(req);
+    await live.stopPlaying(vid, session);
+    return reply.code(200).send();
+  });
+}

@@ -1,0 +1,117 @@
+import type { Queryable } from '../../db/client';
+
+export type LiveStatus = 'created' | 'live' | 'ended' | 'deleted' | 'expired';
+
+export interface LiveRow {
+  vid: string;
+  uid: number;
+  title: string;
+  cover: string | null;
+  orientation: 'portrait' | 'landscape';
+  status: LiveStatus;
+  source: 'studio' | 'obs';
+  created_at: Date;
+  started_at: Date | null;
+  ended_at: Date | null;
+  peak_viewers: number;
+}
+
+export interface LiveWithHost extends LiveRow {
+  nickname: string;
+  face: string | null;
+  short_id: string;
+}
+
+const COLUMNS =
+  'l.vid, l.uid, l.title, l.cover, l.orientation, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers';
+const WITH_HOST = `SELECT ${COLUMNS}, u.nickname, u.face, u.short_id FROM lives l JOIN users u ON u.uid = l.uid`;
+
+export const liveRepo = {
+  async insert(
+    db: Queryable,
+    l: {
+      vid: string;
+      uid: number;
+      title: string;
+      orientation: string;
+      source: string;
+      tokenHash: Buffer | null;
+    },
+  ): Promise<LiveRow> {
+    const [row] = await db.query<LiveRow>(
+      `INSERT INTO lives (vid, uid, title, orientation, source, publish_token_hash) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING vid, uid, title, cover, orientation, status, source, created_at, started_at, ended_at, peak_viewers`,
+      [l.vid, l.uid, l.title, l.orientation, l.source, l.tokenHash],
+    );
+    if (!row) throw new Error('live insert returned nothing');
+    return row;
+  },
+
+  async active(db: Queryable, uid: number): Promise<LiveRow | null> {
+    const [row] = await db.query<LiveRow>(
+      `SELECT ${COLUMNS} FROM lives l WHERE l.uid = $1 AND l.status IN ('created', 'live')`,
+      [uid],
+    );
+    return row ?? null;
+  },
+
+  async byVid(db: Queryable, vid: string): Promise<LiveWithHost | null> {
+    const [row] = await db.query<LiveWithHost>(`${WITH_HOST} WHERE l.vid = $1`, [vid]);
+    return row ?? null;
+  },
+
+  async byPublishToken(db: Queryable, tokenHash: Buffer): Promise<LiveRow | null> {
+    const [row] = await db.query<LiveRow>(
+      `SELECT ${COLUMNS} FROM lives l WHERE l.publish_token_hash = $1 AND l.status IN ('created', 'live')`,
+      [tokenHash],
+    );
+    return row ?? null;
+  },
+
+  async markLive(db: Queryable, vid: string): Promise<void> {
+    await db.query(
+      `UPDATE lives SET status = 'live', started_at = coalesce(started_at, now()) WHERE vid = $1 AND status IN ('created', 'live')`,
+      [vid],
+    );
+  },
+
+  /** Ends a broadcast; answers the row as it ended, or null when it was not active. */
+  async end(db: Queryable, vid: string): Promise<LiveRow | null> {
+    const [row] = await db.query<LiveRow>(
+      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL
+       WHERE vid = $1 AND status IN ('created', 'live')
+       RETURNING vid, uid, title, cover, orientation, status, source, created_at, started_at, ended_at, peak_viewers`,
+      [vid],
+    );
+    return row ?? null;
+  },
+
+  async notePeak(db: Queryable, vid: string, viewers: number): Promise<void> {
+    await db.query('UPDATE lives SET peak_viewers = greatest(peak_viewers, $2) WHERE vid = $1', [
+      vid,
+      viewers,
+    ]);
+  },
+
+  async liveNow(db: Queryable, limit: number): Promise<LiveWithHost[]> {
+    return db.query<LiveWithHost>(
+      `${WITH_HOST} WHERE l.status = 'live' ORDER BY l.started_at DESC LIMIT $1`,
+      [limit],
+    );
+  },
+
+  async setStreamKey(db: Queryable, uid: number, keyHash: Buffer): Promise<void> {
+    await db.query(
+      `INSERT INTO stream_keys (uid, key_hash) VALUES ($1, $2)
+       ON CONFLICT (uid) DO UPDATE SET key_hash = excluded.key_hash, created_at = now()`,
+      [uid, keyHash],
+    );
+  },
+
+  async streamKeyOwner(db: Queryable, keyHash: Buffer): Promise<number | null> {
+    const [row] = await db.query<{ uid: number }>('SELECT uid FROM stream_keys WHERE key_hash = $1', [
+      keyHash,
+    ]);
+    return row?.uid ?? null;
+  },
+};

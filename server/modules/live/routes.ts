@@ -1,0 +1,133 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../../common/errors';
+import { okSchema } from '../../http/envelope';
+import { requireAuth } from '../auth/context';
+import { errors } from '../auth/schemas';
+import type { LiveWithHost } from './repo';
+import type { LiveService } from './service';
+
+const vidParam = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });
+
+export const liveSchema = z.object({
+  vid: z.string(),
+  title: z.string(),
+  cover: z.string().nullable(),
+  orientation: z.enum(['portrait', 'landscape']),
+  status: z.enum(['created', 'live', 'ended', 'deleted', 'expired']),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  viewers: z.number(),
+  host: z.object({
+    uid: z.number(),
+    short_id: z.string(),
+    nickname: z.string(),
+    face: z.string().nullable(),
+  }),
+});
+export type LiveInfo = z.infer<typeof liveSchema>;
+
+export function liveInfo(l: LiveWithHost & { viewers: number }): LiveInfo {
+  return {
+    vid: l.vid,
+    title: l.title,
+    cover: l.cover,
+    orientation: l.orientation,
+    status: l.status,
+    started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
+    ended_at: l.ended_at ? new Date(l.ended_at).toISOString() : null,
+    viewers: l.viewers,
+    host: { uid: l.uid, short_id: l.short_id, nickname: l.nickname, face: l.face },
+  };
+}
+
+/** Broadcasts: start from the studio, end, look up (spec §7 queryinfosimple), who is live now. */
+export function liveRoutes(live: LiveService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['live'];
+
+    app.post(
+      '/api/v1/live',
+      {
+        schema: {
+          tags,
+          summary: 'Start a broadcast from the studio; answers the WHIP URL and its bearer token',
+          body: z.object({
+            title: z.string().max(60),
+            orientation: z.enum(['portrait', 'landscape']).default('portrait'),
+          }),
+          response: {
+            200: okSchema(z.object({ vid: z.string(), whip_url: z.string(), publish_token: z.string() })),
+            ...errors,
+          },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        const { live: row, publishToken } = await live.start(uid, req.body);
+        return {
+          status: 200 as const,
+          data: { vid: row.vid, whip_url: `/api/v1/whip/${row.vid}`, publish_token: publishToken },
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/live/:vid/end',
+      {
+        schema: {
+          tags,
+          summary: 'End a broadcast (owner); answers its summary',
+          params: vidParam,
+          response: {
+            200: okSchema(
+              z.object({ vid: z.string(), duration_seconds: z.number(), peak_viewers: z.number() }),
+            ),
+            ...errors,
+          },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        const s = await live.end(uid, req.params.vid);
+        return {
+          status: 200 as const,
+          data: { vid: s.vid, duration_seconds: s.durationSeconds, peak_viewers: s.peakViewers },
+        };
+      },
+    );
+
+    app.get(
+      '/api/v1/live/:vid',
+      {
+        schema: {
+          tags,
+          summary: 'A broadcast, its state and host (spec §7 queryinfosimple)',
+          params: vidParam,
+          response: { 200: okSchema(liveSchema), ...errors },
+        },
+      },
+      async (req, reply) => {
+        void reply.header('cache-control', 'no-store');
+        const row = await live.get(req.params.vid);
+        if (!row || row.status === 'deleted') throw new AppError('video_not_found');
+        return { status: 200 as const, data: liveInfo(row) };
+      },
+    );
+
+    app.get(
+      '/api/v1/live',
+      {
+        schema: {
+          tags,
+          summary: 'Who is live now, most viewers first',
+          response: { 200: okSchema(z.object({ list: z.array(liveSchema) })) },
+        },
+      },
+      async (_req, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: { list: (await live.liveNow()).map(liveInfo) } };
+      },
+    );
+  };
+}

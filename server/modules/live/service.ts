@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../../../common/errors';
+import type { Db } from '../../db/client';
+import type { MediaEngine } from '../../media/engine';
+import { hashToken, newToken } from '../auth/crypto';
+import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
+
+/** A publisher that lost its connection may come back (ICE restart or republish) within this. */
+export const RECONNECT_GRACE_MS = 20_000;
+const VID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+function newVid(): string {
+  const bytes = randomBytes(12);
+  return Array.from(bytes, (b) => VID_ALPHABET[b % VID_ALPHABET.length]).join('');
+}
+
+export interface LiveSummary {
+  vid: string;
+  durationSeconds: number;
+  peakViewers: number;
+}
+
+/**
+ * Broadcasts (spec §4 live states): created by the studio or by an OBS publish, live while the
+ * publisher's media flows, ended by the broadcaster or when the publisher is gone for longer
+ * than the reconnect grace period.
+ */
+export class LiveService {
+  readonly #graceTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly media: MediaEngine,
+    private readonly opts: { graceMs?: number; log?: (err: unknown) => void } = {},
+  ) {
+    media.onPublisher((vid, state) => {
+      void this.#publisherState(vid, state).catch((err: unknown) => opts.log?.(err));
+    });
+  }
+
+  async #publisherState(vid: string, state: 'connected' | 'interrupted' | 'closed'): Promise<void> {
+    if (state === 'connected') {
+      clearTimeout(this.#graceTimers.get(vid));
+      this.#graceTimers.delete(vid);
+      await liveRepo.markLive(this.db, vid);
+      return;
+    }
+    if (state === 'closed' && !this.#graceTimers.has(vid)) {
+      // The publisher may republish with the same token; end the broadcast only if it does not.
+      const timer = setTimeout(() => {
+        this.#graceTimers.delete(vid);
+        if (this.media.room(vid)) return;
+        void liveRepo.end(this.db, vid).catch((err: unknown) => this.opts.log?.(err));
+      }, this.opts.graceMs ?? RECONNECT_GRACE_MS);
+      timer.unref();
+      this.#graceTimers.set(vid, timer);
+    }
+  }
+
+  /** Starts a broadcast from the studio: ends any other of this broadcaster's, answers the WHIP token. */
+  async start(
+    uid: number,
+    input: { title: string; orientation: 'portrait' | 'landscape' },
+  ): Promise<{ live: LiveRow; publishToken: string }> {
+    const title = input.title.trim();
+    if (!title) throw new AppError('title_required');
+    const previous = await liveRepo.active(this.db, uid);
+    if (previous) await this.end(uid, previous.vid);
+    const publishToken = newToken();
+    const live = await liveRepo.insert(this.db, {
+      vid: newVid(),
+      uid,
+      title,
+      orientation: input.orientation,
+      source: 'studio',
+      tokenHash: hashToken(publishToken),
+    });
+    return { live, publishToken };
+  }
+
+  /** The broadcast a WHIP bearer token may publish to: the studio's token for this vid. */
+  async authorizePublish(vid: string, token: string | undefined): Promise<LiveRow> {
+    if (!token) throw new AppError('stream_key_invalid');
+    const live = await liveRepo.byPublishToken(this.db, hashToken(token));
+    if (!live) throw new AppError('stream_key_invalid');
+    if (live.vid !== vid) throw new AppError('not_room_owner');
+    return live;
+  }
+
+  async publish(vid: string, token: string | undefined, offer: string) {
+    await this.authorizePublish(vid, token);
+    const session = await this.media.publish(vid, offer);
+    clearTimeout(this.#graceTimers.get(vid));
+    this.#graceTimers.delete(vid);
+    return session;
+  }
+
+  async unpublish(vid: string, sessionId: string, token: string | undefined): Promise<void> {
+    await this.authorizePublish(vid, token);
+    const s = this.media.session(sessionId);
+    if (!s || s.room !== vid || s.role !== 'publisher') throw new AppError('media_session_not_found');
+    await this.media.close(sessionId);
+    // Hanging up on purpose (WHIP DELETE) ends the broadcast; a lost connection waits for a return.
+    await liveRepo.end(this.db, vid);
+  }
+
+  /** Trickled ICE for a session of this broadcast. */
+  async trickle(vid: string, sessionId: string, fragment: string): Promise<void> {
+    const s = this.media.session(sessionId);
+    if (!s || s.room !== vid) throw new AppError('media_session_not_found');
+    await this.media.addCandidates(sessionId, fragment);
+  }
+
+  /** A viewer (WHEP) of a live broadcast. */
+  async play(vid: string, offer: string) {
+    const live = await liveRepo.byVid(this.db, vid);
+    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
+    if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
+    const session = await this.media.play(vid, offer);
+    const viewers = this.media.room(vid)?.viewers ?? 0;
+    if (viewers > live.peak_viewers) await liveRepo.notePeak(this.db, vid, viewers);
+    return session;
+  }
+
+  async stopPlaying(vid: string, sessionId: string): Promise<void> {
+    const s = this.media.session(sessionId);
+    if (!s || s.room !== vid || s.role !== 'viewer') throw new AppError('media_session_not_found');
+    await this.media.close(sessionId);
+  }
+
+  /** The broadcaster ends the broadcast: media stops at once; answers the summary. */
+  async end(uid: number, vid: string): Promise<LiveSummary> {
+    const live = await liveRepo.byVid(this.db, vid);
+    if (!live) throw new AppError('video_not_found');
+    if (live.uid !== uid) throw new AppError('not_room_owner');
+    clearTimeout(this.#graceTimers.get(vid));
+    this.#graceTimers.delete(vid);
+    await this.media.closeRoom(vid);
+    const ended = (await liveRepo.end(this.db, vid)) ?? live;
+    const start = ended.started_at ?? ended.created_at;
+    const stop = ended.ended_at ?? new Date();
+    return {
+      vid,
+      durationSeconds: Math.max(0, Math.round((new Date(stop).getTime() - new Date(start).getTime()) / 1000)),
+      peakViewers: ended.peak_viewers,
+    };
+  }
+
+  async get(vid: string): Promise<(LiveWithHost & { viewers: number }) | null> {
+    const live = await liveRepo.byVid(this.db, vid);
+    return live ? { ...live, viewers: this.media.room(vid)?.viewers ?? 0 } : null;
+  }
+
+  /** Who is live now, hottest (most viewers) first. */
+  async liveNow(limit = 40): Promise<(LiveWithHost & { viewers: number })[]> {
+    const rows = await liveRepo.liveNow(this.db, limit);
+    return rows
+      .map((r) => ({ ...r, viewers: this.media.room(r.vid)?.viewers ?? 0 }))
+      .sort((a, b) => b.viewers - a.viewers);
+  }
+
+  shutdown(): void {
+    for (const t of this.#graceTimers.values()) clearTimeout(t);
+    this.#graceTimers.clear();
+  }
+}

@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useI18n } from '../i18n/i18n';
+
+/** Spec §5: broadcasting needs Chrome 61 or newer (and WebRTC at all). */
+export function browserCanBroadcast(): boolean {
+  if (typeof RTCPeerConnection === 'undefined' || !(navigator.mediaDevices as MediaDevices | undefined))
+    return false;
+  const chrome = /Chrome\/(\d+)/.exec(navigator.userAgent);
+  return !chrome || Number(chrome[1]) >= 61;
+}
+
+export type DeviceProblem = 'denied' | 'none' | null;
+
+/** Camera and microphone: the chosen devices' stream, the lists to choose from, and problems. */
+export function useDevices() {
+  const [stream, setStream] = useState<MediaStream | null>(null);
+  const [problem, setProblem] = useState<DeviceProblem>(null);
+  const [cameras, setCameras] = useState<MediaDeviceInfo[]>([]);
+  const [mics, setMics] = useState<MediaDeviceInfo[]>([]);
+  const [cameraId, setCameraId] = useState('');
+  const [micId, setMicId] = useState('');
+  const current = useRef<MediaStream | null>(null);
+
+  const start = useCallback(async (camera = '', mic = '') => {
+    try {
+      const next = await navigator.mediaDevices.getUserMedia({
+        video: camera ? { deviceId: { exact: camera } } : { width: { ideal: 1280 }, height: { ideal: 720 } },
+        audio: mic ? { deviceId: { exact: mic } } : true,
+      });
+      for (const t of current.current?.getTracks() ?? []) t.stop();
+      current.current = next;
+      setStream(next);
+      setProblem(null);
+      const devices = await navigator.mediaDevices.enumerateDevices();
+      setCameras(devices.filter((d) => d.kind === 'videoinput'));
+      setMics(devices.filter((d) => d.kind === 'audioinput'));
+      setCameraId(next.getVideoTracks()[0]?.getSettings().deviceId ?? camera);
+      setMicId(next.getAudioTracks()[0]?.getSettings().deviceId ?? mic);
+    } catch (err) {
+      setProblem(err instanceof DOMException && err.name === 'NotFoundError' ? 'none' : 'denied');
+    }
+  }, []);
+
+  useEffect(
+    () => () => {
+      for (const t of current.current?.getTracks() ?? []) t.stop();
+    },
+    [],
+  );
+
+  return {
+    stream,
+    problem,
+    cameras,
+    mics,
+    cameraId,
+    micId,
+    start,
+    chooseCamera: (id: string) => void start(id, micId),
+    chooseMic: (id: string) => void start(cameraId, id),
+  };
+}
+
+/** The microphone's level, 0 to 1, sampled about ten times a second. */
+export function useMicLevel(stream: MediaStream | null): number {
+  const [level, setLevel] = useState(0);
+  useEffect(() => {
+    const track = stream?.getAudioTracks()[0];
+    if (!stream || !track) return;
+    const ctx = new AudioContext();
+    const analyser = ctx.createAnalyser();
+    analyser.fftSize = 512;
+    ctx.createMediaStreamSource(new MediaStream([track])).connect(analyser);
+    const samples = new Float32Array(analyser.fftSize);
+    const timer = window.setInterval(() => {
+      analyser.getFloatTimeDomainData(samples);
+      let sum = 0;
+      for (const v of samples) sum += v * v;
+      // RMS on a rough loudness scale: normal speech lands around the middle.
+      setLevel(Math.min(1, Math.sqrt(sum / samples.length) * 4));
+    }, 100);
+    return () => {
+      window.clearInterval(timer);
+      void ctx.close();
+    };
+  }, [stream]);
+  return level;
+}
+
+/** A short tone through the speakers (spec: speaker test). */
+function playTestSound(): void {
+  const ctx = new AudioContext();
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.frequency.value = 660;
+  gain.gain.setValueAtTime(0.2, ctx.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.6);
+  osc.connect(gain).connect(ctx.destination);
+  osc.start();
+  osc.stop(ctx.currentTime + 0.6);
+  osc.addEventListener('ended', () => void ctx.close());
+}
+
+/** A muted, mirrored-free preview of a stream. */
+export function Preview({ stream, className }: { stream: MediaStream | null; className?: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.srcObject = stream;
+  }, [stream]);
+  return <video ref={ref} className={className ?? 'studio__preview'} autoPlay muted playsInline />;
+}
+
+/** Device check (spec §2): camera preview, microphone meter, speaker test, device pickers. */
+export function DeviceCheck({ devices }: { devices: ReturnType<typeof useDevices> }) {
+  const { t } = useI18n();
+  const level = useMicLevel(devices.stream);
+  return (
+    <div className="device-check">
+      <Preview stream={devices.stream} />
+      {!devices.stream && (
+        <div className="device-check__start">
+          <p className="muted">{t('studio.devicesHelp')}</p>
+          <button type="button" className="btn btn--primary" onClick={() => void devices.start()}>
+            {t('studio.allowDevices')}
+          </button>
+        </div>
+      )}
+      {devices.problem && (
+        <p className="form-error" role="alert">
+          {devices.problem === 'none' ? t('studio.noDevices') : t('studio.devicesDenied')}
+        </p>
+      )}
+      {devices.stream && (
+        <div className="device-check__controls">
+          <label className="field">
+            <span>{t('studio.camera')}</span>
+            <select value={devices.cameraId} onChange={(e) => devices.chooseCamera(e.target.value)}>
+              {devices.cameras.map((d, i) => (
+                <option key={d.deviceId || i} value={d.deviceId}>
+                  {d.label || `${t('studio.camera')} ${i + 1}`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('studio.microphone')}</span>
+            <select value={devices.micId} onChange={(e) => devices.chooseMic(e.target.value)}>
+              {devices.mics.map((d, i) => (
+                <option key={d.deviceId || i} value={d.deviceId}>
+                  {d.label || `${t('studio.microphone')} ${i + 1}`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div className="device-check__meter">
+            <span id="mic-level-label">{t('studio.micLevel')}</span>
+            <meter aria-labelledby="mic-level-label" min={0} max={1} low={0.15} high={0.85} value={level} />
+          </div>
+          <button type="button" className="btn btn--ghost" onClick={playTestSound}>
+            {t('studio.testSpeaker')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+// WHIP (publish) and WHEP (play) clients: the site's own pages use exactly the standard endpoints.
+
+function gathered(pc: RTCPeerConnection, timeoutMs = 3000): Promise<void> {
+  return new Promise((resolve) => {
+    if (pc.iceGatheringState === 'complete') return resolve();
+    const done = () => {
+      if (pc.iceGatheringState !== 'complete') return;
+      pc.removeEventListener('icegatheringstatechange', done);
+      resolve();
+    };
+    pc.addEventListener('icegatheringstatechange', done);
+    // Slow STUN servers must not hold the broadcast: send what has been gathered.
+    window.setTimeout(resolve, timeoutMs);
+  });
+}
+
+export class MediaHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function exchange(
+  url: string,
+  pc: RTCPeerConnection,
+  headers: Record<string, string>,
+): Promise<{ answer: string; location: string }> {
+  await pc.setLocalDescription(await pc.createOffer());
+  await gathered(pc);
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp', ...headers },
+    body: pc.localDescription?.sdp ?? '',
+  });
+  if (res.status !== 201) {
+    const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
+    throw new MediaHttpError(res.status, body?.error ?? null, body?.message ?? '');
+  }
+  const answer = await res.text();
+  const location = new URL(res.headers.get('location') ?? url, window.location.href).pathname;
+  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  return { answer, location };
+}
+
+export interface Session {
+  pc: RTCPeerConnection;
+  location: string;
+  /** Hangs up (DELETE on the session URL) and closes the peer connection. */
+  stop(): Promise<void>;
+  /** Closes the peer connection only (the server has already ended the session). */
+  close(): void;
+}
+
+function session(pc: RTCPeerConnection, location: string, headers: Record<string, string>): Session {
+  let stopped = false;
+  return {
+    pc,
+    location,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      pc.close();
+      await fetch(location, { method: 'DELETE', headers, keepalive: true }).catch(() => undefined);
+    },
+    close() {
+      stopped = true;
+      pc.close();
+    },
+  };
+}
+
+/** Publishes a camera stream over WHIP with the broadcast's bearer token. */
+export async function whipPublish(url: string, token: string, stream: MediaStream): Promise<Session> {
+  const pc = new RTCPeerConnection();
+  for (const track of stream.getTracks())
+    pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
+  const headers = { authorization: `Bearer ${token}` };
+  try {
+    const { location } = await exchange(url, pc, headers);
+    return session(pc, location, headers);
+  } catch (err) {
+    pc.close();
+    throw err;
+  }
+}
+
+/** Plays a broadcast over WHEP; `onStream` receives the media as tracks arrive. */
+export async function whepPlay(
+  url: string,
+  onStream: (stream: MediaStream) => void,
+  headers: Record<string, string> = {},
+): Promise<Session> {
+  const pc = new RTCPeerConnection();
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  const stream = new MediaStream();
+  pc.addEventListener('track', (e) => {
+    stream.addTrack(e.track);
+    onStream(stream);
+  });
+  try {
+    const { location } = await exchange(url, pc, headers);
+    return session(pc, location, headers);
+  } catch (err) {
+    pc.close();
+    throw err;
+  }
+}

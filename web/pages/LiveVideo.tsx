@@ -1,0 +1,165 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { formatCount } from '../../common/format';
+import type { PageProps } from '../app/pages';
+import { api, ApiError } from '../auth/api';
+import { Link } from '../components/Link';
+import { useI18n } from '../i18n/i18n';
+import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
+import type { LiveVideoData } from './data';
+
+type View = 'connecting' | 'playing' | 'reconnecting' | 'waiting' | 'ended';
+
+const RETRY_MS = 2500;
+const STATUS_POLL_MS = 10_000;
+
+/** /v/{videoid}: the live player (WHEP) with its states, host card and viewer count. */
+export default function LiveVideo({ data }: PageProps) {
+  const { live: initial } = data as LiveVideoData;
+  const { t, locale } = useI18n();
+  const [live, setLive] = useState(initial);
+  const [view, setView] = useState<View>(initial.status === 'ended' ? 'ended' : 'connecting');
+  const [muted, setMuted] = useState(true);
+  const [fullscreen, setFullscreen] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const active = initial.status === 'live' || initial.status === 'created';
+
+  const refresh = useCallback(async () => {
+    try {
+      const next = await api<LiveVideoData['live']>('GET', `/api/v1/live/${initial.vid}`);
+      setLive(next);
+      if (next.status !== 'live' && next.status !== 'created') setView('ended');
+      return next;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) setView('ended');
+      return null;
+    }
+  }, [initial.vid]);
+
+  useEffect(() => {
+    if (!active) return;
+    let session: Session | null = null;
+    let stopped = false;
+    let timer = 0;
+    const connect = async () => {
+      if (stopped) return;
+      try {
+        session = await whepPlay(`/api/v1/whep/${initial.vid}`, (stream) => {
+          if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream;
+        });
+        const pc = session.pc;
+        pc.addEventListener('connectionstatechange', () => {
+          if (stopped || session?.pc !== pc) return;
+          if (pc.connectionState === 'failed' || pc.connectionState === 'disconnected') {
+            const lost = session;
+            session = null;
+            setView('reconnecting');
+            // Ended by the broadcaster: the server closed this session already.
+            void refresh().then((next) => {
+              if (next && (next.status === 'live' || next.status === 'created')) void lost.stop();
+              else lost.close();
+              if (!stopped && next?.status !== 'ended')
+                timer = window.setTimeout(() => void retry(), RETRY_MS);
+            });
+          }
+        });
+      } catch (err) {
+        // Not publishing yet (or between reconnects): wait for the broadcaster.
+        if (err instanceof MediaHttpError && err.status === 410) return setView('ended');
+        setView(err instanceof MediaHttpError && err.status === 404 ? 'waiting' : 'reconnecting');
+        timer = window.setTimeout(() => void retry(), RETRY_MS);
+      }
+    };
+    const retry = async () => {
+      const next = await refresh();
+      if (next && (next.status === 'live' || next.status === 'created')) await connect();
+    };
+    void connect();
+    const poll = window.setInterval(() => void refresh(), STATUS_POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+      window.clearInterval(poll);
+      void session?.stop();
+    };
+  }, [active, initial.vid, refresh]);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === stage.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const host = live.host;
+  if (view === 'ended') {
+    return (
+      <div className="live-page live-page--ended">
+        <h1>{live.status === 'expired' ? t('live.expired') : t('live.endedTitle')}</h1>
+        <p className="muted">{t('live.endedText', { name: host.nickname })}</p>
+        <Link to={`/u/${host.short_id}`} className="btn btn--primary">
+          {t('live.hostPage', { name: host.nickname })}
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className={`live-page live-page--${live.orientation}`}>
+      <div className="live-page__stage" ref={stage}>
+        <video
+          ref={video}
+          className="live-page__video"
+          autoPlay
+          playsInline
+          muted={muted}
+          onPlaying={() => setView('playing')}
+          aria-label={live.title}
+        />
+        <div className="live-page__top">
+          <span className="live-badge">{t('live.badge')}</span>
+          <span className="live-page__viewers">
+            {t('home.viewers', { count: live.viewers, formatted: formatCount(live.viewers, locale) })}
+          </span>
+        </div>
+        {view !== 'playing' && (
+          <p className="live-page__status" role="status">
+            {view === 'waiting'
+              ? t('live.notStarted', { name: host.nickname })
+              : view === 'reconnecting'
+                ? t('live.reconnecting')
+                : t('live.connecting')}
+          </p>
+        )}
+        {muted && view === 'playing' && (
+          <button type="button" className="btn btn--light live-page__unmute" onClick={() => setMuted(false)}>
+            {t('live.unmute')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="live-page__fullscreen"
+          aria-pressed={fullscreen}
+          onClick={() => {
+            if (document.fullscreenElement) void document.exitFullscreen();
+            else void stage.current?.requestFullscreen().catch(() => undefined);
+          }}
+        >
+          {fullscreen ? t('live.exitFullscreen') : t('live.fullscreen')}
+        </button>
+      </div>
+      <div className="live-page__info">
+        <Link to={`/u/${host.short_id}`} className="host-card">
+          <span className="host-card__avatar" aria-hidden="true">
+            {host.face ? <img src={host.face} alt="" width={48} height={48} /> : host.nickname.slice(0, 1)}
+          </span>
+          <span className="host-card__name">
+            <bdi>{host.nickname}</bdi>
+          </span>
+        </Link>
+        <h1 className="live-page__title">
+          <bdi>{live.title}</bdi>
+        </h1>
+      </div>
+    </div>
+  );
+}

@@ -65,8 +65,11 @@ describe('going live from the studio and watching', () => {
     expect(share).toMatch(new RegExp(`^${e2e.base}/en/v/[A-Za-z0-9]{12}$`));
     expect(host.errors).toEqual([]);
 
-    const viewer = await open(new URL(share).pathname, 390);
-    expect(await viewer.page.locator('h1').textContent()).toBe('Morning coffee stream');
+    // The home page lists the broadcast and links to it.
+    const viewer = await open('/en', 390);
+    await viewer.page.getByRole('link', { name: /Morning coffee stream/ }).click();
+    await viewer.page.waitForURL(share);
+    await viewer.page.getByRole('heading', { name: 'Morning coffee stream' }).waitFor();
     await viewer.page.getByRole('button', { name: 'Tap to unmute' }).waitFor({ timeout: 15_000 });
     const size = await viewer.page.evaluate(() => {
       const v = document.querySelector<HTMLVideoElement>('.live-page__video');

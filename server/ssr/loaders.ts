@@ -83,7 +83,8 @@ function placeholder(kind: PlaceholderData['kind'], idParam?: string) {
 export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Loaded> = {
   async home(ctx) {
     const { items } = await ctx.news.list(ctx.locale, 0, 3);
-    const data: HomeData = { news: items };
+    const live = (await ctx.live.liveNow(20)).map(liveInfo);
+    const data: HomeData = { news: items, live };
     const m = meta(ctx, 'home');
     return { status: 200, data, ...m, noindex: false, ogType: 'website', cacheMs: DB_CACHE_MS };
   },

@@ -3,12 +3,12 @@ import { useConfig } from '../app/config';
 import { AccountLink } from '../auth/AccountLink';
 import { Link } from '../components/Link';
 import { TimeAgo } from '../components/TimeAgo';
-import { LiveIcon } from '../components/icons';
 import { useI18n } from '../i18n/i18n';
+import { LiveNow } from '../live/LiveNow';
 import type { HomeData } from './data';
 
 export default function Home({ data }: PageProps) {
-  const { news } = data as HomeData;
+  const { news, live } = data as HomeData;
   const { t } = useI18n();
   const { siteName } = useConfig();
   return (
@@ -34,16 +34,7 @@ export default function Home({ data }: PageProps) {
         <h2 id="live-title" className="section__title">
           <span className="live-dot" aria-hidden="true" /> {t('home.liveNow')}
         </h2>
-        <div className="empty-live">
-          <span className="empty-live__icon" aria-hidden="true">
-            <LiveIcon />
-          </span>
-          <p className="empty-live__title">{t('home.noLive')}</p>
-          <p className="muted">{t('home.noLiveText')}</p>
-          <AccountLink to="/broadcast" className="btn btn--primary">
-            {t('home.goLive')}
-          </AccountLink>
-        </div>
+        <LiveNow initial={live} />
       </section>
 
       {news.length > 0 && (

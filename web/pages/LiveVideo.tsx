@@ -112,7 +112,11 @@ export default function LiveVideo({ data }: PageProps) {
           autoPlay
           playsInline
           muted={muted}
-          onPlaying={() => setView('playing')}
+          onPlaying={() => {
+            setView('playing');
+            // The count now includes this viewer.
+            void refresh();
+          }}
           aria-label={live.title}
         />
         <div className="live-page__top">

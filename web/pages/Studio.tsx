@@ -115,7 +115,7 @@ function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (
   const { t } = useI18n();
   const { toast } = useFeedback();
   const [title, setTitle] = useState('');
-  const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('portrait');
+  const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('landscape');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const disabled = busy || !stream || !title.trim();

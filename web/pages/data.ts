@@ -7,6 +7,8 @@ export type { NewsArticle, NewsPage, NewsSummary, PublicProfile };
 
 export interface HomeData {
   news: NewsSummary[];
+  /** Who is live now, hottest first (the page refreshes it). */
+  live: LiveCard[];
 }
 
 export interface StaticPageData {
@@ -51,15 +53,18 @@ export interface UserPageData {
 
 /** /v/{videoid}: the broadcast as GET /api/v1/live/{vid} answers it. */
 export interface LiveVideoData {
-  live: {
-    vid: string;
-    title: string;
-    cover: string | null;
-    orientation: 'portrait' | 'landscape';
-    status: 'created' | 'live' | 'ended' | 'deleted' | 'expired';
-    started_at: string | null;
-    ended_at: string | null;
-    viewers: number;
-    host: { uid: number; short_id: string; nickname: string; face: string | null };
-  };
+  live: LiveCard;
+}
+
+/** A broadcast as the API answers it (GET /api/v1/live, /api/v1/live/{vid}). */
+export interface LiveCard {
+  vid: string;
+  title: string;
+  cover: string | null;
+  orientation: 'portrait' | 'landscape';
+  status: 'created' | 'live' | 'ended' | 'deleted' | 'expired';
+  started_at: string | null;
+  ended_at: string | null;
+  viewers: number;
+  host: { uid: number; short_id: string; nickname: string; face: string | null };
 }

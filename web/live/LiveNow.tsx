@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react';
+import { formatCount } from '../../common/format';
+import { api } from '../auth/api';
+import { AccountLink } from '../auth/AccountLink';
+import { Link } from '../components/Link';
+import { LiveIcon } from '../components/icons';
+import { useI18n } from '../i18n/i18n';
+import type { LiveCard } from '../pages/data';
+
+/** The home list refreshes itself this often (and when the tab becomes visible again). */
+const REFRESH_MS = 15_000;
+
+/** Who is live now (hot: most viewers first), updating without a reload. */
+export function LiveNow({ initial }: { initial: LiveCard[] }) {
+  const { t, locale } = useI18n();
+  const [list, setList] = useState(initial);
+  useEffect(() => {
+    const load = () => {
+      if (document.visibilityState !== 'visible') return;
+      api<{ list: LiveCard[] }>('GET', '/api/v1/live')
+        .then((d) => setList(d.list))
+        .catch(() => undefined);
+    };
+    load();
+    const timer = window.setInterval(load, REFRESH_MS);
+    document.addEventListener('visibilitychange', load);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', load);
+    };
+  }, []);
+
+  if (list.length === 0) {
+    return (
+      <div className="empty-live">
+        <span className="empty-live__icon" aria-hidden="true">
+          <LiveIcon />
+        </span>
+        <p className="empty-live__title">{t('home.noLive')}</p>
+        <p className="muted">{t('home.noLiveText')}</p>
+        <AccountLink to="/broadcast" className="btn btn--primary">
+          {t('home.goLive')}
+        </AccountLink>
+      </div>
+    );
+  }
+  return (
+    <ul className="live-grid">
+      {list.map((l) => (
+        <li key={l.vid}>
+          <Link to={`/v/${l.vid}`} className="live-card">
+            <span className="live-card__cover" aria-hidden="true">
+              {l.cover ? (
+                <img src={l.cover} alt="" loading="lazy" />
+              ) : (
+                <span className="live-card__initial">{l.host.nickname.slice(0, 1)}</span>
+              )}
+              <span className="live-badge live-card__badge">{t('live.badge')}</span>
+              <span className="live-card__viewers">
+                {t('home.viewers', { count: l.viewers, formatted: formatCount(l.viewers, locale) })}
+              </span>
+            </span>
+            <span className="live-card__title">
+              <bdi>{l.title}</bdi>
+            </span>
+            <span className="live-card__host muted">
+              <bdi>{l.host.nickname}</bdi>
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

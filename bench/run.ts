@@ -1,9 +1,12 @@
 // Issue 2 targets: Lighthouse mobile (perf ≥ 95, a11y 100, SEO 100, LCP ≤ 1.5 s, JS ≤ 120 KB gz)
 // and a static SSR page at ≥ 50% of a bare Fastify hello-world's requests/s, same run.
 // Issue 3 target (--only=signin, needs DATABASE_URL): sign-ins per second and p95 latency.
-// Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin] [--seconds=10]
+// Issue 4 targets (--only=latency): glass-to-glass p50 ≤ 150 ms, p95 ≤ 300 ms through the SFU, with
+// peer to peer as the baseline; go live → first frame at a viewer p50 ≤ 1.5 s.
+// Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { lighthouseAudit } from './lighthouse';
+import { latencyBench } from './latency';
 import { signInBench } from './signin';
 import { throughput } from './throughput';
 
@@ -66,6 +69,26 @@ if (only === 'signin') {
       `sign-in over HTTP reaches ${((http.perSecond / raw.perSecond) * 100).toFixed(0)}% of bare argon2id verification`,
     );
   report.signin = results;
+}
+
+if (only === 'latency') {
+  const runs = Number(arg('runs') ?? 10);
+  const { glass, firstFrame } = await latencyBench(seconds, runs);
+  console.log(
+    `\nGlass-to-glass, Chromium → Chromium on this machine, 640×360 canvas at 30 fps, ${seconds} s each`,
+  );
+  const [p2p, sfu] = glass;
+  console.table(
+    glass.map((r) => ({ ...r, 'p50 vs baseline': p2p ? `${(r.p50Ms / p2p.p50Ms).toFixed(2)}×` : '' })),
+  );
+  if (sfu)
+    console.log(
+      `target (p50 ≤ 150 ms, p95 ≤ 300 ms): ${sfu.p50Ms <= 150 && sfu.p95Ms <= 300 ? 'met' : 'NOT met'}`,
+    );
+  console.log(`\nTime to first frame, ${runs} broadcasts`);
+  console.table([firstFrame]);
+  console.log(`target (p50 ≤ 1500 ms): ${firstFrame.p50Ms <= 1500 ? 'met' : 'NOT met'}`);
+  report.latency = { glass, firstFrame };
 }
 
 mkdirSync('bench/results', { recursive: true });

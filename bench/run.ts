@@ -92,4 +92,4 @@ if (only === 'latency') {
 }
 
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(`bench/results/issue2-${Date.now()}.json`, JSON.stringify(report, null, 2));
+writeFileSync(`bench/results/${only ?? 'all'}-${Date.now()}.json`, JSON.stringify(report, null, 2));

@@ -35,6 +35,7 @@ export const ERRORS = {
   title_required: { code: 1207, http: 400 },
   video_not_found: { code: 1208, http: 404 },
   video_ended: { code: 1209, http: 410 },
+  obs_not_allowed: { code: 1210, http: 403 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

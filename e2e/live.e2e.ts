@@ -94,4 +94,42 @@ describe('going live from the studio and watching', () => {
     await host.context.close();
     await viewer.context.close();
   });
+
+  it('the OBS page gives a stream key once; publishing with it shows the broadcaster live', async () => {
+    const host = await open('/en/obs', 390);
+    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    const dialog = host.page.getByRole('dialog', { name: 'Sign in' });
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
+    await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await host.page.getByText('You have no stream key yet.').waitFor();
+    await host.page.getByRole('button', { name: 'Create a stream key' }).click();
+    await host.page.getByText('Copy it now: it is shown only once.', { exact: false }).waitFor();
+    const key = await host.page.getByLabel('Bearer token (stream key)').inputValue();
+    const server = await host.page.getByLabel('Server (WHIP URL)').inputValue();
+    expect(server).toBe('https://beamly.test/api/v1/whip');
+    // What OBS does: POST an offer to the WHIP URL with the key as the bearer token.
+    const status = await host.page.evaluate(async (key) => {
+      const stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
+      const pc = new RTCPeerConnection();
+      for (const t of stream.getTracks()) pc.addTransceiver(t, { direction: 'sendonly' });
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise((r) => setTimeout(r, 500));
+      const res = await fetch('/api/v1/whip', {
+        method: 'POST',
+        headers: { 'content-type': 'application/sdp', authorization: `Bearer ${key}` },
+        body: pc.localDescription?.sdp,
+      });
+      await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+      (window as unknown as { obs: RTCPeerConnection }).obs = pc;
+      return res.status;
+    }, key);
+    expect(status).toBe(201);
+    await host.page.getByText('You are live from OBS.').waitFor({ timeout: 15_000 });
+    await host.page.getByRole('link', { name: 'Open your live page' }).waitFor();
+    expect(host.errors).toEqual([]);
+    await host.context.close();
+    // The browser closed without hanging up: the broadcast ends after the reconnect grace period.
+  });
 });

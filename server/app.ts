@@ -152,6 +152,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   const live = new LiveService(db, media, {
     log: (err) => app.log.error({ err }, 'live state update failed'),
+    obsWhitelist:
+      config.OBS_WHITELIST === 'all'
+        ? 'all'
+        : config.OBS_WHITELIST.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
   });
   const google = config.GOOGLE_CLIENT_ID
     ? new GoogleSignIn(db, kv, {
@@ -248,7 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(usersRoutes(users));
-  await app.register(liveRoutes(live));
+  await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));
   registerMediaRoutes(app, live);
   if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);
 

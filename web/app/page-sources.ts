@@ -13,7 +13,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   broadcast: 'web/pages/Studio.tsx',
   video: 'web/pages/LiveVideo.tsx',
   user: 'web/pages/UserPage.tsx',
-  obs: 'web/pages/Placeholder.tsx',
+  obs: 'web/pages/Obs.tsx',
   studio: 'web/pages/Studio.tsx',
   welcome: 'web/pages/Welcome.tsx',
   activate: 'web/pages/Activate.tsx',

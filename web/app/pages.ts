@@ -22,7 +22,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   broadcast: () => import('../pages/Studio'),
   video: () => import('../pages/LiveVideo'),
   user: () => import('../pages/UserPage'),
-  obs: () => import('../pages/Placeholder'),
+  obs: () => import('../pages/Obs'),
   studio: () => import('../pages/Studio'),
   welcome: () => import('../pages/Welcome'),
   activate: () => import('../pages/Activate'),

@@ -1,4 +1,4 @@
-import { RTCPeerConnection, RTCRtpCodecParameters, useOPUS } from 'werift';
+import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { WeriftEngine } from '../../media/werift-engine';
@@ -27,7 +27,7 @@ afterAll(async () => {
 async function offer(): Promise<string> {
   const pc = new RTCPeerConnection({
     codecs: {
-      audio: [useOPUS()],
+      audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
       video: [
         new RTCRtpCodecParameters({
           mimeType: 'video/H264',

@@ -38,6 +38,20 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
   const params = (req: FastifyRequest) => req.params as { vid: string; session?: string };
   const hide = { schema: { hide: true } };
 
+  // RFC 9725 §4.2: OPTIONS tells clients which methods exist (PATCH: trickle ICE is supported).
+  const methods = 'OPTIONS, POST, PATCH, DELETE';
+  for (const url of ['/api/v1/whip', '/api/v1/whip/:vid', '/api/v1/whep/:vid']) {
+    app.options(url, hide, async (_req, reply) =>
+      reply.code(204).header('allow', methods).header('access-control-allow-methods', methods).send(),
+    );
+  }
+
+  // OBS and other standard clients: one URL, the stream key as the bearer token.
+  app.post('/api/v1/whip', hide, async (req, reply) => {
+    const { vid, session } = await live.publishWithKey(bearer(req), sdpBody(req));
+    return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
+  });
+
   app.post('/api/v1/whip/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
     const session = await live.publish(vid, bearer(req), sdpBody(req));

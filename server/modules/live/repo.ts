@@ -108,6 +108,21 @@ export const liveRepo = {
     );
   },
 
+  async hasStreamKey(db: Queryable, uid: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM stream_keys WHERE uid = $1', [uid]);
+    return rows.length > 0;
+  },
+
+  async shortIdOf(db: Queryable, uid: number): Promise<string | null> {
+    const [row] = await db.query<{ short_id: string }>('SELECT short_id FROM users WHERE uid = $1', [uid]);
+    return row?.short_id ?? null;
+  },
+
+  async nicknameOf(db: Queryable, uid: number): Promise<string | null> {
+    const [row] = await db.query<{ nickname: string }>('SELECT nickname FROM users WHERE uid = $1', [uid]);
+    return row?.nickname ?? null;
+  },
+
   async streamKeyOwner(db: Queryable, keyHash: Buffer): Promise<number | null> {
     const [row] = await db.query<{ uid: number }>('SELECT uid FROM stream_keys WHERE key_hash = $1', [
       keyHash,

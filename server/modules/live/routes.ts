@@ -42,7 +42,7 @@ export function liveInfo(l: LiveWithHost & { viewers: number }): LiveInfo {
 }
 
 /** Broadcasts: start from the studio, end, look up (spec §7 queryinfosimple), who is live now. */
-export function liveRoutes(live: LiveService): FastifyPluginAsyncZod {
+export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['live'];
 
@@ -69,6 +69,56 @@ export function liveRoutes(live: LiveService): FastifyPluginAsyncZod {
           status: 200 as const,
           data: { vid: row.vid, whip_url: `/api/v1/whip/${row.vid}`, publish_token: publishToken },
         };
+      },
+    );
+
+    app.get(
+      '/api/v1/live/obs',
+      {
+        schema: {
+          tags,
+          summary: 'OBS set-up for the signed-in broadcaster (spec §7 obswhitelist: allowed)',
+          response: {
+            200: okSchema(
+              z.object({
+                allowed: z.boolean(),
+                has_key: z.boolean(),
+                whip_url: z.string(),
+                active: z.object({ vid: z.string(), status: z.string() }).nullable(),
+              }),
+            ),
+            ...errors,
+          },
+        },
+      },
+      async (req, reply) => {
+        const { uid } = requireAuth(req);
+        void reply.header('cache-control', 'no-store');
+        const s = await live.obsStatus(uid);
+        return {
+          status: 200 as const,
+          data: {
+            allowed: s.allowed,
+            has_key: s.hasKey,
+            whip_url: `${opts.publicBaseUrl}/api/v1/whip`,
+            active: s.active ? { vid: s.active.vid, status: s.active.status } : null,
+          },
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/live/obs/key',
+      {
+        schema: {
+          tags,
+          summary: 'A new OBS stream key (shown once); the previous one stops working',
+          response: { 200: okSchema(z.object({ stream_key: z.string() })), ...errors },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        return { status: 200 as const, data: { stream_key: await live.regenerateStreamKey(uid) } };
       },
     );
 

@@ -31,7 +31,12 @@ export class LiveService {
   constructor(
     private readonly db: Db,
     private readonly media: MediaEngine,
-    private readonly opts: { graceMs?: number; log?: (err: unknown) => void } = {},
+    private readonly opts: {
+      graceMs?: number;
+      log?: (err: unknown) => void;
+      /** Spec §6 observer whitelist: who may publish from OBS ('all', or short ids). */
+      obsWhitelist?: 'all' | string[];
+    } = {},
   ) {
     media.onPublisher((vid, state) => {
       void this.#publisherState(vid, state).catch((err: unknown) => opts.log?.(err));
@@ -78,13 +83,79 @@ export class LiveService {
     return { live, publishToken };
   }
 
-  /** The broadcast a WHIP bearer token may publish to: the studio's token for this vid. */
+  /**
+   * The broadcast a WHIP bearer token may publish to: the studio's token for this vid, or the
+   * owner's OBS stream key.
+   */
   async authorizePublish(vid: string, token: string | undefined): Promise<LiveRow> {
     if (!token) throw new AppError('stream_key_invalid');
     const live = await liveRepo.byPublishToken(this.db, hashToken(token));
-    if (!live) throw new AppError('stream_key_invalid');
-    if (live.vid !== vid) throw new AppError('not_room_owner');
-    return live;
+    if (live) {
+      if (live.vid !== vid) throw new AppError('not_room_owner');
+      return live;
+    }
+    const owner = await liveRepo.streamKeyOwner(this.db, hashToken(token));
+    if (owner === null) throw new AppError('stream_key_invalid');
+    const active = await liveRepo.active(this.db, owner);
+    if (!active) throw new AppError('stream_key_invalid');
+    if (active.vid !== vid) throw new AppError('not_room_owner');
+    return active;
+  }
+
+  /** Spec §7 obswhitelist: whether this broadcaster may publish from OBS. */
+  async obsAllowed(uid: number): Promise<boolean> {
+    const list = this.opts.obsWhitelist ?? 'all';
+    if (list === 'all') return true;
+    const user = await liveRepo.shortIdOf(this.db, uid);
+    return user !== null && list.includes(user);
+  }
+
+  /** A new OBS stream key (shown once; stored as SHA-256). The previous key stops working. */
+  async regenerateStreamKey(uid: number): Promise<string> {
+    if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
+    const key = newToken();
+    await liveRepo.setStreamKey(this.db, uid, hashToken(key));
+    return key;
+  }
+
+  async obsStatus(uid: number): Promise<{ allowed: boolean; hasKey: boolean; active: LiveRow | null }> {
+    return {
+      allowed: await this.obsAllowed(uid),
+      hasKey: await liveRepo.hasStreamKey(this.db, uid),
+      active: await liveRepo.active(this.db, uid),
+    };
+  }
+
+  /**
+   * OBS publishes to the WHIP URL with its stream key: a broadcast is created for the key's owner
+   * (titled with their nickname; they can rename it later) unless one from OBS is waiting.
+   */
+  async publishWithKey(key: string | undefined, offer: string) {
+    if (!key) throw new AppError('stream_key_invalid');
+    const uid = await liveRepo.streamKeyOwner(this.db, hashToken(key));
+    if (uid === null) throw new AppError('stream_key_invalid');
+    if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
+    let live = await liveRepo.active(this.db, uid);
+    if (live && (live.source !== 'obs' || this.media.room(live.vid))) {
+      if (this.media.room(live.vid)) throw new AppError('publisher_exists');
+      await this.end(uid, live.vid);
+      live = null;
+    }
+    if (!live) {
+      const nickname = (await liveRepo.nicknameOf(this.db, uid)) ?? 'Live';
+      live = await liveRepo.insert(this.db, {
+        vid: newVid(),
+        uid,
+        title: nickname.slice(0, 60),
+        orientation: 'landscape',
+        source: 'obs',
+        tokenHash: null,
+      });
+    }
+    const session = await this.media.publish(live.vid, offer);
+    clearTimeout(this.#graceTimers.get(live.vid));
+    this.#graceTimers.delete(live.vid);
+    return { vid: live.vid, session };
   }
 
   async publish(vid: string, token: string | undefined, offer: string) {

@@ -36,6 +36,7 @@ export const ERRORS = {
   video_not_found: { code: 1208, http: 404 },
   video_ended: { code: 1209, http: 410 },
   obs_not_allowed: { code: 1210, http: 403 },
+  cover_invalid: { code: 1211, http: 400 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

@@ -58,6 +58,18 @@ describe('going live from the studio and watching', () => {
     });
     expect(await host.page.getByRole('meter', { name: 'Microphone level' }).count()).toBe(1);
     await host.page.getByLabel('Title').fill('Morning coffee stream');
+    // A cover: GIF, JPG or PNG under 500 KB, cropped to 3:4.
+    const sharp = (await import('sharp')).default;
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#e76f51' } })
+      .png()
+      .toBuffer();
+    await host.page.locator('.studio__cover input[type=file]').setInputFiles({
+      name: 'cover.png',
+      mimeType: 'image/png',
+      buffer: png,
+    });
+    await host.page.getByRole('button', { name: 'Use this cover' }).click();
+    await host.page.locator('.studio__cover-preview').waitFor();
     await host.page.getByLabel('Landscape').check();
     await goLive.click();
     await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
@@ -67,7 +79,9 @@ describe('going live from the studio and watching', () => {
 
     // The home page lists the broadcast and links to it.
     const viewer = await open('/en', 390);
-    await viewer.page.getByRole('link', { name: /Morning coffee stream/ }).click();
+    const card = viewer.page.getByRole('link', { name: /Morning coffee stream/ });
+    expect(await card.locator('img').getAttribute('src')).toMatch(/^\/uploads\/covers\/[0-9a-f]{32}\.webp$/);
+    await card.click();
     await viewer.page.waitForURL(share);
     await viewer.page.getByRole('heading', { name: 'Morning coffee stream' }).waitFor();
     await viewer.page.getByRole('button', { name: 'Tap to unmute' }).waitFor({ timeout: 15_000 });

@@ -150,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .map((a) => a.trim())
         .filter(Boolean),
     });
-  const live = new LiveService(db, media, {
+  const live = new LiveService(db, media, files, {
     log: (err) => app.log.error({ err }, 'live state update failed'),
     obsWhitelist:
       config.OBS_WHITELIST === 'all'

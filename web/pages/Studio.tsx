@@ -6,6 +6,7 @@ import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
 import { BusyButton, FormError } from '../components/form';
 import { CopyLinkButton } from '../components/CopyLinkButton';
+import { ImageCropper, type CropBox } from '../components/ImageCropper';
 import { Link } from '../components/Link';
 import { NoContent, useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
@@ -102,6 +103,21 @@ function StudioNotice({ text }: { text: string }) {
   );
 }
 
+/** Spec §5 cover rules, checked here as the server does. */
+const COVER_TYPES = ['image/gif', 'image/jpeg', 'image/png'];
+const COVER_MAX_BYTES = 500 * 1024;
+
+/** The kept part of the cover, drawn small for the form. */
+async function coverPreview(file: File, box: CropBox): Promise<string> {
+  const bitmap = await createImageBitmap(file);
+  const canvas = document.createElement('canvas');
+  canvas.width = 180;
+  canvas.height = 240;
+  canvas.getContext('2d')?.drawImage(bitmap, box.x, box.y, box.width, box.height, 0, 0, 180, 240);
+  bitmap.close();
+  return canvas.toDataURL('image/jpeg', 0.85);
+}
+
 function formatDuration(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
@@ -116,6 +132,7 @@ function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (
   const { toast } = useFeedback();
   const [title, setTitle] = useState('');
   const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('landscape');
+  const [cover, setCover] = useState<{ file: File; box: CropBox; preview: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const disabled = busy || !stream || !title.trim();
@@ -127,6 +144,13 @@ function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (
     setError(null);
     try {
       const started = await api<Started>('POST', '/api/v1/live', { title: title.trim(), orientation });
+      if (cover) {
+        const { x, y, width: w, height: h } = cover.box;
+        // A cover that fails to upload does not hold the broadcast back.
+        await api('POST', `/api/v1/live/${started.vid}/cover?x=${x}&y=${y}&w=${w}&h=${h}`, cover.file).catch(
+          (err: unknown) => toast(errorMessage(t, err)),
+        );
+      }
       const broadcast = new Broadcast(started, stream);
       await broadcast.start();
       onLive(broadcast);
@@ -171,6 +195,36 @@ function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (
           </label>
         ))}
       </fieldset>
+      <div className="studio__cover">
+        <span className="studio__cover-label">{t('studio.cover')}</span>
+        {cover && (
+          <img
+            className="studio__cover-preview"
+            src={cover.preview}
+            alt={t('studio.cover')}
+            width={90}
+            height={120}
+          />
+        )}
+        <p className="muted small">{t('studio.coverHelp')}</p>
+        <ImageCropper
+          aspect={3 / 4}
+          types={COVER_TYPES}
+          maxBytes={COVER_MAX_BYTES}
+          viewWidth={150}
+          messages={{
+            pick: t('studio.addCover'),
+            image: t('studio.cover'),
+            use: t('studio.useCover'),
+            wrongType: t('studio.coverType'),
+            tooBig: t('studio.coverTooBig'),
+          }}
+          onUse={async (file, box) => {
+            setCover({ file, box, preview: await coverPreview(file, box) });
+            return null;
+          }}
+        />
+      </div>
       <FormError message={error} />
       <BusyButton busy={busy} disabled={disabled}>
         {t('studio.goLive')}

@@ -128,6 +128,43 @@ describe('WHIP and WHEP refuse bad input with clear codes', () => {
     expect((await whip(vid, await offer(), token)).json()).toMatchObject({ error: 'stream_key_invalid' });
   });
 
+  it('covers: GIF, JPG or PNG under 500 KB, a 3:4 box, only the owner', async () => {
+    const sharp = (await import('sharp')).default;
+    const { vid } = await start();
+    const cover = (body: Buffer, type: string, q = 'x=0&y=0&w=300&h=400', h = host) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/live/${vid}/cover?${q}`,
+        headers: { ...h, 'content-type': type },
+        payload: body,
+      });
+    const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
+    const ok = await cover(png, 'image/png');
+    expect(ok.json()).toMatchObject({
+      data: { cover: expect.stringMatching(/^\/uploads\/covers\/.+\.webp$/) as string },
+    });
+    expect((await cover(Buffer.from('not an image'), 'image/png')).json()).toMatchObject({
+      error: 'cover_invalid',
+    });
+    const webp = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#123456' } })
+      .webp()
+      .toBuffer();
+    expect((await cover(webp, 'image/png')).json()).toMatchObject({ error: 'cover_invalid' });
+    expect((await cover(png, 'image/png', 'x=0&y=0&w=400&h=400')).json()).toMatchObject({
+      error: 'validation_failed',
+    });
+    expect((await cover(png, 'image/png', 'x=500&y=0&w=300&h=400')).json()).toMatchObject({
+      error: 'validation_failed',
+    });
+    expect((await cover(Buffer.alloc(600 * 1024), 'image/png')).statusCode).toBe(413);
+    expect((await cover(png, 'image/png', undefined, other)).json()).toMatchObject({
+      error: 'not_room_owner',
+    });
+    expect((await cover(png, 'text/plain')).json()).toMatchObject({ error: 'cover_invalid' });
+  });
+
   it('playing: unknown, not started, ended', async () => {
     const play = (vid: string, body: string) =>
       t.app.inject({

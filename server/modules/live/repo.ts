@@ -86,6 +86,10 @@ export const liveRepo = {
     return row ?? null;
   },
 
+  async setCover(db: Queryable, vid: string, cover: string): Promise<void> {
+    await db.query('UPDATE lives SET cover = $2 WHERE vid = $1', [vid, cover]);
+  },
+
   async notePeak(db: Queryable, vid: string, viewers: number): Promise<void> {
     await db.query('UPDATE lives SET peak_viewers = greatest(peak_viewers, $2) WHERE vid = $1', [
       vid,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../common/errors';
-import { okSchema } from '../../http/envelope';
+import { errorSchema, okSchema } from '../../http/envelope';
+import { COVER_MAX_BYTES, COVER_TYPES } from './cover';
 import { requireAuth } from '../auth/context';
 import { errors } from '../auth/schemas';
 import type { LiveWithHost } from './repo';
@@ -119,6 +120,40 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
       async (req) => {
         const { uid } = requireAuth(req);
         return { status: 200 as const, data: { stream_key: await live.regenerateStreamKey(uid) } };
+      },
+    );
+
+    // Covers arrive as the raw request body with their image type.
+    app.addContentTypeParser(
+      COVER_TYPES,
+      { parseAs: 'buffer', bodyLimit: COVER_MAX_BYTES },
+      (_req, body, done) => done(null, body),
+    );
+
+    app.post(
+      '/api/v1/live/:vid/cover',
+      {
+        bodyLimit: COVER_MAX_BYTES,
+        schema: {
+          tags,
+          summary: 'Upload the cover (GIF, JPG or PNG under 500 KB) and the 3:4 box to keep',
+          params: vidParam,
+          querystring: z.object({
+            x: z.coerce.number().min(0),
+            y: z.coerce.number().min(0),
+            w: z.coerce.number().min(1),
+            h: z.coerce.number().min(1),
+          }),
+          response: { 200: okSchema(z.object({ cover: z.string() })), ...errors, 413: errorSchema },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        if (!Buffer.isBuffer(req.body)) throw new AppError('cover_invalid');
+        return {
+          status: 200 as const,
+          data: { cover: await live.setCover(uid, req.params.vid, req.body, req.query) },
+        };
       },
     );
 

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
+import type { FileStore } from '../../infra/files';
 import type { MediaEngine } from '../../media/engine';
+import { processCover, type CoverBox } from './cover';
 import { hashToken, newToken } from '../auth/crypto';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
 
@@ -31,6 +33,7 @@ export class LiveService {
   constructor(
     private readonly db: Db,
     private readonly media: MediaEngine,
+    private readonly files: FileStore,
     private readonly opts: {
       graceMs?: number;
       log?: (err: unknown) => void;
@@ -197,6 +200,16 @@ export class LiveService {
     const s = this.media.session(sessionId);
     if (!s || s.room !== vid || s.role !== 'viewer') throw new AppError('media_session_not_found');
     await this.media.close(sessionId);
+  }
+
+  /** The broadcast's cover (spec §5: GIF, JPG or PNG under 500 KB, cropped to 3:4). */
+  async setCover(uid: number, vid: string, image: Buffer, box: CoverBox): Promise<string> {
+    const live = await liveRepo.byVid(this.db, vid);
+    if (!live) throw new AppError('video_not_found');
+    if (live.uid !== uid) throw new AppError('not_room_owner');
+    const url = await this.files.put('covers', await processCover(image, box), 'webp');
+    await liveRepo.setCover(this.db, vid, url);
+    return url;
   }
 
   /** The broadcaster ends the broadcast: media stops at once; answers the summary. */

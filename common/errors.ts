@@ -37,6 +37,7 @@ export const ERRORS = {
   video_ended: { code: 1209, http: 410 },
   obs_not_allowed: { code: 1210, http: 403 },
   cover_invalid: { code: 1211, http: 400 },
+  title_sensitive: { code: 1212, http: 400 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

@@ -22,6 +22,7 @@ import { WeriftEngine } from './media/werift-engine';
 import { registerMediaRoutes } from './modules/live/media-routes';
 import { liveRoutes } from './modules/live/routes';
 import { LiveService } from './modules/live/service';
+import { SensitiveWords } from './modules/moderation/sensitive';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
 import { redactUrl } from './http/redact';
 import { createMetrics, registerMetrics } from './http/metrics';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .filter(Boolean),
     });
   const live = new LiveService(db, media, files, {
+    sensitive: SensitiveWords.load(config.SENSITIVE_WORDS_FILE),
     log: (err) => app.log.error({ err }, 'live state update failed'),
     obsWhitelist:
       config.OBS_WHITELIST === 'all'

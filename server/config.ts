@@ -60,6 +60,8 @@ const schema = z
       .optional(),
     /** Extra host addresses for ICE candidates (comma list). Default: 127.0.0.1 in development and tests. */
     MEDIA_HOST_ADDRESSES: z.string().optional(),
+    /** More sensitive words (one per line) on top of content/moderation/sensitive-words.txt. */
+    SENSITIVE_WORDS_FILE: z.string().optional(),
     /** Spec §6 observer whitelist: who may broadcast from OBS: 'all', or a comma list of short ids. */
     OBS_WHITELIST: z.string().default('all'),
     /** Google sign-in (OpenID Connect). Unset client id: the button is not offered. */

@@ -77,6 +77,13 @@ describe('WHIP and WHEP refuse bad input with clear codes', () => {
       payload: { title: '  ' },
     });
     expect(res.json()).toMatchObject({ code: 1207, error: 'title_required' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers: host,
+      payload: { title: 'Free PORN tonight' },
+    });
+    expect(bad.json()).toMatchObject({ code: 1212, error: 'title_sensitive' });
   });
 
   it('publishing: bad SDP, no media, wrong or missing token, someone else’s room, oversized', async () => {

@@ -3,6 +3,7 @@ import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { MediaEngine } from '../../media/engine';
+import type { SensitiveWords } from '../moderation/sensitive';
 import { processCover, type CoverBox } from './cover';
 import { hashToken, newToken } from '../auth/crypto';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
@@ -39,6 +40,8 @@ export class LiveService {
       log?: (err: unknown) => void;
       /** Spec §6 observer whitelist: who may publish from OBS ('all', or short ids). */
       obsWhitelist?: 'all' | string[];
+      /** Spec §5: titles may not contain sensitive words. */
+      sensitive?: SensitiveWords;
     } = {},
   ) {
     media.onPublisher((vid, state) => {
@@ -72,6 +75,7 @@ export class LiveService {
   ): Promise<{ live: LiveRow; publishToken: string }> {
     const title = input.title.trim();
     if (!title) throw new AppError('title_required');
+    if (this.opts.sensitive?.contains(title)) throw new AppError('title_sensitive');
     const previous = await liveRepo.active(this.db, uid);
     if (previous) await this.end(uid, previous.vid);
     const publishToken = newToken();

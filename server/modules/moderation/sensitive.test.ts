@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { SensitiveWords } from './sensitive';
+
+describe('sensitive words', () => {
+  const words = new SensitiveWords(['# comment', 'ass', 'sex show', 'Cocaïne', '色情', 'エロ']);
+
+  it('matches whole Latin-script words, ignoring case and accents', () => {
+    expect(words.contains('Big ASS party')).toBe(true);
+    expect(words.contains('Live SEX show tonight')).toBe(true);
+    expect(words.contains('cocaine talk')).toBe(true);
+    expect(words.contains('Classical guitar')).toBe(false);
+    expect(words.contains('sexy shoes')).toBe(false);
+    expect(words.contains('comment')).toBe(false);
+  });
+
+  it('matches Chinese and Japanese entries anywhere (no spaces between words)', () => {
+    expect(words.contains('今晚色情直播')).toBe(true);
+    expect(words.contains('エロ配信')).toBe(true);
+    expect(words.contains('今晚唱歌')).toBe(false);
+  });
+
+  it('loads the shipped list', () => {
+    const shipped = SensitiveWords.load();
+    expect(shipped.contains('free porn here')).toBe(true);
+    expect(shipped.contains('Morning coffee stream')).toBe(false);
+  });
+});

@@ -146,4 +146,35 @@ describe('going live from the studio and watching', () => {
     await host.context.close();
     // The browser closed without hanging up: the broadcast ends after the reconnect grace period.
   });
+
+  it('the studio recovers from a lost connection by publishing again', async () => {
+    const host = await open('/en/broadcast');
+    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    const dialog = host.page.getByRole('dialog', { name: 'Sign in' });
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
+    await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
+    await host.page.getByLabel('Camera').waitFor();
+    await host.page.getByLabel('Title').fill('Flaky network stream');
+    await host.page.getByRole('button', { name: 'Go live' }).click();
+    await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
+    const vid =
+      new URL(await host.page.getByLabel('Share your live').inputValue()).pathname.split('/').pop() ?? '';
+    // The server loses the publisher (as when the network drops).
+    await media.closeRoom(vid);
+    await host.page.getByText('Connection unstable, reconnecting…').waitFor({ timeout: 20_000 });
+    await host.page
+      .getByText('Connection unstable, reconnecting…')
+      .waitFor({ state: 'hidden', timeout: 20_000 });
+    expect(media.room(vid)).not.toBeNull();
+    const info = await e2e.app.app.inject({ url: `/api/v1/live/${vid}` });
+    expect(info.json()).toMatchObject({ data: { status: 'live' } });
+    await host.page.getByRole('button', { name: 'End broadcast' }).click();
+    await host.page.getByRole('button', { name: 'Confirm' }).click();
+    await host.page.getByRole('heading', { name: 'Your live has ended' }).waitFor();
+    expect(await host.page.getByText('Your internet connection is unstable').count()).toBe(0);
+    await host.context.close();
+  });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
@@ -8,11 +11,18 @@ import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
 // The studio and the live page in real browsers: go live from the fake camera, watch, end.
 let e2e: E2E;
 const kv = new MemoryKv();
-const media = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
+// Recordings go where the site serves replays from: DATA_DIR/recordings.
+const dataDir = mkdtempSync(join(tmpdir(), 'beamly-live-e2e-'));
+const media = new WeriftEngine({
+  iceServers: [],
+  portRange: undefined,
+  hostAddresses: ['127.0.0.1'],
+  recordDir: join(dataDir, 'recordings'),
+});
 const HOST = { email: 'studio@example.com', password: 'studio pass 1' };
 
 beforeAll(async () => {
-  e2e = await startE2E({ kv, media });
+  e2e = await startE2E({ kv, media }, { DATA_DIR: dataDir });
   await signedInUser(e2e.app, kv, HOST.email, HOST.password);
 });
 afterAll(async () => {
@@ -105,6 +115,28 @@ describe('going live from the studio and watching', () => {
     await viewer.page.getByRole('heading', { name: 'This live has ended' }).waitFor({ timeout: 15_000 });
     expect(media.stats()).toEqual({ rooms: 0, publishers: 0, viewers: 0, peerConnections: 0 });
     expect(viewer.errors).toEqual([]);
+
+    // The broadcast was recorded: its page now plays the replay, which can be sought.
+    await viewer.page.reload();
+    await waitReady(viewer.page);
+    await viewer.page.getByRole('heading', { name: /Replay/ }).waitFor();
+    const replay = viewer.page.locator('.live-page__replay-video');
+    expect(await replay.getAttribute('src')).toMatch(/^\/replays\/[A-Za-z0-9-]+\.webm$/);
+    const played = await replay.evaluate(async (video: HTMLVideoElement) => {
+      video.muted = true;
+      await video.play();
+      await new Promise((r) => setTimeout(r, 500));
+      const playing = video.currentTime > 0 && video.videoWidth > 0;
+      video.currentTime = 1;
+      await new Promise((r) => video.addEventListener('seeked', r, { once: true }));
+      return { playing, duration: video.duration, at: video.currentTime };
+    });
+    expect(played.playing).toBe(true);
+    expect(played.duration).toBeGreaterThan(1);
+    expect(played.at).toBeGreaterThanOrEqual(0.9);
+    // And it is listed on the broadcaster's personal page.
+    await viewer.page.getByRole('link', { name: /Visit .+ page/ }).click();
+    await viewer.page.getByRole('link', { name: /Morning coffee stream/ }).waitFor();
     await host.context.close();
     await viewer.context.close();
   });

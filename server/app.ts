@@ -8,6 +8,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from '../common/locales';
@@ -150,7 +151,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .split(',')
         .map((a) => a.trim())
         .filter(Boolean),
+      recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
     });
+  const recordingsDir = join(config.DATA_DIR, 'recordings');
+  mkdirSync(recordingsDir, { recursive: true });
   const live = new LiveService(db, media, files, {
     sensitive: SensitiveWords.load(config.SENSITIVE_WORDS_FILE),
     log: (err) => app.log.error({ err }, 'live state update failed'),
@@ -270,12 +274,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { dir: 'assets', prefix: '/assets/', cache: 'public, max-age=31536000, immutable', wildcard: true },
     { dir: 'builds', prefix: '/builds/', cache: 'no-cache', wildcard: true },
     { dir: 'public', prefix: '/', cache: 'public, max-age=3600', wildcard: false },
+    // Replays are written once, when a publishing session ends; range requests make them seekable.
+    { dir: 'recordings', prefix: '/replays/', cache: 'public, max-age=31536000, immutable', wildcard: true },
     // Uploaded files are named by their content hash, so they never change.
     { dir: 'uploads', prefix: '/uploads/', cache: 'public, max-age=31536000, immutable', wildcard: true },
   ];
   for (const [i, { dir, prefix, cache, wildcard }] of staticDirs.entries()) {
     await app.register(fastifyStatic, {
-      root: dir === 'uploads' ? files.root : join(CLIENT_DIST, dir),
+      root: dir === 'uploads' ? files.root : dir === 'recordings' ? recordingsDir : join(CLIENT_DIST, dir),
       prefix,
       wildcard,
       preCompressed: true,

@@ -62,6 +62,11 @@ const schema = z
     MEDIA_HOST_ADDRESSES: z.string().optional(),
     /** More sensitive words (one per line) on top of content/moderation/sensitive-words.txt. */
     SENSITIVE_WORDS_FILE: z.string().optional(),
+    /** Record every broadcast for its replay (under DATA_DIR/recordings). */
+    RECORD_LIVES: z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
     /** Spec §6 observer whitelist: who may broadcast from OBS: 'all', or a comma list of short ids. */
     OBS_WHITELIST: z.string().default('all'),
     /** Google sign-in (OpenID Connect). Unset client id: the button is not offered. */

@@ -18,6 +18,8 @@ export interface MediaEngine {
   room(room: string): { viewers: number } | null;
   /** Which room a session belongs to, and its role. */
   session(sessionId: string): { room: string; role: 'publisher' | 'viewer' } | null;
+  /** Told when a recording of a room is complete (one file per publishing session). */
+  onRecorded(listener: (room: string, recording: Recording) => void): () => void;
   /** Told when a room's publisher connects, loses its connection, comes back, or is gone. */
   onPublisher(listener: (room: string, state: PublisherState) => void): () => void;
   stats(): MediaStats;
@@ -32,6 +34,14 @@ export interface MediaSession {
   answer: string;
   /** Codecs in use: 'H264', 'VP8', 'opus'. */
   codecs: string[];
+}
+
+export interface Recording {
+  /** File name inside the engine's recording directory. */
+  file: string;
+  bytes: number;
+  startedAt: Date;
+  endedAt: Date;
 }
 
 export interface MediaStats {
@@ -49,4 +59,6 @@ export interface MediaConfig {
   portRange: [number, number] | undefined;
   /** Extra host addresses to gather candidates on (127.0.0.1 for tests, a public IP on a VM). */
   hostAddresses: string[];
+  /** Where recordings go (remuxed, not transcoded: H.264 or VP8 with Opus in WebM); unset: none. */
+  recordDir?: string | undefined;
 }

@@ -5,8 +5,11 @@ import {
   type MediaStreamTrack,
   type RTCRtpTransceiver,
 } from 'werift';
+import { MediaRecorder } from 'werift/nonstandard';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppError } from '../../common/errors';
-import type { MediaConfig, MediaEngine, MediaSession, MediaStats, PublisherState } from './engine';
+import type { MediaConfig, MediaEngine, MediaSession, MediaStats, PublisherState, Recording } from './engine';
 import { checkOffer, publisherChoice, selectCodecs, viewerChoice, type CodecChoice } from './sdp';
 
 const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
@@ -14,6 +17,8 @@ const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 
 const GATHER_TIMEOUT_MS = 3000;
 /** At most one keyframe request to the publisher per this interval (viewers join in bursts). */
 const PLI_INTERVAL_MS = 500;
+/** While recording, a keyframe this often, so the replay can be sought. */
+const RECORD_KEYFRAME_MS = 2000;
 
 interface Viewer {
   id: string;
@@ -29,6 +34,7 @@ interface Room {
   tracks: Map<'audio' | 'video', { track: MediaStreamTrack; transceiver: RTCRtpTransceiver }>;
   viewers: Map<string, Viewer>;
   lastPli: number;
+  recording: { recorder: MediaRecorder; file: string; startedAt: Date; keyframes: NodeJS.Timeout } | null;
 }
 
 function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
@@ -56,8 +62,11 @@ export class WeriftEngine implements MediaEngine {
   readonly #rooms = new Map<string, Room>();
   readonly #sessions = new Map<string, { room: string; role: 'publisher' | 'viewer' }>();
   readonly #listeners = new Set<(room: string, state: PublisherState) => void>();
+  readonly #recordedListeners = new Set<(room: string, recording: Recording) => void>();
 
-  constructor(private readonly config: MediaConfig) {}
+  constructor(private readonly config: MediaConfig) {
+    if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
+  }
 
   #peer(codecs: CodecChoice[]): RTCPeerConnection {
     const audio = codecs.filter((c) => c.kind === 'audio').map(codecParams);
@@ -97,13 +106,17 @@ export class WeriftEngine implements MediaEngine {
       tracks: new Map(),
       viewers: new Map(),
       lastPli: 0,
+      recording: null,
     };
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
     this.#rooms.set(roomName, room);
     this.#sessions.set(id, { room: roomName, role: 'publisher' });
+    const wantsAudio = chosen.some((c) => c.kind === 'audio');
     pc.ontrack = ({ track, transceiver }) => {
       if (track.kind === 'audio' || track.kind === 'video')
         room.tracks.set(track.kind, { track, transceiver });
+      // Record once every negotiated track is there.
+      if (room.tracks.has('video') && (room.tracks.has('audio') || !wantsAudio)) this.#record(room);
     };
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') this.#emit(roomName, 'connected');
@@ -180,6 +193,45 @@ export class WeriftEngine implements MediaEngine {
     }
   }
 
+  /** Writes the publisher's packets as they are (no transcoding) into a WebM file. */
+  #record(room: Room): void {
+    if (!this.config.recordDir || room.recording) return;
+    const file = `${room.name}-${room.publisherId}.webm`;
+    const recorder = new MediaRecorder({
+      path: join(this.config.recordDir, file),
+      tracks: [...room.tracks.values()].map((t) => t.track),
+      width: 1280,
+      height: 720,
+    });
+    recorder.onError.subscribe(() => undefined);
+    const keyframes = setInterval(() => this.#requestKeyframe(room, true), RECORD_KEYFRAME_MS);
+    keyframes.unref();
+    room.recording = { recorder, file, startedAt: new Date(), keyframes };
+    this.#requestKeyframe(room, true);
+  }
+
+  async #finishRecording(room: Room): Promise<void> {
+    const rec = room.recording;
+    if (!rec || !this.config.recordDir) return;
+    room.recording = null;
+    clearInterval(rec.keyframes);
+    await rec.recorder.stop().catch(() => undefined);
+    let bytes = 0;
+    try {
+      bytes = statSync(join(this.config.recordDir, rec.file)).size;
+    } catch {
+      return;
+    }
+    if (bytes === 0) return;
+    const recording: Recording = { file: rec.file, bytes, startedAt: rec.startedAt, endedAt: new Date() };
+    for (const l of this.#recordedListeners) l(room.name, recording);
+  }
+
+  onRecorded(listener: (room: string, recording: Recording) => void): () => void {
+    this.#recordedListeners.add(listener);
+    return () => this.#recordedListeners.delete(listener);
+  }
+
   #requestKeyframe(room: Room, force = false): void {
     const now = Date.now();
     if (!force && now - room.lastPli < PLI_INTERVAL_MS) return;
@@ -236,6 +288,7 @@ export class WeriftEngine implements MediaEngine {
       await viewer.pc.close().catch(() => undefined);
     }
     room.viewers.clear();
+    await this.#finishRecording(room);
     await room.pc.close().catch(() => undefined);
     this.#emit(roomName, 'closed');
   }

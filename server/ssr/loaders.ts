@@ -83,7 +83,7 @@ function placeholder(kind: PlaceholderData['kind'], idParam?: string) {
 export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Loaded> = {
   async home(ctx) {
     const { items } = await ctx.news.list(ctx.locale, 0, 3);
-    const live = (await ctx.live.liveNow(20)).map(liveInfo);
+    const live = (await ctx.live.liveNow(20)).map((l) => liveInfo(l));
     const data: HomeData = { news: items, live };
     const m = meta(ctx, 'home');
     return { status: 200, data, ...m, noindex: false, ogType: 'website', cacheMs: DB_CACHE_MS };
@@ -173,7 +173,8 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   async video(ctx) {
     const live = await ctx.live.get(ctx.match.params.videoid ?? '');
     if (!live || live.status === 'deleted') throw new NotFoundSignal();
-    const data: LiveVideoData = { live: liveInfo(live) };
+    const replay = live.status === 'ended' ? await ctx.live.replay(live.vid) : [];
+    const data: LiveVideoData = { live: liveInfo(live, replay) };
     return {
       status: 200,
       data,
@@ -188,7 +189,13 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   async user(ctx) {
     const profile = await ctx.users.byShortId(ctx.match.params.personalId ?? '');
     if (!profile) throw new NotFoundSignal();
-    const data: UserPageData = { profile };
+    const replays = (await ctx.live.replaysOf(profile.uid)).map((l) => ({
+      vid: l.vid,
+      title: l.title,
+      cover: l.cover,
+      started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
+    }));
+    const data: UserPageData = { profile, replays };
     const description =
       profile.usign || translate(ctx.locale, 'meta.user.description', { site: ctx.siteName });
     return {

@@ -96,6 +96,31 @@ export default function LiveVideo({ data }: PageProps) {
       <div className="live-page live-page--ended">
         <h1>{live.status === 'expired' ? t('live.expired') : t('live.endedTitle')}</h1>
         <p className="muted">{t('live.endedText', { name: host.nickname })}</p>
+        {live.status === 'ended' && (
+          <section className="live-page__replay" aria-labelledby="replay-title">
+            <h2 id="replay-title">
+              {t('live.replay')} · <bdi>{live.title}</bdi>
+            </h2>
+            {live.replay.length === 0 ? (
+              <p className="notice" role="status">
+                {t('live.replayGenerating')}
+              </p>
+            ) : (
+              live.replay.map((part, i) => (
+                <figure key={part.url} className="live-page__replay-part">
+                  <video
+                    className="live-page__replay-video"
+                    src={part.url}
+                    controls
+                    preload="metadata"
+                    playsInline
+                  />
+                  {live.replay.length > 1 && <figcaption>{t('live.part', { n: i + 1 })}</figcaption>}
+                </figure>
+              ))
+            )}
+          </section>
+        )}
         <Link to={`/u/${host.short_id}`} className="btn btn--primary">
           {t('live.hostPage', { name: host.nickname })}
         </Link>

@@ -3,6 +3,8 @@ import { formatCount } from '../../common/format';
 import type { PageProps } from '../app/pages';
 import { useAuth } from '../auth/AuthContext';
 import { NoContent } from '../components/feedback';
+import { Link } from '../components/Link';
+import { TimeAgo } from '../components/TimeAgo';
 import { ProfileEditor } from '../components/ProfileEditor';
 import { useI18n } from '../i18n/i18n';
 import type { PublicProfile, UserPageData } from './data';
@@ -11,6 +13,7 @@ import type { PublicProfile, UserPageData } from './data';
 export default function UserPage({ data }: PageProps) {
   const [profile, setProfile] = useState<PublicProfile>((data as UserPageData).profile);
   const [editing, setEditing] = useState(false);
+  const { replays } = data as UserPageData;
   const { t, locale } = useI18n();
   const { user } = useAuth();
   const mine = user?.uid === profile.uid;
@@ -92,9 +95,36 @@ export default function UserPage({ data }: PageProps) {
 
       <section className="section" aria-labelledby="lives-title">
         <h2 id="lives-title">{t('profile.lives')}</h2>
-        <NoContent>
-          <p className="muted">{t('profile.livesSoon')}</p>
-        </NoContent>
+        {replays.length === 0 ? (
+          <NoContent>
+            <p className="muted">{t('profile.noReplays')}</p>
+          </NoContent>
+        ) : (
+          <ul className="live-grid">
+            {replays.map((r) => (
+              <li key={r.vid}>
+                <Link to={`/v/${r.vid}`} className="live-card">
+                  <span className="live-card__cover" aria-hidden="true">
+                    {r.cover ? (
+                      <img src={r.cover} alt="" loading="lazy" />
+                    ) : (
+                      <span className="live-card__initial">{profile.nickname.slice(0, 1)}</span>
+                    )}
+                    <span className="badge live-card__badge">{t('live.replay')}</span>
+                  </span>
+                  <span className="live-card__title">
+                    <bdi>{r.title}</bdi>
+                  </span>
+                  {r.started_at && (
+                    <span className="live-card__host muted">
+                      <TimeAgo iso={r.started_at} />
+                    </span>
+                  )}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
     </div>
   );

@@ -49,6 +49,8 @@ export interface ResetPasswordData {
 
 export interface UserPageData {
   profile: PublicProfile;
+  /** Ended broadcasts with a replay, newest first. */
+  replays: { vid: string; title: string; cover: string | null; started_at: string | null }[];
 }
 
 /** /v/{videoid}: the broadcast as GET /api/v1/live/{vid} answers it. */
@@ -67,4 +69,6 @@ export interface LiveCard {
   ended_at: string | null;
   viewers: number;
   host: { uid: number; short_id: string; nickname: string; face: string | null };
+  /** The replay's parts once ended; empty while it is being generated. */
+  replay: { url: string; seconds: number }[];
 }

@@ -26,7 +26,42 @@ const COLUMNS =
   'l.vid, l.uid, l.title, l.cover, l.orientation, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers';
 const WITH_HOST = `SELECT ${COLUMNS}, u.nickname, u.face, u.short_id FROM lives l JOIN users u ON u.uid = l.uid`;
 
+export interface ReplayPart {
+  file: string;
+  bytes: number;
+  started_at: Date;
+  ended_at: Date;
+}
+
 export const liveRepo = {
+  async addReplayPart(
+    db: Queryable,
+    p: { vid: string; file: string; bytes: number; startedAt: Date; endedAt: Date },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO replay_parts (vid, file, bytes, started_at, ended_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (file) DO NOTHING`,
+      [p.vid, p.file, p.bytes, p.startedAt, p.endedAt],
+    );
+  },
+
+  async replayParts(db: Queryable, vid: string): Promise<ReplayPart[]> {
+    return db.query<ReplayPart>(
+      'SELECT file, bytes, started_at, ended_at FROM replay_parts WHERE vid = $1 ORDER BY started_at',
+      [vid],
+    );
+  },
+
+  /** A broadcaster's ended broadcasts that have a replay, newest first. */
+  async replaysOf(db: Queryable, uid: number, limit: number): Promise<LiveRow[]> {
+    return db.query<LiveRow>(
+      `SELECT ${COLUMNS} FROM lives l WHERE l.uid = $1 AND l.status = 'ended'
+         AND EXISTS (SELECT 1 FROM replay_parts p WHERE p.vid = l.vid)
+       ORDER BY l.started_at DESC NULLS LAST LIMIT $2`,
+      [uid, limit],
+    );
+  },
+
   async insert(
     db: Queryable,
     l: {

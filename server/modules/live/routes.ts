@@ -25,10 +25,12 @@ export const liveSchema = z.object({
     nickname: z.string(),
     face: z.string().nullable(),
   }),
+  /** The replay's parts once the broadcast has ended (empty while it is being generated). */
+  replay: z.array(z.object({ url: z.string(), seconds: z.number() })),
 });
 export type LiveInfo = z.infer<typeof liveSchema>;
 
-export function liveInfo(l: LiveWithHost & { viewers: number }): LiveInfo {
+export function liveInfo(l: LiveWithHost & { viewers: number }, replay: LiveInfo['replay'] = []): LiveInfo {
   return {
     vid: l.vid,
     title: l.title,
@@ -39,6 +41,7 @@ export function liveInfo(l: LiveWithHost & { viewers: number }): LiveInfo {
     ended_at: l.ended_at ? new Date(l.ended_at).toISOString() : null,
     viewers: l.viewers,
     host: { uid: l.uid, short_id: l.short_id, nickname: l.nickname, face: l.face },
+    replay,
   };
 }
 
@@ -196,7 +199,8 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
         void reply.header('cache-control', 'no-store');
         const row = await live.get(req.params.vid);
         if (!row || row.status === 'deleted') throw new AppError('video_not_found');
-        return { status: 200 as const, data: liveInfo(row) };
+        const replay = row.status === 'ended' ? await live.replay(row.vid) : [];
+        return { status: 200 as const, data: liveInfo(row, replay) };
       },
     );
 
@@ -211,7 +215,7 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
       },
       async (_req, reply) => {
         void reply.header('cache-control', 'no-store');
-        return { status: 200 as const, data: { list: (await live.liveNow()).map(liveInfo) } };
+        return { status: 200 as const, data: { list: (await live.liveNow()).map((l) => liveInfo(l)) } };
       },
     );
   };

@@ -47,6 +47,17 @@ export class LiveService {
     media.onPublisher((vid, state) => {
       void this.#publisherState(vid, state).catch((err: unknown) => opts.log?.(err));
     });
+    media.onRecorded((vid, r) => {
+      void liveRepo
+        .addReplayPart(this.db, {
+          vid,
+          file: r.file,
+          bytes: r.bytes,
+          startedAt: r.startedAt,
+          endedAt: r.endedAt,
+        })
+        .catch((err: unknown) => opts.log?.(err));
+    });
   }
 
   async #publisherState(vid: string, state: 'connected' | 'interrupted' | 'closed'): Promise<void> {
@@ -232,6 +243,18 @@ export class LiveService {
       durationSeconds: Math.max(0, Math.round((new Date(stop).getTime() - new Date(start).getTime()) / 1000)),
       peakViewers: ended.peak_viewers,
     };
+  }
+
+  /** The replay's parts (URLs under /replays/), in order; empty while it is being generated. */
+  async replay(vid: string): Promise<{ url: string; seconds: number }[]> {
+    return (await liveRepo.replayParts(this.db, vid)).map((p) => ({
+      url: `/replays/${p.file}`,
+      seconds: Math.round((new Date(p.ended_at).getTime() - new Date(p.started_at).getTime()) / 1000),
+    }));
+  }
+
+  async replaysOf(uid: number, limit = 12): Promise<LiveRow[]> {
+    return liveRepo.replaysOf(this.db, uid, limit);
   }
 
   async get(vid: string): Promise<(LiveWithHost & { viewers: number }) | null> {

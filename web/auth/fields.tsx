@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type InputHTMLAttributes } from 'react';
+import { useCallback, useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { isEmail, isPassword, RESEND_COOLDOWN_S } from '../../common/validation';
 import { useI18n } from '../i18n/i18n';
 import { api, ApiError } from './api';
@@ -187,4 +187,42 @@ export function StepLoading() {
       <div className="spinner" role="progressbar" aria-label={t('common.loading')} />
     </div>
   );
+}
+
+/**
+ * A new password and its confirmation (spec §5: 6 to 20 characters, both the same). `ready` when
+ * both are filled in and valid; `fields` renders the two inputs with their messages.
+ */
+export function useNewPassword(labels: { password: string; confirm: string }): {
+  password: string;
+  ready: boolean;
+  fields: ReactNode;
+} {
+  const { t } = useI18n();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const passwordError = fieldErrors.password(t, password);
+  const confirmError = fieldErrors.confirm(t, password, confirm);
+  const ready = !passwordError && !confirmError && password !== '' && password === confirm;
+  const fields = (
+    <>
+      <PasswordField
+        label={labels.password}
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={passwordError}
+        maxLength={20}
+      />
+      <PasswordField
+        label={labels.confirm}
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={confirmError}
+        maxLength={20}
+      />
+    </>
+  );
+  return { password, ready, fields };
 }

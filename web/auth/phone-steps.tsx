@@ -11,6 +11,7 @@ import {
   Field,
   fieldErrors,
   PasswordField,
+  useNewPassword,
   type Captcha,
 } from './fields';
 import { accountExists, sessionFor, signInWithPassword } from './flows';
@@ -298,13 +299,10 @@ export function ForgetPhoneStep({ go, phone: initial }: StepProps & { phone?: Ph
 /** Confirm new password (spec §4): both fields equal, then signed in at once. */
 export function ConfirmPasswordStep({ go, done, token }: StepProps & { token: string }) {
   const { t } = useI18n();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword({ password: t('auth.newPassword'), confirm: t('auth.confirmPassword') });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const passwordError = fieldErrors.password(t, password);
-  const confirmError = fieldErrors.confirm(t, password, confirm);
-  const disabled = busy || Boolean(passwordError || confirmError) || !password || password !== confirm;
+  const disabled = busy || !newPassword.ready;
 
   const submit = async (e: SyntheticEvent) => {
     e.preventDefault();
@@ -314,7 +312,7 @@ export function ConfirmPasswordStep({ go, done, token }: StepProps & { token: st
     try {
       const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/reset/phone', {
         token,
-        verify_pwd: await encryptPassword(password),
+        verify_pwd: await encryptPassword(newPassword.password),
       });
       done(await sessionFor(access_token, false));
     } catch (err) {
@@ -327,22 +325,7 @@ export function ConfirmPasswordStep({ go, done, token }: StepProps & { token: st
   return (
     <form className="login-step" onSubmit={(e) => void submit(e)} noValidate>
       <h2 className="login-step__title">{t('auth.confirmTitle')}</h2>
-      <PasswordField
-        label={t('auth.newPassword')}
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={passwordError}
-        maxLength={20}
-      />
-      <PasswordField
-        label={t('auth.confirmPassword')}
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        error={confirmError}
-        maxLength={20}
-      />
+      {newPassword.fields}
       <FormError message={error} />
       <BusyButton busy={busy} disabled={disabled}>
         {t('auth.confirmReset')}

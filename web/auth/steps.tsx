@@ -12,6 +12,7 @@ import {
   fieldErrors,
   PasswordField,
   StepLoading,
+  useNewPassword,
   type Captcha,
 } from './fields';
 import { accountExists, signInWithPassword } from './flows';
@@ -182,18 +183,14 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
   const { t, locale } = useI18n();
   const { toast } = useFeedback();
   const [email, setEmail] = useState(initialEmail ?? '');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword({ password: t('auth.password'), confirm: t('auth.confirmPassword') });
   const [captcha, setCaptcha] = useState<Captcha | null>(null);
   const [code, setCode] = useState('');
   const [refresh, setRefresh] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const emailError = fieldErrors.email(t, email);
-  const passwordError = fieldErrors.password(t, password);
-  const confirmError = fieldErrors.confirm(t, password, confirm);
-  const disabled =
-    busy || Boolean(emailError || passwordError || confirmError) || !email || !password || !confirm || !code;
+  const disabled = busy || Boolean(emailError) || !email || !newPassword.ready || !code;
 
   const submit = async (e: SyntheticEvent) => {
     e.preventDefault();
@@ -211,12 +208,12 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
       await api('POST', '/api/v1/auth/register/email', {
         risk_token: riskToken,
         email: address,
-        verify_pwd: await encryptPassword(password),
+        verify_pwd: await encryptPassword(newPassword.password),
         captcha_id: captcha.id,
         captcha: code,
         locale,
       });
-      go({ id: 'notice', variant: 'register', email: address, password });
+      go({ id: 'notice', variant: 'register', email: address, password: newPassword.password });
     } catch (err) {
       setCode('');
       setRefresh((n) => n + 1);
@@ -238,22 +235,7 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
         error={emailError}
         maxLength={254}
       />
-      <PasswordField
-        label={t('auth.password')}
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={passwordError}
-        maxLength={20}
-      />
-      <PasswordField
-        label={t('auth.confirmPassword')}
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        error={confirmError}
-        maxLength={20}
-      />
+      {newPassword.fields}
       <CaptchaField value={code} onChange={setCode} onCaptcha={setCaptcha} refreshKey={refresh} />
       <FormError message={error} />
       <BusyButton busy={busy} disabled={disabled}>

@@ -3,6 +3,7 @@ import { useConfig } from '../app/config';
 import { api } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
+import { SignInPrompt } from '../auth/SignInPrompt';
 import { BusyButton, FormError } from '../components/form';
 import { Link } from '../components/Link';
 import { useFeedback } from '../components/feedback';
@@ -46,7 +47,7 @@ function CopyField({ label, value }: { label: string; value: string }) {
 export default function Obs() {
   const { t } = useI18n();
   const { siteName } = useConfig();
-  const { user, requireLogin } = useAuth();
+  const { user } = useAuth();
   const { confirm } = useFeedback();
   const [status, setStatus] = useState<ObsStatus | null>(null);
   const [key, setKey] = useState<string | null>(null);
@@ -80,21 +81,7 @@ export default function Obs() {
     }
   };
 
-  if (!user) {
-    return (
-      <div className="obs obs--center">
-        <h1>{t('placeholder.obs.title')}</h1>
-        <p className="muted">{t('studio.signInText')}</p>
-        <button
-          type="button"
-          className="btn btn--primary"
-          onClick={() => requireLogin(t('auth.pleaseSignIn'))}
-        >
-          {t('auth.signIn')}
-        </button>
-      </div>
-    );
-  }
+  if (!user) return <SignInPrompt title={t('placeholder.obs.title')} className="obs obs--center" />;
 
   return (
     <div className="obs">

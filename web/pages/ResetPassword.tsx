@@ -2,7 +2,7 @@ import { useState, type SyntheticEvent } from 'react';
 import type { PageProps } from '../app/pages';
 import { api, ApiError, encryptPassword } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
-import { fieldErrors, PasswordField } from '../auth/fields';
+import { useNewPassword } from '../auth/fields';
 import { clearStoredLogin } from '../auth/stored';
 import { useI18n } from '../i18n/i18n';
 import { BusyButton, FormError } from '../components/form';
@@ -13,21 +13,21 @@ export default function ResetPassword({ data }: PageProps) {
   const { token } = data as ResetPasswordData;
   const { t } = useI18n();
   const { requireLogin } = useAuth();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword({ password: t('reset.new'), confirm: t('reset.confirm') });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const passwordError = fieldErrors.password(t, password);
-  const confirmError = fieldErrors.confirm(t, password, confirm);
-  const disabled = busy || !password || !confirm || Boolean(passwordError || confirmError);
+  const disabled = busy || !newPassword.ready;
   const submit = async (e: SyntheticEvent) => {
     e.preventDefault();
     if (disabled) return;
     setBusy(true);
     setError(null);
     try {
-      await api('POST', '/api/v1/auth/reset', { token, verify_pwd: await encryptPassword(password) });
+      await api('POST', '/api/v1/auth/reset', {
+        token,
+        verify_pwd: await encryptPassword(newPassword.password),
+      });
       // Every session ended on the server; forget the one stored here too.
       clearStoredLogin();
       setDone(true);
@@ -51,22 +51,7 @@ export default function ResetPassword({ data }: PageProps) {
   return (
     <form className="login-card" onSubmit={(e) => void submit(e)} noValidate>
       <h1 className="login-card__title">{t('reset.title')}</h1>
-      <PasswordField
-        label={t('reset.new')}
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={passwordError}
-        maxLength={20}
-      />
-      <PasswordField
-        label={t('reset.confirm')}
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        error={confirmError}
-        maxLength={20}
-      />
+      {newPassword.fields}
       <FormError message={error} />
       <BusyButton busy={busy} disabled={disabled}>
         {t('reset.submit')}

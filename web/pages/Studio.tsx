@@ -4,6 +4,7 @@ import { localizedPath } from '../../common/routes';
 import { api } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
+import { SignInPrompt } from '../auth/SignInPrompt';
 import { BusyButton, FormError } from '../components/form';
 import { CopyLinkButton } from '../components/CopyLinkButton';
 import { ImageCropper, type CropBox } from '../components/ImageCropper';
@@ -21,7 +22,7 @@ type Phase =
 /** /broadcast and /studio: device check, details, go live, the live view, the summary. */
 export default function Studio() {
   const { t } = useI18n();
-  const { user, requireLogin } = useAuth();
+  const { user } = useAuth();
   const [supported, setSupported] = useState(true);
   const devices = useDevices();
   const [phase, setPhase] = useState<Phase>({ id: 'setup' });
@@ -29,21 +30,7 @@ export default function Studio() {
   useEffect(() => setSupported(browserCanBroadcast()), []);
 
   if (!supported) return <StudioNotice text={t('studio.oldBrowser')} />;
-  if (!user) {
-    return (
-      <div className="studio studio--center">
-        <h1>{t('studio.signInTitle')}</h1>
-        <p className="muted">{t('studio.signInText')}</p>
-        <button
-          type="button"
-          className="btn btn--primary"
-          onClick={() => requireLogin(t('auth.pleaseSignIn'))}
-        >
-          {t('auth.signIn')}
-        </button>
-      </div>
-    );
-  }
+  if (!user) return <SignInPrompt title={t('studio.signInTitle')} className="studio studio--center" />;
   if (phase.id === 'ended') {
     return (
       <div className="studio studio--center">

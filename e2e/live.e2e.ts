@@ -61,7 +61,7 @@ describe('going live from the studio and watching', () => {
     const goLive = host.page.getByRole('button', { name: 'Go live' });
     expect(await goLive.isDisabled()).toBe(true);
     await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
-    await host.page.getByLabel('Camera').waitFor();
+    await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
     await host.page.waitForFunction(() => {
       const v = document.querySelector<HTMLVideoElement>('.studio__preview');
       return Boolean(v && v.videoWidth > 0);
@@ -122,14 +122,28 @@ describe('going live from the studio and watching', () => {
     await viewer.page.getByRole('heading', { name: /Replay/ }).waitFor();
     const replay = viewer.page.locator('.live-page__replay-video');
     expect(await replay.getAttribute('src')).toMatch(/^\/replays\/[A-Za-z0-9-]+\.webm$/);
+    // Every wait inside the page is bounded, so a stuck player fails with what it saw.
     const played = await replay.evaluate(async (video: HTMLVideoElement) => {
+      const within = (ms: number, p: Promise<unknown>) =>
+        Promise.race([p, new Promise((r) => setTimeout(r, ms))]);
       video.muted = true;
-      await video.play();
-      await new Promise((r) => setTimeout(r, 500));
+      if (video.readyState < 1)
+        await within(10_000, new Promise((r) => video.addEventListener('loadedmetadata', r, { once: true })));
+      await within(
+        10_000,
+        video.play().catch(() => undefined),
+      );
+      await within(5_000, new Promise((r) => setTimeout(r, 500)));
       const playing = video.currentTime > 0 && video.videoWidth > 0;
+      const seeked = new Promise((r) => video.addEventListener('seeked', r, { once: true }));
       video.currentTime = 1;
-      await new Promise((r) => video.addEventListener('seeked', r, { once: true }));
-      return { playing, duration: video.duration, at: video.currentTime };
+      await within(10_000, seeked);
+      return {
+        playing,
+        duration: video.duration,
+        at: video.currentTime,
+        error: video.error?.message ?? null,
+      };
     });
     expect(played.playing).toBe(true);
     expect(played.duration).toBeGreaterThan(1);
@@ -188,7 +202,7 @@ describe('going live from the studio and watching', () => {
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
-    await host.page.getByLabel('Camera').waitFor();
+    await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
     await host.page.getByLabel('Title').fill('Flaky network stream');
     await host.page.getByRole('button', { name: 'Go live' }).click();
     await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });

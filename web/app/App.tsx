@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, type ComponentType } from 'react';
 import { AuthProvider } from '../auth/AuthContext';
-import { LoginDialog } from '../auth/LoginCard';
+import { LoginDialog } from '../auth/LoginDialog';
 import { ThirdPartyReturn } from '../auth/third-party';
 import { CookieConsent } from '../components/CookieBanner';
 import { ErrorBoundary } from '../components/ErrorBoundary';

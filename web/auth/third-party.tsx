@@ -3,7 +3,6 @@ import { useConfig } from '../app/config';
 import { useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
 import { useAuth } from './AuthContext';
-import { sessionFor } from './flows';
 
 /** Spec §9: the third-party loading flag clears after 6 s at the latest. */
 export const THIRD_PARTY_LOADING_MS = 6000;
@@ -85,7 +84,9 @@ export function ThirdPartyReturn() {
       return;
     }
     showSpinner(THIRD_PARTY_LOADING_MS);
-    sessionFor(code, isNew)
+    // The sign-in code loads only on the page a provider sent the browser back to.
+    import('./flows')
+      .then(({ sessionFor }) => sessionFor(code, isNew))
       .then((user) => signedIn(user))
       .catch(() => toast(t('error.third_party_failed')))
       .finally(hideSpinner);

@@ -46,17 +46,22 @@ async function open(
   return { context, page, errors };
 }
 
+/** The page's own 'Sign in' button, then the login dialog. */
+async function signInFromPage(page: Page): Promise<void> {
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
+  await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 describe('going live from the studio and watching', () => {
   it('device check, go live, a viewer watches, the broadcaster ends, the viewer sees it ended', async () => {
     const host = await open('/en/broadcast');
     // Visitors are asked to sign in first.
     await host.page.getByRole('heading', { name: 'Sign in to go live' }).waitFor();
-    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    const dialog = host.page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
-    await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await signInFromPage(host.page);
 
     const goLive = host.page.getByRole('button', { name: 'Go live' });
     expect(await goLive.isDisabled()).toBe(true);
@@ -157,12 +162,7 @@ describe('going live from the studio and watching', () => {
 
   it('the OBS page gives a stream key once; publishing with it shows the broadcaster live', async () => {
     const host = await open('/en/obs', 390);
-    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    const dialog = host.page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
-    await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await signInFromPage(host.page);
     await host.page.getByText('You have no stream key yet.').waitFor();
     await host.page.getByRole('button', { name: 'Create a stream key' }).click();
     await host.page.getByText('Copy it now: it is shown only once.', { exact: false }).waitFor();
@@ -195,12 +195,7 @@ describe('going live from the studio and watching', () => {
 
   it('the studio recovers from a lost connection by publishing again', async () => {
     const host = await open('/en/broadcast');
-    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    const dialog = host.page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
-    await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await signInFromPage(host.page);
     await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
     await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
     await host.page.getByLabel('Title').fill('Flaky network stream');

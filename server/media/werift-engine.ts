@@ -53,6 +53,15 @@ async function gathered(pc: RTCPeerConnection): Promise<void> {
   await pc.iceGatheringStateChange.watch((s) => s === 'complete', GATHER_TIMEOUT_MS).catch(() => undefined);
 }
 
+/** The answer to the offer set on `pc`, with every candidate gathered. */
+async function answerOf(pc: RTCPeerConnection): Promise<string> {
+  await pc.setLocalDescription(await pc.createAnswer());
+  await gathered(pc);
+  const answer = pc.localDescription?.sdp;
+  if (!answer) throw new AppError('bad_sdp');
+  return answer;
+}
+
 /**
  * An SFU in this process on werift: one receiving peer connection per room's publisher, one
  * sending peer connection per viewer, RTP forwarded as it arrives (each viewer gets its own copy
@@ -125,11 +134,7 @@ export class WeriftEngine implements MediaEngine {
     });
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp });
-      await pc.setLocalDescription(await pc.createAnswer());
-      await gathered(pc);
-      const answer = pc.localDescription?.sdp;
-      if (!answer) throw new AppError('bad_sdp');
-      return { id, answer, codecs: chosen.map((c) => c.name) };
+      return { id, answer: await answerOf(pc), codecs: chosen.map((c) => c.name) };
     } catch (err) {
       await this.close(id);
       throw err instanceof AppError ? err : new AppError('bad_sdp');
@@ -159,11 +164,7 @@ export class WeriftEngine implements MediaEngine {
         transceiver.setDirection('sendonly');
         this.#forward(room, viewer, kind, transceiver);
       }
-      await pc.setLocalDescription(await pc.createAnswer());
-      await gathered(pc);
-      const answer = pc.localDescription?.sdp;
-      if (!answer) throw new AppError('bad_sdp');
-      return { id, answer, codecs: chosen.map((c) => c.name) };
+      return { id, answer: await answerOf(pc), codecs: chosen.map((c) => c.name) };
     } catch (err) {
       await this.close(id);
       throw err instanceof AppError ? err : new AppError('bad_sdp');

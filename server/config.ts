@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -21,7 +22,11 @@ const schema = z
     REDIS_PREFIX: z.string().default('beamly:'),
     /** Multiplies every rate limit (1 = the defaults in server/infra/ratelimit.ts). */
     RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
-    DATA_DIR: z.string().default('./data'),
+    /** Files the embedded defaults keep (PGlite, uploads, recordings); relative to the working directory. */
+    DATA_DIR: z
+      .string()
+      .default('./data')
+      .transform((dir) => resolve(dir)),
     /** Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: mail lands in the outbox (development only). */
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default('Beamly <no-reply@beamly.example>'),

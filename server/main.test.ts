@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,15 +8,19 @@ import { ROOT } from './paths';
 describe('the built server process', () => {
   it('starts on embedded PGlite with demo content, and shuts down cleanly on SIGTERM', async () => {
     const port = 41000 + Math.floor(Math.random() * 2000);
+    // As `npm start` runs it: the default, relative DATA_DIR, from some working directory.
+    const cwd = mkdtempSync(join(tmpdir(), 'beamly-main-'));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: '',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+    };
+    delete env.DATA_DIR;
     const proc = spawn('node', [join(ROOT, 'dist/server/main.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        PORT: String(port),
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'beamly-main-')),
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'production',
-      },
+      cwd,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -33,6 +37,7 @@ describe('the built server process', () => {
       expect(health?.status, log).toBe(200);
       expect(log).toContain('migrations applied');
       expect(log).toContain('demo news seeded');
+      expect(existsSync(join(cwd, 'data', 'pglite'))).toBe(true);
       const newsPage = await fetch(`http://127.0.0.1:${port}/en/news`);
       expect(await newsPage.text()).toContain('Welcome to Beamly');
     } finally {

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { isIgnorableScriptError, loadChunk } from './app/chunks';
@@ -35,8 +36,12 @@ async function start() {
     loadChunk(MESSAGE_LOADERS[state.locale], location.pathname),
   ]);
   const root = document.getElementById('root');
-  if (root)
+  if (!root) return;
+  // Hydrating inside a transition lets React yield to the browser every few milliseconds instead
+  // of holding the main thread for the whole tree (one long task on slow phones).
+  startTransition(() => {
     hydrateRoot(root, <App state={state} messages={messages.default} Page={mod.default} mode="browser" />);
+  });
 }
 
 void start();

@@ -6,8 +6,9 @@ import { startSite } from './servers';
 export interface LighthouseResult {
   path: string;
   runs: number;
-  /** Worst LCP of the runs (the other figures are the median run's). */
+  /** Worst LCP and lowest performance score of the runs (the other figures are the median run's). */
   worstLcpMs: number;
+  worstPerformance: number;
   performance: number;
   accessibility: number;
   seo: number;
@@ -23,9 +24,9 @@ const score = (s: number | null | undefined) => Math.round((s ?? 0) * 100);
 
 /**
  * Lighthouse's default (mobile, simulated slow 4G and 4x CPU) on pages of the built site, each
- * page `runs` times; the median run by LCP is reported, with the worst LCP beside it.
+ * page `runs` times; the median run by performance score is reported.
  */
-export async function lighthouseAudit(paths: string[], runs = 3): Promise<LighthouseResult[]> {
+export async function lighthouseAudit(paths: string[], runs = 5): Promise<LighthouseResult[]> {
   const site = await startSite(3903);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
@@ -36,9 +37,13 @@ export async function lighthouseAudit(paths: string[], runs = 3): Promise<Lighth
     for (const path of paths) {
       const samples: LighthouseResult[] = [];
       for (let i = 0; i < runs; i++) samples.push(await auditOnce(path));
-      samples.sort((a, b) => a.lcpMs - b.lcpMs);
+      // Lighthouse's own advice for a noisy machine: report the median run (by performance
+      // score), with the worst score and worst LCP beside it so a bad outlier stays visible.
+      const worstLcpMs = Math.max(...samples.map((s) => s.lcpMs));
+      const worstPerformance = Math.min(...samples.map((s) => s.performance));
+      samples.sort((a, b) => a.performance - b.performance);
       const median = samples[Math.floor(samples.length / 2)] as LighthouseResult;
-      results.push({ ...median, runs, worstLcpMs: samples[samples.length - 1]?.lcpMs ?? 0 });
+      results.push({ ...median, runs, worstLcpMs, worstPerformance });
     }
   } finally {
     chrome.kill();
@@ -63,6 +68,7 @@ export async function lighthouseAudit(paths: string[], runs = 3): Promise<Lighth
         path,
         runs: 1,
         worstLcpMs: 0,
+        worstPerformance: 0,
         performance: score(categories.performance?.score),
         accessibility: score(categories.accessibility?.score),
         seo: score(categories.seo?.score),

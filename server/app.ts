@@ -152,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .map((a) => a.trim())
         .filter(Boolean),
       recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
+      forward: config.MEDIA_FORWARD,
     });
   const recordingsDir = join(config.DATA_DIR, 'recordings');
   mkdirSync(recordingsDir, { recursive: true });

@@ -65,6 +65,8 @@ const schema = z
       .optional(),
     /** Extra host addresses for ICE candidates (comma list). Default: 127.0.0.1 in development and tests. */
     MEDIA_HOST_ADDRESSES: z.string().optional(),
+    /** How the SFU sends to viewers: 'lean' (its own SRTP path) or 'werift' (werift's sender, slower). */
+    MEDIA_FORWARD: z.enum(['lean', 'werift']).default('lean'),
     /** More sensitive words (one per line) on top of content/moderation/sensitive-words.txt. */
     SENSITIVE_WORDS_FILE: z.string().optional(),
     /** Record every broadcast for its replay (under DATA_DIR/recordings). */

@@ -59,6 +59,11 @@ export interface MediaConfig {
   portRange: [number, number] | undefined;
   /** Extra host addresses to gather candidates on (127.0.0.1 for tests, a public IP on a VM). */
   hostAddresses: string[];
+  /**
+   * How packets reach viewers: 'lean' (default, server/media/lean-forward.ts) or 'werift' (its
+   * RTCRtpSender, kept as the benchmark's baseline and as a fallback).
+   */
+  forward?: 'lean' | 'werift';
   /** Where recordings go (remuxed, not transcoded: H.264 or VP8 with Opus in WebM); unset: none. */
   recordDir?: string | undefined;
 }

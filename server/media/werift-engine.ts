@@ -4,12 +4,14 @@ import {
   RTCRtpCodecParameters,
   type MediaStreamTrack,
   type RTCRtpTransceiver,
+  type RtpPacket,
 } from 'werift';
 import { MediaRecorder } from 'werift/nonstandard';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../common/errors';
 import type { MediaConfig, MediaEngine, MediaSession, MediaStats, PublisherState, Recording } from './engine';
+import { LeanSender, RtpHistory } from './lean-forward';
 import { checkOffer, publisherChoice, selectCodecs, viewerChoice, type CodecChoice } from './sdp';
 
 const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
@@ -26,12 +28,25 @@ interface Viewer {
   unsubscribe: (() => void)[];
 }
 
+/** Sends the publisher's packets of one kind to one viewer. */
+interface Forwarder {
+  send(rtp: RtpPacket): void;
+  close(): void;
+}
+
+/** A room's track: its recent packets and the viewers it is forwarded to. */
+interface Fanout {
+  history: RtpHistory;
+  forwarders: Set<Forwarder>;
+}
+
 interface Room {
   name: string;
   publisherId: string;
   pc: RTCPeerConnection;
   codecs: CodecChoice[];
   tracks: Map<'audio' | 'video', { track: MediaStreamTrack; transceiver: RTCRtpTransceiver }>;
+  fanout: Record<'audio' | 'video', Fanout>;
   viewers: Map<string, Viewer>;
   lastPli: number;
   recording: { recorder: MediaRecorder; file: string; startedAt: Date; keyframes: NodeJS.Timeout } | null;
@@ -113,6 +128,10 @@ export class WeriftEngine implements MediaEngine {
       pc,
       codecs: chosen,
       tracks: new Map(),
+      fanout: {
+        audio: { history: new RtpHistory(), forwarders: new Set() },
+        video: { history: new RtpHistory(), forwarders: new Set() },
+      },
       viewers: new Map(),
       lastPli: 0,
       recording: null,
@@ -122,8 +141,15 @@ export class WeriftEngine implements MediaEngine {
     this.#sessions.set(id, { room: roomName, role: 'publisher' });
     const wantsAudio = chosen.some((c) => c.kind === 'audio');
     pc.ontrack = ({ track, transceiver }) => {
-      if (track.kind === 'audio' || track.kind === 'video')
+      if (track.kind === 'audio' || track.kind === 'video') {
         room.tracks.set(track.kind, { track, transceiver });
+        // One subscription per track; each packet is kept once and handed to every viewer.
+        const fanout = room.fanout[track.kind];
+        track.onReceiveRtp.subscribe((rtp) => {
+          fanout.history.put(rtp);
+          for (const f of fanout.forwarders) f.send(rtp);
+        });
+      }
       // Record once every negotiated track is there.
       if (room.tracks.has('video') && (room.tracks.has('audio') || !wantsAudio)) this.#record(room);
     };
@@ -171,23 +197,18 @@ export class WeriftEngine implements MediaEngine {
     }
   }
 
-  /** Sends the publisher's packets of one kind to a viewer's transceiver, once the track exists. */
+  /** Sends the publisher's packets of one kind to a viewer's transceiver (from its next packet). */
   #forward(room: Room, viewer: Viewer, kind: 'audio' | 'video', out: RTCRtpTransceiver): void {
-    const attach = (track: MediaStreamTrack) => {
-      const { unSubscribe } = track.onReceiveRtp.subscribe((rtp) => {
-        void out.sender.sendRtp(rtp.clone());
-      });
-      viewer.unsubscribe.push(unSubscribe);
-    };
-    const existing = room.tracks.get(kind);
-    if (existing) attach(existing.track);
-    else {
-      // The publisher's track appears when its first packets arrive.
-      const { unSubscribe } = room.pc.onTrack.subscribe((track) => {
-        if (track.kind === kind) attach(track);
-      });
-      viewer.unsubscribe.push(unSubscribe);
-    }
+    const fanout = room.fanout[kind];
+    const forwarder: Forwarder =
+      this.config.forward === 'werift'
+        ? { send: (rtp) => void out.sender.sendRtp(rtp.clone()), close: () => undefined }
+        : new LeanSender(out.sender, fanout.history);
+    fanout.forwarders.add(forwarder);
+    viewer.unsubscribe.push(() => {
+      fanout.forwarders.delete(forwarder);
+      forwarder.close();
+    });
     if (kind === 'video') {
       const { unSubscribe } = out.sender.onPictureLossIndication.subscribe(() => this.#requestKeyframe(room));
       viewer.unsubscribe.push(unSubscribe);

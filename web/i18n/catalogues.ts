@@ -12,6 +12,6 @@ import zh from './messages/zh.json';
 import zhTW from './messages/zh-TW.json';
 
 export type { MessageKey, Messages } from './types';
-import type { Messages } from './types';
+import type { MessageTexts } from './types';
 
-export const CATALOGUES: Record<Locale, Messages> = { en, ar, de, es, hi, id, ja, vi, zh, 'zh-TW': zhTW };
+export const CATALOGUES: Record<Locale, MessageTexts> = { en, ar, de, es, hi, id, ja, vi, zh, 'zh-TW': zhTW };

@@ -6,6 +6,7 @@
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { lighthouseAudit } from './lighthouse';
+import { sfuCapacity } from './sfu-capacity';
 import { latencyBench } from './latency';
 import { signInBench } from './signin';
 import { throughput } from './throughput';
@@ -89,6 +90,22 @@ if (only === 'latency') {
   console.table([firstFrame]);
   console.log(`target (p50 ≤ 1500 ms): ${firstFrame.p50Ms <= 1500 ? 'met' : 'NOT met'}`);
   report.latency = { glass, firstFrame };
+}
+
+if (only === 'sfu') {
+  const counts = (arg('viewers') ?? '100,150,200').split(',').map(Number);
+  const rows = await sfuCapacity(counts, seconds);
+  console.log(
+    `\nSFU capacity: one publisher at 170 packets/s × 1,100 B (~1.5 Mbps), viewers on loopback, ${seconds} s each`,
+  );
+  console.table(rows);
+  const best = (engine: string) =>
+    Math.max(0, ...rows.filter((r) => r.engine === engine && r.deliveredPct >= 99).map((r) => r.viewers));
+  const [base, lean] = [best('werift sender (baseline)'), best('lean forwarding')];
+  console.log(
+    `most viewers with ≥ 99% delivered: baseline ${base}, lean ${lean} (${base ? (lean / base).toFixed(2) : '–'}×); target ≥ 200: ${lean >= 200 ? 'met' : 'NOT met'}`,
+  );
+  report.sfu = rows;
 }
 
 mkdirSync('bench/results', { recursive: true });

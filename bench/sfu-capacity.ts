@@ -146,7 +146,10 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
   return rows;
 }
 
-const ENGINES = { werift: 'werift sender (baseline)', lean: 'lean forwarding' } as const;
+const ENGINES = {
+  werift: { name: 'werift sender (baseline)', env: { MEDIA_FORWARD: 'werift' } },
+  lean: { name: 'lean forwarding', env: { MEDIA_FORWARD: 'lean' } },
+} as const;
 
 export async function sfuCapacity(
   counts: number[],
@@ -156,6 +159,6 @@ export async function sfuCapacity(
   const rows: CapacityRow[] = [];
   const prof: Record<string, string> = process.env.CPU_PROF ? { CPU_PROF: process.env.CPU_PROF } : {};
   for (const e of engines)
-    rows.push(...(await run(ENGINES[e], { MEDIA_FORWARD: e, ...prof }, counts, seconds)));
+    rows.push(...(await run(ENGINES[e].name, { ...ENGINES[e].env, ...prof }, counts, seconds)));
   return rows;
 }

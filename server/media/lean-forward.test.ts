@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { RtpHeader, RtpPacket, SrtpSession } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { encryptSrtp, keysOf, RolloverCounter, RtpHistory } from './lean-forward';
+import { keysOf, RtpHistory } from './lean-forward';
+import { encryptSrtp, RolloverCounter } from './srtp';
 
 const PROFILES = { AES_CM_128_HMAC_SHA1_80: 0x0001, AEAD_AES_128_GCM: 0x0007 } as const;
 

@@ -1,5 +1,12 @@
-import { createCipheriv, createHmac } from 'node:crypto';
 import type { RTCRtpSender, RtpPacket } from 'werift';
+import {
+  encryptSrtp,
+  PROFILE_AEAD_AES_128_GCM,
+  PROFILE_AES_CM_HMAC_SHA1_80,
+  RolloverCounter,
+  rtpHeader,
+  type SrtpKeys,
+} from './srtp';
 
 /**
  * The SFU's forwarding path for one viewer's track, lean enough for a few hundred viewers a core.
@@ -16,8 +23,6 @@ import type { RTCRtpSender, RtpPacket } from 'werift';
  * MID extension, and an SFU that does not adapt bitrate has no use for transport-wide CC.
  */
 
-const PROFILE_AES_CM_HMAC_SHA1_80 = 0x0001;
-const PROFILE_AEAD_AES_128_GCM = 0x0007;
 const HISTORY = 1024;
 /** How often the sender-report clock pair is refreshed (werift computes it per packet, costly). */
 const SR_CLOCK_MS = 100;
@@ -34,14 +39,6 @@ export class RtpHistory {
     const rtp = this.#packets[seq % HISTORY];
     return rtp?.header.sequenceNumber === seq ? rtp : undefined;
   }
-}
-
-export interface SrtpKeys {
-  profile: number;
-  key: Buffer;
-  salt: Buffer;
-  /** HMAC-SHA1 key (AES-CM profile only). */
-  auth: Buffer | undefined;
 }
 
 /** werift internals this path reads: the negotiated SRTP session keys and the nominated ICE pair. */
@@ -90,67 +87,6 @@ function ntpNow(): bigint {
   return (BigInt(seconds) << 32n) | BigInt(fraction);
 }
 
-/**
- * RFC 3711 §3.3.1: the sender's rollover counter, counting wraps of the 16-bit sequence number.
- * A retransmitted packet from before the latest wrap is encrypted with the counter it had.
- */
-export class RolloverCounter {
-  #roc = 0;
-  #last = -1;
-
-  of(seq: number, retransmission = false): number {
-    if (this.#last < 0) this.#last = seq;
-    const delta = seq - this.#last;
-    if (delta > 0x8000) return Math.max(0, this.#roc - 1);
-    if (retransmission) return this.#roc;
-    if (delta < -0x8000) this.#roc = (this.#roc + 1) >>> 0;
-    if (delta < -0x8000 || delta > 0) this.#last = seq;
-    return this.#roc;
-  }
-}
-
-/** Scratch space for IVs: encryption is synchronous, so one buffer serves every packet. */
-const ivScratch = Buffer.alloc(16);
-
-/**
- * RFC 7714 / RFC 3711 encryption of one packet: the header in clear, the payload encrypted, the
- * tag after. Returned as the pieces of the datagram, which the socket writes without joining.
- */
-export function encryptSrtp(keys: SrtpKeys, header: Buffer, payload: Buffer, roc: number): Buffer[] {
-  const ssrc = header.readUInt32BE(8);
-  const seq = header.readUInt16BE(2);
-  if (keys.profile === PROFILE_AEAD_AES_128_GCM) {
-    // RFC 7714 §8.1: IV = (00 00 || SSRC || ROC || SEQ) XOR salt.
-    const iv = ivScratch.subarray(0, 12);
-    iv.writeUInt16BE(0, 0);
-    iv.writeUInt32BE(ssrc, 2);
-    iv.writeUInt32BE(roc, 6);
-    iv.writeUInt16BE(seq, 10);
-    for (let i = 0; i < 12; i++) iv[i] = (iv[i] ?? 0) ^ (keys.salt[i] ?? 0);
-    const cipher = createCipheriv('aes-128-gcm', keys.key, iv);
-    cipher.setAAD(header);
-    const encrypted = cipher.update(payload);
-    cipher.final();
-    return [header, encrypted, cipher.getAuthTag()];
-  }
-  // RFC 3711 §4.1.1: counter = (salt << 16) XOR (SSRC << 64) XOR (index << 16).
-  const iv = ivScratch;
-  iv.fill(0);
-  iv.writeUInt32BE(ssrc, 4);
-  iv.writeUInt32BE(roc, 8);
-  iv.writeUInt16BE(seq, 12);
-  for (let i = 0; i < keys.salt.length; i++) iv[i] = (iv[i] ?? 0) ^ (keys.salt[i] ?? 0);
-  const encrypted = createCipheriv('aes-128-ctr', keys.key, iv).update(payload);
-  const rocBytes = Buffer.allocUnsafe(4);
-  rocBytes.writeUInt32BE(roc, 0);
-  const mac = createHmac('sha1', keys.auth ?? Buffer.alloc(0))
-    .update(header)
-    .update(encrypted)
-    .update(rocBytes)
-    .digest();
-  return [header, encrypted, mac.subarray(0, 10)];
-}
-
 export class LeanSender {
   #keys: SrtpKeys | null = null;
   readonly #roc = new RolloverCounter();
@@ -172,35 +108,58 @@ export class LeanSender {
     this.#unsubscribe = unSubscribe;
   }
 
-  /** Forwards one of the publisher's packets (a retransmission when `again`). */
+  /** Forwards one of the publisher's packets (a retransmission when `again`), encrypting here. */
   send(rtp: RtpPacket, again = false): void {
+    const job = this.prepare(rtp, again);
+    if (!job) return;
+    const header = rtpHeader(
+      rtp.header.marker,
+      job.payloadType,
+      rtp.header.sequenceNumber,
+      rtp.header.timestamp,
+      job.ssrc,
+    );
+    this.transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again);
+  }
+
+  /**
+   * What encrypting `rtp` for this viewer needs (keys, rollover counter, payload type, SSRC), or null
+   * when nothing is to be sent: not connected yet, or handed to werift's own path.
+   */
+  prepare(
+    rtp: RtpPacket,
+    again = false,
+  ): { keys: SrtpKeys; roc: number; payloadType: number; ssrc: number } | null {
     const s = this.sender;
     const codec = s.codec;
-    if (s.dtlsTransport.state !== 'connected' || !codec || rtp.payload.length === 0) return;
-    const dtls = s.dtlsTransport as unknown as WeriftInternals;
-    this.#keys ??= keysOf(dtls);
-    const connection = dtls.iceTransport?.connection;
-    const pair = connection?.nominated;
-    const socket = pair?.protocol?.transport?.socket;
-    if (!this.#keys || !pair || !socket) {
+    if (s.dtlsTransport.state !== 'connected' || !codec || rtp.payload.length === 0) return null;
+    this.#keys ??= keysOf(s.dtlsTransport as unknown as WeriftInternals);
+    if (!this.#keys || !this.#route()) {
       // An engine build whose internals differ: werift's own path still works, only slower.
       if (!again) void s.sendRtp(rtp.clone());
-      return;
+      return null;
     }
-    if (connection.canSendApplicationData && !connection.canSendApplicationData()) return;
+    const roc = this.#roc.of(rtp.header.sequenceNumber, again);
+    return { keys: this.#keys, roc, payloadType: codec.payloadType, ssrc: s.ssrc };
+  }
 
-    const seq = rtp.header.sequenceNumber;
-    const roc = this.#roc.of(seq, again);
-    const header = Buffer.allocUnsafe(12);
-    header[0] = 0x80;
-    header[1] = (rtp.header.marker ? 0x80 : 0) | (codec.payloadType & 0x7f);
-    header.writeUInt16BE(seq, 2);
-    header.writeUInt32BE(rtp.header.timestamp >>> 0, 4);
-    header.writeUInt32BE(s.ssrc >>> 0, 8);
-    const packet = encryptSrtp(this.#keys, header, rtp.payload, roc);
-    socket.send(packet, pair.remoteAddr[1], pair.remoteAddr[0]);
+  /** The nominated ICE pair's socket and address, unless consent to send has expired. */
+  #route() {
+    const connection = (this.sender.dtlsTransport as unknown as WeriftInternals).iceTransport?.connection;
+    const pair = connection?.nominated;
+    const socket = pair?.protocol?.transport?.socket;
+    if (!pair || !socket) return null;
+    if (connection.canSendApplicationData && !connection.canSendApplicationData()) return null;
+    return { socket, address: pair.remoteAddr };
+  }
 
+  /** Sends an encrypted packet (as pieces) and keeps the counters werift's sender reports use. */
+  transmit(packet: Buffer[], rtp: RtpPacket, again = false): void {
+    const route = this.#route();
+    if (!route) return;
+    route.socket.send(packet, route.address[1], route.address[0]);
     if (again) return;
+    const s = this.sender;
     const c = this.#counters;
     c.packetCount = (c.packetCount + 1) >>> 0;
     c.octetCount = (c.octetCount + rtp.payload.length) >>> 0;

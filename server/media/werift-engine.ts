@@ -31,13 +31,14 @@ interface Viewer {
 /** Sends the publisher's packets of one kind to one viewer. */
 interface Forwarder {
   send(rtp: RtpPacket): void;
-  close(): void;
 }
 
 /** A room's track: its recent packets and the viewers it is forwarded to. */
 interface Fanout {
   history: RtpHistory;
-  forwarders: Set<Forwarder>;
+  lean: Set<LeanSender>;
+  /** werift's own senders (MEDIA_FORWARD=werift). */
+  plain: Set<Forwarder>;
 }
 
 interface Room {
@@ -129,8 +130,8 @@ export class WeriftEngine implements MediaEngine {
       codecs: chosen,
       tracks: new Map(),
       fanout: {
-        audio: { history: new RtpHistory(), forwarders: new Set() },
-        video: { history: new RtpHistory(), forwarders: new Set() },
+        audio: { history: new RtpHistory(), lean: new Set(), plain: new Set() },
+        video: { history: new RtpHistory(), lean: new Set(), plain: new Set() },
       },
       viewers: new Map(),
       lastPli: 0,
@@ -147,7 +148,8 @@ export class WeriftEngine implements MediaEngine {
         const fanout = room.fanout[track.kind];
         track.onReceiveRtp.subscribe((rtp) => {
           fanout.history.put(rtp);
-          for (const f of fanout.forwarders) f.send(rtp);
+          for (const f of fanout.lean) f.send(rtp);
+          for (const f of fanout.plain) f.send(rtp);
         });
       }
       // Record once every negotiated track is there.
@@ -200,15 +202,18 @@ export class WeriftEngine implements MediaEngine {
   /** Sends the publisher's packets of one kind to a viewer's transceiver (from its next packet). */
   #forward(room: Room, viewer: Viewer, kind: 'audio' | 'video', out: RTCRtpTransceiver): void {
     const fanout = room.fanout[kind];
-    const forwarder: Forwarder =
-      this.config.forward === 'werift'
-        ? { send: (rtp) => void out.sender.sendRtp(rtp.clone()), close: () => undefined }
-        : new LeanSender(out.sender, fanout.history);
-    fanout.forwarders.add(forwarder);
-    viewer.unsubscribe.push(() => {
-      fanout.forwarders.delete(forwarder);
-      forwarder.close();
-    });
+    if (this.config.forward === 'werift') {
+      const forwarder: Forwarder = { send: (rtp) => void out.sender.sendRtp(rtp.clone()) };
+      fanout.plain.add(forwarder);
+      viewer.unsubscribe.push(() => fanout.plain.delete(forwarder));
+    } else {
+      const sender = new LeanSender(out.sender, fanout.history);
+      fanout.lean.add(sender);
+      viewer.unsubscribe.push(() => {
+        fanout.lean.delete(sender);
+        sender.close();
+      });
+    }
     if (kind === 'video') {
       const { unSubscribe } = out.sender.onPictureLossIndication.subscribe(() => this.#requestKeyframe(room));
       viewer.unsubscribe.push(unSubscribe);

@@ -135,7 +135,8 @@ export class LeanSender {
     if (s.dtlsTransport.state !== 'connected' || !codec || rtp.payload.length === 0) return null;
     this.#keys ??= keysOf(s.dtlsTransport as unknown as WeriftInternals);
     if (!this.#keys || !this.#route()) {
-      // An engine build whose internals differ: werift's own path still works, only slower.
+      // No keys or no nominated pair in the shape read here (another werift build, or ICE
+      // between pairs): werift's own path still works, only slower, and checks consent itself.
       if (!again) void s.sendRtp(rtp.clone());
       return null;
     }
@@ -157,7 +158,11 @@ export class LeanSender {
   transmit(packet: Buffer[], rtp: RtpPacket, again = false): void {
     const route = this.#route();
     if (!route) return;
-    route.socket.send(packet, route.address[1], route.address[0]);
+    try {
+      route.socket.send(packet, route.address[1], route.address[0]);
+    } catch {
+      return; // the viewer's socket closed under us; its peer connection is going away
+    }
     if (again) return;
     const s = this.sender;
     const c = this.#counters;

@@ -138,8 +138,18 @@ describe('going live from the studio and watching', () => {
         10_000,
         video.play().catch(() => undefined),
       );
-      await within(5_000, new Promise((r) => setTimeout(r, 500)));
-      const playing = video.currentTime > 0 && video.videoWidth > 0;
+      // Playing means time advances: wait for it (bounded) rather than for a fixed half second,
+      // which a loaded machine can spend before the first frame.
+      const advanced = () => video.currentTime > 0 && video.videoWidth > 0;
+      const deadline = Date.now() + 10_000;
+      while (!advanced() && Date.now() < deadline)
+        await within(1_000, new Promise((r) => video.addEventListener('timeupdate', r, { once: true })));
+      const playing = advanced();
+      const seen = {
+        readyState: video.readyState,
+        networkState: video.networkState,
+        width: video.videoWidth,
+      };
       const seeked = new Promise((r) => video.addEventListener('seeked', r, { once: true }));
       video.currentTime = 1;
       await within(10_000, seeked);
@@ -148,9 +158,10 @@ describe('going live from the studio and watching', () => {
         duration: video.duration,
         at: video.currentTime,
         error: video.error?.message ?? null,
+        seen,
       };
     });
-    expect(played.playing).toBe(true);
+    expect(played.playing, JSON.stringify(played)).toBe(true);
     expect(played.duration).toBeGreaterThan(1);
     expect(played.at).toBeGreaterThanOrEqual(0.9);
     // And it is listed on the broadcaster's personal page.

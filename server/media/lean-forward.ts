@@ -110,7 +110,7 @@ export class LeanSender {
 
   /** Forwards one of the publisher's packets (a retransmission when `again`), encrypting here. */
   send(rtp: RtpPacket, again = false): void {
-    const job = this.prepare(rtp, again);
+    const job = this.#prepare(rtp, again);
     if (!job) return;
     const header = rtpHeader(
       rtp.header.marker,
@@ -119,14 +119,14 @@ export class LeanSender {
       rtp.header.timestamp,
       job.ssrc,
     );
-    this.transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again);
+    this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again);
   }
 
   /**
    * What encrypting `rtp` for this viewer needs (keys, rollover counter, payload type, SSRC), or null
    * when nothing is to be sent: not connected yet, or handed to werift's own path.
    */
-  prepare(
+  #prepare(
     rtp: RtpPacket,
     again = false,
   ): { keys: SrtpKeys; roc: number; payloadType: number; ssrc: number } | null {
@@ -155,7 +155,7 @@ export class LeanSender {
   }
 
   /** Sends an encrypted packet (as pieces) and keeps the counters werift's sender reports use. */
-  transmit(packet: Buffer[], rtp: RtpPacket, again = false): void {
+  #transmit(packet: Buffer[], rtp: RtpPacket, again = false): void {
     const route = this.#route();
     if (!route) return;
     try {

@@ -28,17 +28,16 @@ interface Viewer {
   unsubscribe: (() => void)[];
 }
 
-/** Sends the publisher's packets of one kind to one viewer. */
+/** Sends the publisher's packets of one kind to one viewer: a LeanSender, or werift's sender. */
 interface Forwarder {
   send(rtp: RtpPacket): void;
+  close?(): void;
 }
 
 /** A room's track: its recent packets and the viewers it is forwarded to. */
 interface Fanout {
   history: RtpHistory;
-  lean: Set<LeanSender>;
-  /** werift's own senders (MEDIA_FORWARD=werift). */
-  plain: Set<Forwarder>;
+  forwarders: Set<Forwarder>;
 }
 
 interface Room {
@@ -130,8 +129,8 @@ export class WeriftEngine implements MediaEngine {
       codecs: chosen,
       tracks: new Map(),
       fanout: {
-        audio: { history: new RtpHistory(), lean: new Set(), plain: new Set() },
-        video: { history: new RtpHistory(), lean: new Set(), plain: new Set() },
+        audio: { history: new RtpHistory(), forwarders: new Set() },
+        video: { history: new RtpHistory(), forwarders: new Set() },
       },
       viewers: new Map(),
       lastPli: 0,
@@ -148,8 +147,7 @@ export class WeriftEngine implements MediaEngine {
         const fanout = room.fanout[track.kind];
         track.onReceiveRtp.subscribe((rtp) => {
           fanout.history.put(rtp);
-          for (const f of fanout.lean) f.send(rtp);
-          for (const f of fanout.plain) f.send(rtp);
+          for (const f of fanout.forwarders) f.send(rtp);
         });
       }
       // Record once every negotiated track is there.
@@ -202,18 +200,15 @@ export class WeriftEngine implements MediaEngine {
   /** Sends the publisher's packets of one kind to a viewer's transceiver (from its next packet). */
   #forward(room: Room, viewer: Viewer, kind: 'audio' | 'video', out: RTCRtpTransceiver): void {
     const fanout = room.fanout[kind];
-    if (this.config.forward === 'werift') {
-      const forwarder: Forwarder = { send: (rtp) => void out.sender.sendRtp(rtp.clone()) };
-      fanout.plain.add(forwarder);
-      viewer.unsubscribe.push(() => fanout.plain.delete(forwarder));
-    } else {
-      const sender = new LeanSender(out.sender, fanout.history);
-      fanout.lean.add(sender);
-      viewer.unsubscribe.push(() => {
-        fanout.lean.delete(sender);
-        sender.close();
-      });
-    }
+    const forwarder: Forwarder =
+      this.config.forward === 'werift'
+        ? { send: (rtp) => void out.sender.sendRtp(rtp.clone()) }
+        : new LeanSender(out.sender, fanout.history);
+    fanout.forwarders.add(forwarder);
+    viewer.unsubscribe.push(() => {
+      fanout.forwarders.delete(forwarder);
+      forwarder.close?.();
+    });
     if (kind === 'video') {
       const { unSubscribe } = out.sender.onPictureLossIndication.subscribe(() => this.#requestKeyframe(room));
       viewer.unsubscribe.push(unSubscribe);
@@ -229,6 +224,10 @@ export class WeriftEngine implements MediaEngine {
       tracks: [...room.tracks.values()].map((t) => t.track),
       width: 1280,
       height: 720,
+      // Timestamps from each track's RTP clock, not from the publisher's sender reports: with
+      // sender-report (NTP) timing the file sometimes started with frames Chromium would not play
+      // past (currentTime stuck at 0, then 'demuxer seek failed'), seen about one run in three.
+      disableNtp: true,
     });
     recorder.onError.subscribe(() => undefined);
     const keyframes = setInterval(() => this.#requestKeyframe(room, true), RECORD_KEYFRAME_MS);

@@ -7,7 +7,6 @@ import { WeriftEngine } from '../../server/media/werift-engine';
 
 export type EngineRequest =
   | { id: number; type: 'publish' | 'play'; room: string; offer: string }
-  | { id: number; type: 'stats' }
   | { id: number; type: 'profile'; ms: number };
 
 const engine = new WeriftEngine({
@@ -39,7 +38,6 @@ function profile(ms: number, dir: string) {
 
 process.on('message', (m: EngineRequest) => {
   const reply = (body: object) => process.send?.({ id: m.id, ...body });
-  if (m.type === 'stats') return reply({ stats: engine.stats() });
   if (m.type === 'profile') {
     if (process.env.CPU_PROF) profile(m.ms, process.env.CPU_PROF);
     return reply({});

@@ -38,10 +38,10 @@ export function pump(t: RTCRtpTransceiver, packetsPerSecond: number, bytes: numb
   let seq = Math.floor(Math.random() * 60000);
   let timestamp = Math.floor(Math.random() * 2 ** 31);
   let sent = 0;
+  const frame = Math.max(1, Math.round(packetsPerSecond / 30)); // packets per video frame
   const started = performance.now();
   const timer = setInterval(() => {
     const due = Math.floor(((performance.now() - started) / 1000) * packetsPerSecond);
-    const frame = Math.max(1, Math.round(packetsPerSecond / 30));
     while (sent < due) {
       const header = new RtpHeader({
         payloadType: 96,

@@ -37,12 +37,6 @@ function countAtSocket(pc: RTCPeerConnection): boolean {
   return true;
 }
 
-let passed = 0;
-let counted = 0;
-setInterval(() => {
-  if (process.env.VIEWER_DEBUG) console.log('viewer host: counted', counted, 'passed', passed);
-}, 1000).unref();
-
 function filter(socket: Socket, marks: Uint8Array): void {
   const werift = socket.listeners('message');
   socket.removeAllListeners('message');
@@ -51,10 +45,8 @@ function filter(socket: Socket, marks: Uint8Array): void {
     // RTP: version 2, and not an RTCP packet type (200–207, seen as 192–223 with the marker bit).
     if (((buf[0] ?? 0) & 0xc0) === 0x80 && (b1 < 192 || b1 > 223)) {
       marks[buf.readUInt16BE(2)] = 1;
-      counted++;
       return;
     }
-    passed++;
     for (const listener of werift) listener.call(socket, buf, rinfo);
   });
 }

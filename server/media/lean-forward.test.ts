@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { RtpHeader, RtpPacket, SrtpSession } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { keysOf, RtpHistory } from './lean-forward';
-import { encryptSrtp, RolloverCounter } from './srtp';
+import { AesCmSealer, encryptSrtp, PlainBatch, RolloverCounter } from './srtp';
 
 const PROFILES = { AES_CM_128_HMAC_SHA1_80: 0x0001, AEAD_AES_128_GCM: 0x0007 } as const;
 
@@ -62,6 +62,42 @@ describe.each(Object.entries(PROFILES))('SRTP %s', (_name, profile) => {
       expect(receiver.decrypt(packet).subarray(12).equals(payload)).toBe(true);
     }
     expect(roc.of(2)).toBe(1);
+  });
+});
+
+describe('AesCmSealer', () => {
+  it('seals a batch exactly as one packet at a time would, across sizes and a wrap', () => {
+    const { sender, receiver } = association(PROFILES.AES_CM_128_HMAC_SHA1_80);
+    const keys = keysOf({ srtp: sender });
+    if (!keys) throw new Error('no keys');
+    const ssrc = 0x11223344;
+    const sealer = new AesCmSealer(keys, ssrc);
+    const roc = new RolloverCounter();
+    const seqs = [65533, 65534, 65535, 0, 1];
+    const plains = seqs.map((seq, i) => ({
+      marker: i === 2,
+      seq,
+      timestamp: 90000 + i,
+      payload: randomBytes([1, 15, 16, 17, 1100][i] ?? 1),
+    }));
+    const rocs = seqs.map((seq) => roc.of(seq));
+    const sealed = sealer.seal(new PlainBatch(plains), 102, rocs);
+    plains.forEach((p, i) => {
+      const h = Buffer.alloc(12);
+      h[0] = 0x80;
+      h[1] = (p.marker ? 0x80 : 0) | 102;
+      h.writeUInt16BE(p.seq, 2);
+      h.writeUInt32BE(p.timestamp, 4);
+      h.writeUInt32BE(ssrc, 8);
+      const one = Buffer.concat(encryptSrtp(keys, h, Buffer.from(p.payload), rocs[i] ?? 0));
+      expect(sealed[i]?.equals(one)).toBe(true);
+      expect(
+        receiver
+          .decrypt(sealed[i] ?? Buffer.alloc(0))
+          .subarray(12)
+          .equals(p.payload),
+      ).toBe(true);
+    });
   });
 });
 

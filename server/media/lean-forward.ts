@@ -1,6 +1,8 @@
 import type { RTCRtpSender, RtpPacket } from 'werift';
 import {
+  AesCmSealer,
   encryptSrtp,
+  type PlainBatch,
   PROFILE_AEAD_AES_128_GCM,
   PROFILE_AES_CM_HMAC_SHA1_80,
   RolloverCounter,
@@ -89,6 +91,7 @@ function ntpNow(): bigint {
 
 export class LeanSender {
   #keys: SrtpKeys | null = null;
+  #sealer: AesCmSealer | undefined;
   readonly #roc = new RolloverCounter();
   #clockAt = 0;
   readonly #counters: SenderCounters;
@@ -120,6 +123,43 @@ export class LeanSender {
       job.ssrc,
     );
     this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again);
+  }
+
+  /**
+   * Forwards a batch of the publisher's packets (what arrived in one turn of the event loop):
+   * with AES-CM keys, one keystream call for the whole batch (see AesCmSealer).
+   */
+  sendBatch(batch: PlainBatch, packets: readonly RtpPacket[]): void {
+    const first = packets[0];
+    if (!first) return;
+    const job = this.#prepare(first);
+    if (!job) return;
+    if (job.keys.profile !== PROFILE_AES_CM_HMAC_SHA1_80) {
+      this.#transmitOne(first, job);
+      for (let i = 1; i < packets.length; i++) this.send(packets[i] as RtpPacket);
+      return;
+    }
+    this.#sealer ??= new AesCmSealer(job.keys, job.ssrc);
+    const rocs = [job.roc];
+    for (let i = 1; i < packets.length; i++)
+      rocs.push(this.#roc.of((packets[i] as RtpPacket).header.sequenceNumber));
+    const datagrams = this.#sealer.seal(batch, job.payloadType, rocs);
+    for (let i = 0; i < datagrams.length; i++)
+      this.#transmit([datagrams[i] as Buffer], packets[i] as RtpPacket);
+  }
+
+  #transmitOne(
+    rtp: RtpPacket,
+    job: { keys: SrtpKeys; roc: number; payloadType: number; ssrc: number },
+  ): void {
+    const header = rtpHeader(
+      rtp.header.marker,
+      job.payloadType,
+      rtp.header.sequenceNumber,
+      rtp.header.timestamp,
+      job.ssrc,
+    );
+    this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp);
   }
 
   /**

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { AppError } from '../../common/errors';
 import type { MediaConfig, MediaEngine, MediaSession, MediaStats, PublisherState, Recording } from './engine';
 import { LeanSender, RtpHistory } from './lean-forward';
+import { PlainBatch } from './srtp';
 import { checkOffer, publisherChoice, selectCodecs, viewerChoice, type CodecChoice } from './sdp';
 
 const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
@@ -31,13 +32,42 @@ interface Viewer {
 /** Sends the publisher's packets of one kind to one viewer: a LeanSender, or werift's sender. */
 interface Forwarder {
   send(rtp: RtpPacket): void;
+  sendBatch?(batch: PlainBatch, packets: readonly RtpPacket[]): void;
   close?(): void;
 }
 
-/** A room's track: its recent packets and the viewers it is forwarded to. */
-interface Fanout {
-  history: RtpHistory;
-  forwarders: Set<Forwarder>;
+/**
+ * A room's track: its recent packets and the viewers it is forwarded to. Packets that arrive in
+ * one turn of the event loop (a video frame is several) are forwarded together just after it,
+ * so each viewer's encryption is one call per batch, not per packet (see AesCmSealer).
+ */
+class Fanout {
+  readonly history = new RtpHistory();
+  readonly forwarders = new Set<Forwarder>();
+  #pending: RtpPacket[] = [];
+
+  push(rtp: RtpPacket): void {
+    this.history.put(rtp);
+    if (this.#pending.push(rtp) === 1) setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    const packets = this.#pending;
+    this.#pending = [];
+    if (!this.forwarders.size) return;
+    const batch = new PlainBatch(
+      packets.map((rtp) => ({
+        marker: rtp.header.marker,
+        seq: rtp.header.sequenceNumber,
+        timestamp: rtp.header.timestamp,
+        payload: rtp.payload,
+      })),
+    );
+    for (const f of this.forwarders) {
+      if (f.sendBatch) f.sendBatch(batch, packets);
+      else for (const rtp of packets) f.send(rtp);
+    }
+  }
 }
 
 interface Room {
@@ -128,10 +158,7 @@ export class WeriftEngine implements MediaEngine {
       pc,
       codecs: chosen,
       tracks: new Map(),
-      fanout: {
-        audio: { history: new RtpHistory(), forwarders: new Set() },
-        video: { history: new RtpHistory(), forwarders: new Set() },
-      },
+      fanout: { audio: new Fanout(), video: new Fanout() },
       viewers: new Map(),
       lastPli: 0,
       recording: null,
@@ -145,10 +172,7 @@ export class WeriftEngine implements MediaEngine {
         room.tracks.set(track.kind, { track, transceiver });
         // One subscription per track; each packet is kept once and handed to every viewer.
         const fanout = room.fanout[track.kind];
-        track.onReceiveRtp.subscribe((rtp) => {
-          fanout.history.put(rtp);
-          for (const f of fanout.forwarders) f.send(rtp);
-        });
+        track.onReceiveRtp.subscribe((rtp) => fanout.push(rtp));
       }
       // Record once every negotiated track is there.
       if (room.tracks.has('video') && (room.tracks.has('audio') || !wantsAudio)) this.#record(room);

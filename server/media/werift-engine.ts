@@ -46,8 +46,15 @@ class Fanout {
   readonly forwarders = new Set<Forwarder>();
   #pending: RtpPacket[] = [];
 
+  /** `batched` false: each packet forwarded as it arrives (werift's sender, the baseline). */
+  constructor(private readonly batched: boolean) {}
+
   push(rtp: RtpPacket): void {
     this.history.put(rtp);
+    if (!this.batched) {
+      for (const f of this.forwarders) f.send(rtp);
+      return;
+    }
     if (this.#pending.push(rtp) === 1) setImmediate(() => this.#flush());
   }
 
@@ -152,13 +159,14 @@ export class WeriftEngine implements MediaEngine {
     if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
     const pc = this.#peer(chosen);
     const id = randomUUID();
+    const batched = this.config.forward !== 'werift';
     const room: Room = {
       name: roomName,
       publisherId: id,
       pc,
       codecs: chosen,
       tracks: new Map(),
-      fanout: { audio: new Fanout(), video: new Fanout() },
+      fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
       viewers: new Map(),
       lastPli: 0,
       recording: null,

@@ -126,7 +126,7 @@ describe('going live from the studio and watching', () => {
     await waitReady(viewer.page);
     await viewer.page.getByRole('heading', { name: /Replay/ }).waitFor();
     const replay = viewer.page.locator('.live-page__replay-video');
-    expect(await replay.getAttribute('src')).toMatch(/^\/replays\/[A-Za-z0-9-]+\.webm$/);
+    expect(await replay.getAttribute('src')).toMatch(/^\/replays\/[A-Za-z0-9-]+\.mp4$/);
     // Every wait inside the page is bounded, so a stuck player fails with what it saw.
     const played = await replay.evaluate(async (video: HTMLVideoElement) => {
       const within = (ms: number, p: Promise<unknown>) =>

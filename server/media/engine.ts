@@ -18,7 +18,7 @@ export interface MediaEngine {
   room(room: string): { viewers: number } | null;
   /** Which room a session belongs to, and its role. */
   session(sessionId: string): { room: string; role: 'publisher' | 'viewer' } | null;
-  /** Told when a recording of a room is complete (one file per publishing session). */
+  /** Told when a recording of a room is ready to play (one file per publishing session). */
   onRecorded(listener: (room: string, recording: Recording) => void): () => void;
   /** Told when a room's publisher connects, loses its connection, comes back, or is gone. */
   onPublisher(listener: (room: string, state: PublisherState) => void): () => void;
@@ -64,6 +64,9 @@ export interface MediaConfig {
    * RTCRtpSender, kept as the benchmark's baseline and as a fallback).
    */
   forward?: 'lean' | 'werift';
-  /** Where recordings go (remuxed, not transcoded: H.264 or VP8 with Opus in WebM); unset: none. */
+  /**
+   * Where recordings go, never transcoded: H.264 with Opus rewrapped as MP4 once the broadcast
+   * ends, VP8 with Opus left in WebM; unset: none.
+   */
   recordDir?: string | undefined;
 }

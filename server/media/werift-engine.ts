@@ -8,10 +8,12 @@ import {
 } from 'werift';
 import { MediaRecorder } from 'werift/nonstandard';
 import { mkdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../common/errors';
 import type { MediaConfig, MediaEngine, MediaSession, MediaStats, PublisherState, Recording } from './engine';
 import { LeanSender, RtpHistory } from './lean-forward';
+import { remuxToMp4 } from './remux';
 import { PlainBatch } from './srtp';
 import { checkOffer, publisherChoice, selectCodecs, viewerChoice, type CodecChoice } from './sdp';
 
@@ -124,6 +126,8 @@ export class WeriftEngine implements MediaEngine {
   readonly #sessions = new Map<string, { room: string; role: 'publisher' | 'viewer' }>();
   readonly #listeners = new Set<(room: string, state: PublisherState) => void>();
   readonly #recordedListeners = new Set<(room: string, recording: Recording) => void>();
+  /** Recordings being rewrapped; shutdown waits for them. */
+  readonly #processing = new Set<Promise<void>>();
 
   constructor(private readonly config: MediaConfig) {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
@@ -268,21 +272,54 @@ export class WeriftEngine implements MediaEngine {
     this.#requestKeyframe(room, true);
   }
 
+  /** Closes the room's recording file; rewrapping it and telling listeners go on in the background. */
   async #finishRecording(room: Room): Promise<void> {
     const rec = room.recording;
-    if (!rec || !this.config.recordDir) return;
+    const dir = this.config.recordDir;
+    if (!rec || !dir) return;
     room.recording = null;
     clearInterval(rec.keyframes);
     await rec.recorder.stop().catch(() => undefined);
+    const endedAt = new Date();
+    const h264 = room.codecs.some((c) => c.name === 'H264');
+    const task = this.#publishRecording(room.name, dir, rec.file, h264, {
+      startedAt: rec.startedAt,
+      endedAt,
+    });
+    this.#processing.add(task);
+    void task.finally(() => this.#processing.delete(task));
+  }
+
+  /**
+   * Tells listeners about a finished recording, H.264 first rewrapped as MP4 (Safari plays no WebM);
+   * until then the replay is 'being generated'.
+   */
+  async #publishRecording(
+    room: string,
+    dir: string,
+    webm: string,
+    h264: boolean,
+    times: { startedAt: Date; endedAt: Date },
+  ): Promise<void> {
     let bytes = 0;
     try {
-      bytes = statSync(join(this.config.recordDir, rec.file)).size;
+      bytes = statSync(join(dir, webm)).size;
     } catch {
       return;
     }
     if (bytes === 0) return;
-    const recording: Recording = { file: rec.file, bytes, startedAt: rec.startedAt, endedAt: new Date() };
-    for (const l of this.#recordedListeners) l(room.name, recording);
+    let file = webm;
+    if (h264) {
+      const mp4 = webm.replace(/\.webm$/, '.mp4');
+      const size = await remuxToMp4(join(dir, webm), join(dir, mp4));
+      if (size) {
+        await rm(join(dir, webm), { force: true });
+        file = mp4;
+        bytes = size;
+      }
+    }
+    const recording: Recording = { file, bytes, ...times };
+    for (const l of this.#recordedListeners) l(room, recording);
   }
 
   onRecorded(listener: (room: string, recording: Recording) => void): () => void {
@@ -378,5 +415,6 @@ export class WeriftEngine implements MediaEngine {
 
   async shutdown(): Promise<void> {
     for (const name of [...this.#rooms.keys()]) await this.closeRoom(name);
+    await Promise.all([...this.#processing]);
   }
 }

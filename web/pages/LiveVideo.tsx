@@ -11,6 +11,8 @@ type View = 'connecting' | 'playing' | 'reconnecting' | 'waiting' | 'ended';
 
 const RETRY_MS = 2500;
 const STATUS_POLL_MS = 10_000;
+const REPLAY_POLL_MS = 3000;
+const REPLAY_POLL_TRIES = 40;
 
 /** /v/{videoid}: the live player (WHEP) with its states, host card and viewer count. */
 export default function LiveVideo({ data }: PageProps) {
@@ -83,6 +85,18 @@ export default function LiveVideo({ data }: PageProps) {
       void session?.stop();
     };
   }, [active, initial.vid, refresh]);
+
+  // A replay is rewrapped for a few seconds after the broadcast ends: look again until it is there.
+  const generating = view === 'ended' && live.status === 'ended' && live.replay.length === 0;
+  useEffect(() => {
+    if (!generating) return;
+    let tries = 0;
+    const poll = window.setInterval(() => {
+      if (++tries > REPLAY_POLL_TRIES) window.clearInterval(poll);
+      else void refresh();
+    }, REPLAY_POLL_MS);
+    return () => window.clearInterval(poll);
+  }, [generating, refresh]);
 
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === stage.current);

@@ -91,6 +91,13 @@ describe('going live from the studio and watching', () => {
     const share = await host.page.getByLabel('Share your live').inputValue();
     expect(share).toMatch(new RegExp(`^${e2e.base}/en/v/[A-Za-z0-9]{12}$`));
     expect(host.errors).toEqual([]);
+    // Leaving the studio while live asks first; staying keeps the broadcast going.
+    const studioUrl = host.page.url();
+    await host.page.getByRole('link', { name: 'Beamly home' }).click();
+    await host.page.getByText('Leave the studio? Your live will end').waitFor();
+    await host.page.getByRole('button', { name: 'Cancel' }).click();
+    expect(host.page.url()).toBe(studioUrl);
+    await host.page.getByText('LIVE', { exact: true }).waitFor();
 
     // The home page lists the broadcast and links to it.
     const viewer = await open('/en', 390);

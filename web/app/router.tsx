@@ -19,7 +19,14 @@ export interface Router {
   Page: ComponentType<PageProps>;
   navigate: (href: string, opts?: { replace?: boolean }) => void;
   preload: (href: string) => void;
+  /**
+   * Asked before leaving the page by a link or the back button (null: nothing to ask). It may
+   * show a dialog; navigation goes on only when it answers true.
+   */
+  setLeaveGuard: (guard: LeaveGuard | null) => void;
 }
+
+export type LeaveGuard = () => Promise<boolean>;
 
 const RouterContext = createContext<Router | null>(null);
 
@@ -49,7 +56,13 @@ interface Props {
 /** Server-side: a router that only renders. */
 export function StaticRouterProvider({ initial, initialPage, children }: Omit<Props, 'onBusy'>) {
   const value = useMemo<Router>(
-    () => ({ payload: initial, Page: initialPage, navigate: () => undefined, preload: () => undefined }),
+    () => ({
+      payload: initial,
+      Page: initialPage,
+      navigate: () => undefined,
+      preload: () => undefined,
+      setLeaveGuard: () => undefined,
+    }),
     [initial, initialPage],
   );
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
@@ -61,6 +74,9 @@ export function BrowserRouterProvider({ initial, initialPage, onBusy, children }
   const cache = useRef(new Map<string, { at: number; payload: Promise<PagePayload> }>());
   const queue = useRef(new TaskQueue(PRELOAD_LIMIT));
   const seq = useRef(0);
+  const guard = useRef<LeaveGuard | null>(null);
+  /** The page shown, to return to when a guard keeps the user on it after the back button. */
+  const shown = useRef(typeof window === 'undefined' ? '' : window.location.href);
 
   const fetchPayload = useCallback((url: URL): Promise<PagePayload> => {
     const key = url.pathname + url.search;
@@ -78,6 +94,15 @@ export function BrowserRouterProvider({ initial, initialPage, onBusy, children }
   const go = useCallback(
     async (href: string, mode: 'push' | 'replace' | 'pop') => {
       const url = new URL(href, window.location.href);
+      if (guard.current && url.pathname !== new URL(shown.current).pathname) {
+        const leave = await guard.current();
+        if (!leave) {
+          // The back button has already changed the address: put this page's back.
+          if (mode === 'pop') window.history.pushState(null, '', shown.current);
+          return;
+        }
+        guard.current = null;
+      }
       const id = ++seq.current;
       const slow = window.setTimeout(() => onBusy?.(true), 300);
       try {
@@ -91,6 +116,7 @@ export function BrowserRouterProvider({ initial, initialPage, onBusy, children }
         if (id !== seq.current) return;
         if (mode === 'push') window.history.pushState(null, '', url.href);
         if (mode === 'replace') window.history.replaceState(null, '', url.href);
+        shown.current = url.href;
         document.title = payload.head.title;
         document.querySelector('meta[name="description"]')?.setAttribute('content', payload.head.description);
         startTransition(() => setState({ payload, Page: mod.default }));
@@ -121,6 +147,9 @@ export function BrowserRouterProvider({ initial, initialPage, onBusy, children }
       payload: state.payload,
       Page: state.Page,
       navigate: (href, opts) => void go(href, opts?.replace ? 'replace' : 'push'),
+      setLeaveGuard: (next) => {
+        guard.current = next;
+      },
       preload: (href) => {
         const url = new URL(href, window.location.href);
         if (url.origin !== window.location.origin) return;
@@ -139,4 +168,23 @@ export function BrowserRouterProvider({ initial, initialPage, onBusy, children }
   );
 
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
+}
+
+/**
+ * While `ask` is set, leaving the page asks first: links and the back button through `ask` (which
+ * may end what is running before answering true), closing or reloading the tab through the
+ * browser's own prompt.
+ */
+export function useLeaveGuard(ask: LeaveGuard | null): void {
+  const { setLeaveGuard } = useRouter();
+  useEffect(() => {
+    if (!ask) return;
+    setLeaveGuard(ask);
+    const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', onUnload);
+    return () => {
+      setLeaveGuard(null);
+      window.removeEventListener('beforeunload', onUnload);
+    };
+  }, [ask, setLeaveGuard]);
 }

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { formatCount } from '../../common/format';
 import { localizedPath } from '../../common/routes';
+import { useLeaveGuard } from '../app/router';
 import { api } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
@@ -265,6 +266,16 @@ function LiveView({
       window.clearInterval(poll);
     };
   }, [broadcast, vid, since, onEnded]);
+
+  // Leaving the studio while live ends the broadcast, after asking.
+  const leave = useCallback(async () => {
+    if (ending.current) return true;
+    if (!(await confirm(t('studio.leaveConfirm')))) return false;
+    ending.current = true;
+    await broadcast.end();
+    return true;
+  }, [broadcast, confirm, t]);
+  useLeaveGuard(leave);
 
   const end = async () => {
     if (!(await confirm(t('studio.endConfirm')))) return;

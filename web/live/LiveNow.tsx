@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
 import { api } from '../auth/api';
 import { AccountLink } from '../auth/AccountLink';
-import { Link } from '../components/Link';
 import { LiveIcon } from '../components/icons';
 import { useI18n } from '../i18n/i18n';
+import { BroadcastCard } from './BroadcastCard';
 import type { LiveCard } from '../pages/data';
 
 /** The home list refreshes itself this often (and when the tab becomes visible again). */
@@ -48,25 +48,21 @@ export function LiveNow({ initial }: { initial: LiveCard[] }) {
     <ul className="live-grid">
       {list.map((l) => (
         <li key={l.vid}>
-          <Link to={`/v/${l.vid}`} className="live-card">
-            <span className="live-card__cover" aria-hidden="true">
-              {l.cover ? (
-                <img src={l.cover} alt="" loading="lazy" />
-              ) : (
-                <span className="live-card__initial">{l.host.nickname.slice(0, 1)}</span>
-              )}
-              <span className="live-badge live-card__badge">{t('live.badge')}</span>
-              <span className="live-card__viewers">
-                {t('home.viewers', { count: l.viewers, formatted: formatCount(l.viewers, locale) })}
-              </span>
-            </span>
-            <span className="live-card__title">
-              <bdi>{l.title}</bdi>
-            </span>
-            <span className="live-card__host muted">
-              <bdi>{l.host.nickname}</bdi>
-            </span>
-          </Link>
+          <BroadcastCard
+            vid={l.vid}
+            title={l.title}
+            cover={l.cover}
+            hostName={l.host.nickname}
+            overlay={
+              <>
+                <span className="live-badge live-card__badge">{t('live.badge')}</span>
+                <span className="live-card__viewers">
+                  {t('home.viewers', { count: l.viewers, formatted: formatCount(l.viewers, locale) })}
+                </span>
+              </>
+            }
+            subtitle={<bdi>{l.host.nickname}</bdi>}
+          />
         </li>
       ))}
     </ul>

@@ -3,10 +3,10 @@ import { formatCount } from '../../common/format';
 import type { PageProps } from '../app/pages';
 import { useAuth } from '../auth/AuthContext';
 import { NoContent } from '../components/feedback';
-import { Link } from '../components/Link';
 import { TimeAgo } from '../components/TimeAgo';
 import { ProfileEditor } from '../components/ProfileEditor';
 import { useI18n } from '../i18n/i18n';
+import { BroadcastCard } from '../live/BroadcastCard';
 import type { PublicProfile, UserPageData } from './data';
 
 /** The personal page (spec §2): profile, counts, and — for its owner — editing. */
@@ -103,24 +103,14 @@ export default function UserPage({ data }: PageProps) {
           <ul className="live-grid">
             {replays.map((r) => (
               <li key={r.vid}>
-                <Link to={`/v/${r.vid}`} className="live-card">
-                  <span className="live-card__cover" aria-hidden="true">
-                    {r.cover ? (
-                      <img src={r.cover} alt="" loading="lazy" />
-                    ) : (
-                      <span className="live-card__initial">{profile.nickname.slice(0, 1)}</span>
-                    )}
-                    <span className="badge live-card__badge">{t('live.replay')}</span>
-                  </span>
-                  <span className="live-card__title">
-                    <bdi>{r.title}</bdi>
-                  </span>
-                  {r.started_at && (
-                    <span className="live-card__host muted">
-                      <TimeAgo iso={r.started_at} />
-                    </span>
-                  )}
-                </Link>
+                <BroadcastCard
+                  vid={r.vid}
+                  title={r.title}
+                  cover={r.cover}
+                  hostName={profile.nickname}
+                  overlay={<span className="badge live-card__badge">{t('live.replay')}</span>}
+                  subtitle={r.started_at && <TimeAgo iso={r.started_at} />}
+                />
               </li>
             ))}
           </ul>

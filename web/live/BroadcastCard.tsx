@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { Link } from '../components/Link';
+
+interface Props {
+  vid: string;
+  title: string;
+  cover: string | null;
+  /** Whose broadcast: the cover falls back to their initial. */
+  hostName: string;
+  /** Over the cover: the LIVE or replay badge, the viewer count. */
+  overlay: ReactNode;
+  /** Under the title: the host, or when it was. */
+  subtitle: ReactNode;
+}
+
+/** A broadcast in a grid (who is live now, a broadcaster's replays): cover, title, subtitle. */
+export function BroadcastCard({ vid, title, cover, hostName, overlay, subtitle }: Props) {
+  return (
+    <Link to={`/v/${vid}`} className="live-card">
+      <span className="live-card__cover" aria-hidden="true">
+        {cover ? (
+          <img src={cover} alt="" loading="lazy" />
+        ) : (
+          <span className="live-card__initial">{hostName.slice(0, 1)}</span>
+        )}
+        {overlay}
+      </span>
+      <span className="live-card__title">
+        <bdi>{title}</bdi>
+      </span>
+      {subtitle && <span className="live-card__host muted">{subtitle}</span>}
+    </Link>
+  );
+}

@@ -38,6 +38,13 @@ export const ERRORS = {
   obs_not_allowed: { code: 1210, http: 403 },
   cover_invalid: { code: 1211, http: 400 },
   title_sensitive: { code: 1212, http: 400 },
+  // Realtime (/ws) and the live room.
+  bad_message: { code: 1301, http: 400 },
+  not_in_room: { code: 1302, http: 400 },
+  sign_in_first: { code: 1303, http: 401 },
+  chat_empty: { code: 1304, http: 400 },
+  message_not_found: { code: 1305, http: 404 },
+  not_allowed: { code: 1306, http: 403 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

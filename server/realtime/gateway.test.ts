@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { AppError } from '../../common/errors';
+import { MemoryBus, type Bus } from './bus';
+import type { RoomEvent } from './events';
+import { Gateway, type Identity } from './gateway';
+import { MemoryPresence, RedisPresence, type Presence } from './presence';
+import { RedisBus } from './redis-bus';
+
+const ROOMS = new Set(['roomA1', 'roomB2']);
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** A node: an HTTP server with the gateway on /ws. `?uid=N` in the URL signs in as user N. */
+async function node(bus: Bus, presence: Presence, name = 'n1') {
+  const server: Server = createServer((_req, res) => res.end());
+  const gateway = new Gateway({
+    bus,
+    presence,
+    node: `${name}-${randomBytes(3).toString('hex')}`,
+    identify: async (req) => {
+      const uid = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('uid'));
+      return uid ? ({ uid, name: `user${uid}`, staff: false } satisfies Identity) : null;
+    },
+    allowOrigin: (origin) => !origin || origin === 'http://good.test',
+    canJoin: async (room) => {
+      if (!ROOMS.has(room)) throw new AppError('video_not_found');
+    },
+    act: async (who, msg) => {
+      if (!who) throw new AppError('sign_in_first');
+      if (msg.t === 'delete') throw new AppError('not_allowed');
+      return bus.publish(msg.room, {
+        t: 'chat',
+        mid: randomBytes(4).toString('hex'),
+        from: { uid: who.uid, name: who.name, role: 'viewer' },
+        text: msg.text,
+        mentions: [],
+      });
+    },
+  });
+  gateway.attach(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const stop = async () => {
+    await gateway.close();
+    await new Promise((r) => server.close(r));
+  };
+  cleanups.push(stop);
+  return { gateway, url: `ws://127.0.0.1:${port}/ws`, stop };
+}
+
+type Frame = Record<string, unknown> | Record<string, unknown>[];
+
+/** A client that keeps every frame it gets, and every room event in arrival order. */
+async function client(url: string, opts: { uid?: number; origin?: string } = {}) {
+  const ws = new WebSocket(opts.uid ? `${url}?uid=${opts.uid}` : url, {
+    headers: opts.origin ? { origin: opts.origin } : {},
+  });
+  const frames: Frame[] = [];
+  const raw: string[] = [];
+  const events: RoomEvent[] = [];
+  ws.on('message', (data) => {
+    const text = Buffer.isBuffer(data) ? data.toString() : '';
+    raw.push(text);
+    const frame = JSON.parse(text) as Frame;
+    frames.push(frame);
+    if (Array.isArray(frame)) {
+      for (const e of frame) if (e.t !== 'count') events.push(e as unknown as RoomEvent);
+    } else if (frame.t === 'joined') events.push(...(frame.events as RoomEvent[]));
+  });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const send = (m: unknown) => ws.send(typeof m === 'string' ? m : JSON.stringify(m));
+  const next = async (pred: (f: Frame) => boolean, ms = 3000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const hit = frames.find(pred);
+      if (hit) return hit;
+      if (Date.now() > end) throw new Error(`no such frame; got ${JSON.stringify(frames)}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const join = async (room: string, since?: string) => {
+    send({ t: 'join', room, ...(since ? { since } : {}) });
+    return next((f) => !Array.isArray(f) && f.t === 'joined' && f.room === room);
+  };
+  const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+  cleanups.push(async () => ws.terminate());
+  return { ws, frames, raw, events, send, next, join, closed };
+}
+
+const texts = (events: RoomEvent[]) => events.map((e) => (e.t === 'chat' ? e.text : e.t));
+
+async function until(ok: () => boolean, ms = 3000) {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('realtime gateway (one node, in-process bus)', () => {
+  it('chat reaches everyone in the room as the same bytes, with history on join and an ack', async () => {
+    const bus = new MemoryBus();
+    const { url } = await node(bus, new MemoryPresence());
+    const ann = await client(url, { uid: 1 });
+    const bob = await client(url);
+    await ann.join('roomA1');
+    await bob.join('roomA1');
+    ann.send({ t: 'chat', room: 'roomA1', text: 'hello', ref: 'r1' });
+    await ann.next((f) => !Array.isArray(f) && f.t === 'ack' && f.ref === 'r1');
+    await until(() => texts(bob.events).includes('hello') && texts(ann.events).includes('hello'));
+    const frameOf = (c: { raw: string[] }) => c.raw.find((r) => r.includes('"hello"'));
+    expect(frameOf(bob)).toBe(frameOf(ann));
+    // A later joiner gets it as history.
+    const cat = await client(url);
+    const joined = (await cat.join('roomA1')) as { events: RoomEvent[] };
+    expect(texts(joined.events)).toEqual(['hello']);
+    // Counts arrive, coalesced.
+    await bob.next((f) => Array.isArray(f) && f.some((e) => e.t === 'count' && e.viewers === 3), 4000);
+  });
+
+  it('a visitor reads but cannot write; unknown rooms and garbage get error codes', async () => {
+    const { url } = await node(new MemoryBus(), new MemoryPresence());
+    const v = await client(url);
+    v.send({ t: 'join', room: 'nowhere1' });
+    await v.next((f) => !Array.isArray(f) && f.t === 'error' && f.name === 'video_not_found');
+    await v.join('roomA1');
+    v.send({ t: 'chat', room: 'roomA1', text: 'hi', ref: 'x' });
+    await v.next((f) => !Array.isArray(f) && f.name === 'sign_in_first' && f.ref === 'x');
+    v.send({ t: 'chat', room: 'roomB2', text: 'hi' });
+    await v.next((f) => !Array.isArray(f) && f.name === 'not_in_room');
+    v.send('{not json');
+    await v.next((f) => !Array.isArray(f) && f.name === 'bad_message');
+    v.send({ t: 'teleport', room: 'roomA1' });
+    await until(() => v.frames.filter((f) => !Array.isArray(f) && f.name === 'bad_message').length === 2);
+  });
+
+  it('disconnects a client that keeps sending garbage, or a frame over 4 KB', async () => {
+    const { url, gateway } = await node(new MemoryBus(), new MemoryPresence());
+    const a = await client(url);
+    for (let i = 0; i < 5; i++) a.send('garbage');
+    expect(await a.closed).toBe(1008);
+    const b = await client(url);
+    b.send(JSON.stringify({ t: 'chat', room: 'roomA1', text: 'x'.repeat(5000) }));
+    expect(await b.closed).toBe(1009);
+    await until(() => gateway.stats().connections === 0);
+  });
+
+  it('refuses an upgrade from another site', async () => {
+    const { url } = await node(new MemoryBus(), new MemoryPresence());
+    await expect(client(url, { origin: 'http://evil.test' })).rejects.toThrow(/403/);
+  });
+
+  it('a client that reconnects with the last id it saw misses nothing and gets nothing twice', async () => {
+    const bus = new MemoryBus();
+    const { url } = await node(bus, new MemoryPresence());
+    const ann = await client(url, { uid: 1 });
+    await ann.join('roomB2');
+    const bob = await client(url);
+    await bob.join('roomB2');
+    for (let i = 0; i < 3; i++) ann.send({ t: 'chat', room: 'roomB2', text: `before${i}` });
+    await until(() => bob.events.length === 3);
+    const lastSeen = bob.events.at(-1)?.id ?? '';
+    bob.ws.terminate();
+    for (let i = 0; i < 4; i++) ann.send({ t: 'chat', room: 'roomB2', text: `while${i}` });
+    await until(() => ann.events.length === 7);
+    const again = await client(url);
+    const joined = (await again.join('roomB2', lastSeen)) as { events: RoomEvent[]; complete: boolean };
+    expect(joined.complete).toBe(true);
+    ann.send({ t: 'chat', room: 'roomB2', text: 'after' });
+    await until(() => again.events.length === 5);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(texts(again.events)).toEqual(['while0', 'while1', 'while2', 'while3', 'after']);
+  });
+});
+
+describe.skipIf(!process.env.REDIS_URL)('realtime gateway on two nodes sharing Redis', () => {
+  const prefix = `beamly-test-${randomBytes(4).toString('hex')}:`;
+  const open = () => {
+    const bus = new RedisBus(process.env.REDIS_URL ?? '', `${prefix}rt:`);
+    const presence = new RedisPresence(process.env.REDIS_URL ?? '', `${prefix}presence:`);
+    cleanups.push(async () => {
+      await bus.close();
+      await presence.close();
+    });
+    return { bus, presence };
+  };
+
+  it('chat sent through node A reaches a viewer on node B, in the same order, with one count', async () => {
+    const a = open();
+    const b = open();
+    const nodeA = await node(a.bus, a.presence, 'a');
+    const nodeB = await node(b.bus, b.presence, 'b');
+    const ann = await client(nodeA.url, { uid: 1 });
+    const bob = await client(nodeB.url, { uid: 2 });
+    await ann.join('roomA1');
+    await bob.join('roomA1');
+    for (let i = 0; i < 10; i++) {
+      ann.send({ t: 'chat', room: 'roomA1', text: `a${i}` });
+      bob.send({ t: 'chat', room: 'roomA1', text: `b${i}` });
+    }
+    await until(() => ann.events.length === 20 && bob.events.length === 20, 5000);
+    expect(bob.events.map((e) => e.id)).toEqual(ann.events.map((e) => e.id));
+    // Both nodes count both viewers.
+    await bob.next((f) => Array.isArray(f) && f.some((e) => e.t === 'count' && e.viewers === 2), 5000);
+  });
+
+  it('a viewer whose node goes away reconnects to the other node and misses no message', async () => {
+    const a = open();
+    const b = open();
+    const nodeA = await node(a.bus, a.presence, 'a');
+    const nodeB = await node(b.bus, b.presence, 'b');
+    const ann = await client(nodeA.url, { uid: 1 });
+    await ann.join('roomB2');
+    const bob = await client(nodeB.url);
+    await bob.join('roomB2');
+    ann.send({ t: 'chat', room: 'roomB2', text: 'one' });
+    await until(() => bob.events.length === 1);
+    const seen = bob.events.at(-1)?.id ?? '';
+    await nodeB.stop();
+    await bob.closed;
+    ann.send({ t: 'chat', room: 'roomB2', text: 'two' });
+    ann.send({ t: 'chat', room: 'roomB2', text: 'three' });
+    const back = await client(nodeA.url);
+    await back.join('roomB2', seen);
+    ann.send({ t: 'chat', room: 'roomB2', text: 'four' });
+    await until(() => back.events.length === 3, 5000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(texts(back.events)).toEqual(['two', 'three', 'four']);
+  });
+});

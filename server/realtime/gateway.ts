@@ -1,0 +1,275 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { AppError, ERRORS, type ErrorName } from '../../common/errors';
+import type { Bus } from './bus';
+import { clientMessage, type ClientMessage, type RoomEvent, type ServerReply } from './events';
+import type { Presence } from './presence';
+import { LocalRoom, type Subscriber } from './room';
+
+/** Who a connection belongs to (null: a visitor, who may watch and read but not write). */
+export interface Identity {
+  uid: number;
+  name: string;
+  staff: boolean;
+}
+
+export interface GatewayOptions {
+  bus: Bus;
+  presence: Presence;
+  /** This node's name in presence (unique per process). */
+  node: string;
+  /** The caller behind an upgrade request (session cookie), or null. */
+  identify(req: IncomingMessage): Promise<Identity | null>;
+  /** Same-site check for the upgrade's Origin header. */
+  allowOrigin(origin: string | undefined, host: string | undefined): boolean;
+  /** Throws an AppError when the room does not exist or `who` may not join it. */
+  canJoin(room: string, who: Identity | null): Promise<void>;
+  /** Room actions (chat, delete): publish through the bus, or throw an AppError. */
+  act(who: Identity | null, msg: Extract<ClientMessage, { t: 'chat' | 'delete' }>): Promise<RoomEvent>;
+  log?: (err: unknown) => void;
+}
+
+const MAX_FRAME_BYTES = 4096;
+const MAX_ROOMS_PER_CONNECTION = 8;
+/** A join's history: the latest events, or those after the id the client resumes from. */
+const JOIN_HISTORY = 50;
+const RESUME_LIMIT = 300;
+/** Per connection: this many messages a second on average, in bursts of BURST. */
+const RATE = 10;
+const BURST = 20;
+/** Abuse (flooding, garbage) this many times within a minute disconnects. */
+const STRIKES = 5;
+const HEARTBEAT_MS = 30_000;
+/** A connection this far behind (bytes queued) is dropped rather than buffered without end. */
+const MAX_BUFFERED = 4 * 1024 * 1024;
+/** How often a room's count is reported to presence (coalesced). */
+const COUNT_MS = 1000;
+
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString();
+  return Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString();
+}
+
+class Connection implements Subscriber {
+  readonly lastId = new Map<string, string>();
+  readonly rooms = new Set<string>();
+  alive = true;
+  #tokens = BURST;
+  #refilled = Date.now();
+  #strikes: number[] = [];
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly who: Identity | null,
+  ) {}
+
+  sendFrame(frame: Buffer): boolean {
+    if (this.ws.bufferedAmount > MAX_BUFFERED) {
+      this.ws.terminate();
+      return false;
+    }
+    this.ws.send(frame, { binary: false });
+    return true;
+  }
+
+  reply(r: ServerReply): void {
+    this.sendFrame(Buffer.from(JSON.stringify(r)));
+  }
+
+  error(name: ErrorName, extra: { ref?: string | undefined; room?: string | undefined } = {}): void {
+    this.reply({ t: 'error', code: ERRORS[name].code, name, ...extra });
+  }
+
+  /** Takes a token for one message; false when the connection is sending too fast. */
+  take(): boolean {
+    const now = Date.now();
+    this.#tokens = Math.min(BURST, this.#tokens + ((now - this.#refilled) / 1000) * RATE);
+    this.#refilled = now;
+    if (this.#tokens < 1) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+
+  /** Counts an abuse; true when there were too many and the connection is to be closed. */
+  strike(): boolean {
+    const now = Date.now();
+    this.#strikes = this.#strikes.filter((t) => now - t < 60_000);
+    this.#strikes.push(now);
+    return this.#strikes.length >= STRIKES;
+  }
+}
+
+/**
+ * The realtime gateway at /ws: one WebSocket per tab, a topic per room. Rooms, fan-out and
+ * ordering live in LocalRoom and the Bus; this holds the connections and the protocol.
+ */
+export class Gateway {
+  readonly #wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+  });
+  readonly #rooms = new Map<string, LocalRoom>();
+  readonly #connections = new Set<Connection>();
+  readonly #dirty = new Set<string>();
+  readonly #heartbeat: NodeJS.Timeout;
+  readonly #counter: NodeJS.Timeout;
+
+  constructor(private readonly opts: GatewayOptions) {
+    this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_MS).unref();
+    this.#counter = setInterval(() => void this.#reportCounts(), COUNT_MS).unref();
+  }
+
+  /** Takes over upgrade requests for /ws on `server`. */
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/ws') return;
+      if (!this.opts.allowOrigin(req.headers.origin, req.headers.host)) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.opts.identify(req).then(
+        (who) => this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, who)),
+        () => socket.destroy(),
+      );
+    });
+  }
+
+  #open(ws: WebSocket, who: Identity | null): void {
+    const c = new Connection(ws, who);
+    this.#connections.add(c);
+    ws.on('pong', () => (c.alive = true));
+    ws.on('message', (data, isBinary) => void this.#message(c, textOf(data), isBinary));
+    ws.on('close', () => this.#close(c));
+    ws.on('error', () => ws.terminate());
+  }
+
+  async #message(c: Connection, text: string, isBinary: boolean): Promise<void> {
+    if (!c.take()) {
+      c.error('too_many_requests');
+      if (c.strike()) c.ws.close(1008, 'flooding');
+      return;
+    }
+    let msg: ClientMessage;
+    try {
+      if (isBinary) throw new Error('binary');
+      msg = clientMessage.parse(JSON.parse(text));
+    } catch {
+      c.error('bad_message');
+      if (c.strike()) c.ws.close(1008, 'bad messages');
+      return;
+    }
+    try {
+      if (msg.t === 'ping') return c.reply({ t: 'pong' });
+      if (msg.t === 'join') return await this.#join(c, msg.room, msg.since);
+      if (msg.t === 'leave') return this.#leave(c, msg.room);
+      if (!c.rooms.has(msg.room)) throw new AppError('not_in_room');
+      const event = await this.opts.act(c.who, msg);
+      if (msg.ref) c.reply({ t: 'ack', ref: msg.ref, id: event.id });
+    } catch (err) {
+      const name = err instanceof AppError ? err.errorName : 'internal';
+      if (!(err instanceof AppError)) this.opts.log?.(err);
+      c.error(name, { ref: 'ref' in msg ? msg.ref : undefined, room: 'room' in msg ? msg.room : undefined });
+    }
+  }
+
+  async #join(c: Connection, name: string, since: string | undefined): Promise<void> {
+    if (c.rooms.has(name)) return;
+    if (c.rooms.size >= MAX_ROOMS_PER_CONNECTION) throw new AppError('too_many_requests');
+    await this.opts.canJoin(name, c.who);
+    let room = this.#rooms.get(name);
+    if (!room) this.#rooms.set(name, (room = new LocalRoom(name, this.opts.bus)));
+    c.rooms.add(name);
+    await room.ready;
+    const history = await this.opts.bus.history(name, {
+      ...(since ? { after: since } : {}),
+      limit: since ? RESUME_LIMIT : JOIN_HISTORY,
+    });
+    if (!c.rooms.has(name) || c.ws.readyState !== c.ws.OPEN) return;
+    const last = history.events.at(-1)?.id ?? since;
+    if (last) c.lastId.set(name, last);
+    room.subscribers.add(c);
+    c.reply({
+      t: 'joined',
+      room: name,
+      viewers: room.viewers,
+      events: history.events,
+      complete: history.complete,
+    });
+    this.#dirty.add(name);
+  }
+
+  #leave(c: Connection, name: string): void {
+    if (!c.rooms.delete(name)) return;
+    c.lastId.delete(name);
+    const room = this.#rooms.get(name);
+    if (!room) return;
+    room.subscribers.delete(c);
+    this.#dirty.add(name);
+    c.reply({ t: 'left', room: name });
+  }
+
+  #close(c: Connection): void {
+    this.#connections.delete(c);
+    for (const name of c.rooms) {
+      this.#rooms.get(name)?.subscribers.delete(c);
+      this.#dirty.add(name);
+    }
+    c.rooms.clear();
+  }
+
+  /** Reports changed rooms' counts; the total goes to every node's subscribers as one signal. */
+  async #reportCounts(): Promise<void> {
+    const names = [...this.#dirty];
+    this.#dirty.clear();
+    for (const name of names) {
+      const room = this.#rooms.get(name);
+      const here = room?.subscribers.size ?? 0;
+      try {
+        const viewers = await this.opts.presence.report(name, this.opts.node, here);
+        await this.opts.bus.signal({ t: 'count', room: name, viewers });
+      } catch (err) {
+        this.opts.log?.(err);
+      }
+      if (room && !room.subscribers.size) {
+        room.close();
+        this.#rooms.delete(name);
+      }
+    }
+  }
+
+  #beat(): void {
+    for (const c of this.#connections) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+    // Presence entries expire unless refreshed: refresh every room with someone here.
+    for (const name of this.#rooms.keys()) this.#dirty.add(name);
+  }
+
+  /** The number of viewers in a room across nodes, as last counted. */
+  viewers(room: string): number {
+    return this.#rooms.get(room)?.viewers ?? 0;
+  }
+
+  stats(): { connections: number; rooms: number } {
+    return { connections: this.#connections.size, rooms: this.#rooms.size };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    clearInterval(this.#counter);
+    for (const c of this.#connections) c.ws.terminate();
+    for (const [name, room] of this.#rooms) {
+      room.close();
+      await this.opts.presence.report(name, this.opts.node, 0).catch(() => undefined);
+    }
+    this.#rooms.clear();
+    this.#wss.close();
+  }
+}

@@ -1,0 +1,115 @@
+import { Redis } from 'ioredis';
+import type { Bus, BusListener, Subscription } from './bus';
+import { HISTORY_LENGTH, MemoryBus } from './bus';
+import type { CountEvent, RoomEvent, RoomEventBody } from './events';
+import { compareIds } from './events';
+
+/**
+ * Appends to the room's stream and publishes in one step, so every node sees a room's events in
+ * stream order (two separate commands from two nodes could interleave). The stream keeps the
+ * body; the published text is the whole event with its id and time.
+ */
+const PUBLISH = `
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'b', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+local ms = string.match(id, '^(%d+)')
+local json = '{"id":"' .. id .. '","at":' .. ms .. ',' .. string.sub(ARGV[1], 2)
+redis.call('PUBLISH', KEYS[2], json)
+return json`;
+
+/** A room's history outlives its broadcast by a week (replays may show chat later). */
+const STREAM_TTL_SECONDS = 7 * 24 * 3600;
+
+function full(id: string, body: string): string {
+  return `{"id":"${id}","at":${id.split('-')[0] ?? '0'},${body.slice(1)}`;
+}
+
+export class RedisBus implements Bus {
+  readonly #redis: Redis;
+  readonly #sub: Redis;
+  readonly #listeners = new Map<string, { set: Set<BusListener>; ready: Promise<void> }>();
+
+  constructor(
+    url: string,
+    private readonly prefix = 'beamly:rt:',
+  ) {
+    this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    this.#sub = new Redis(url, { maxRetriesPerRequest: null });
+    this.#sub.on('message', (channel: string, json: string) => {
+      const set = this.#listeners.get(channel.slice(this.prefix.length))?.set;
+      if (!set?.size) return;
+      let event: RoomEvent | CountEvent;
+      try {
+        event = JSON.parse(json) as RoomEvent | CountEvent;
+      } catch {
+        return;
+      }
+      for (const l of set) l(event, json);
+    });
+  }
+
+  async publish(room: string, body: RoomEventBody): Promise<RoomEvent> {
+    const json = (await this.#redis.eval(
+      PUBLISH,
+      2,
+      this.prefix + room,
+      this.prefix + room,
+      JSON.stringify({ room, ...body }),
+      HISTORY_LENGTH,
+      STREAM_TTL_SECONDS,
+    )) as string;
+    return JSON.parse(json) as RoomEvent;
+  }
+
+  async signal(event: CountEvent): Promise<void> {
+    await this.#redis.publish(this.prefix + event.room, JSON.stringify(event));
+  }
+
+  subscribe(room: string, listener: BusListener): Subscription {
+    let entry = this.#listeners.get(room);
+    if (!entry) {
+      const ready = this.#sub.subscribe(this.prefix + room).then(() => undefined);
+      this.#listeners.set(room, (entry = { set: new Set(), ready }));
+    }
+    const { set, ready } = entry;
+    set.add(listener);
+    return {
+      ready,
+      close: () => {
+        set.delete(listener);
+        if (set.size || this.#listeners.get(room)?.set !== set) return;
+        this.#listeners.delete(room);
+        void this.#sub.unsubscribe(this.prefix + room).catch(() => undefined);
+      },
+    };
+  }
+
+  async history(room: string, opts: { after?: string; limit: number }) {
+    const key = this.prefix + room;
+    const parse = (entries: [string, string[]][]) =>
+      entries.map(([id, fields]) => JSON.parse(full(id, fields[1] ?? '{}')) as RoomEvent);
+    if (opts.after === undefined) {
+      const entries = await this.#redis.xrevrange(key, '+', '-', 'COUNT', opts.limit);
+      return { events: parse(entries).reverse(), complete: true };
+    }
+    const [entries, oldest, length] = await Promise.all([
+      this.#redis.xrange(key, `(${opts.after}`, '+', 'COUNT', opts.limit + 1),
+      this.#redis.xrange(key, '-', '+', 'COUNT', 1),
+      this.#redis.xlen(key),
+    ]);
+    const first = oldest[0]?.[0];
+    // Nothing trimmed after `after`: the stream still starts at or before it, or was never full.
+    const untrimmed = !first || compareIds(first, opts.after) <= 0 || length < HISTORY_LENGTH;
+    const events = parse(entries);
+    return { events: events.slice(0, opts.limit), complete: untrimmed && events.length <= opts.limit };
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await Promise.all([this.#redis.quit().catch(() => undefined), this.#sub.quit().catch(() => undefined)]);
+  }
+}
+
+export function openBus(redisUrl: string | undefined, prefix?: string): Bus {
+  return redisUrl ? new RedisBus(redisUrl, prefix) : new MemoryBus();
+}

@@ -3,9 +3,11 @@
 // Issue 3 target (--only=signin, needs DATABASE_URL): sign-ins per second and p95 latency.
 // Issue 4 targets (--only=latency): glass-to-glass p50 ≤ 150 ms, p95 ≤ 300 ms through the SFU, with
 // peer to peer as the baseline; go live → first frame at a viewer p50 ≤ 1.5 s.
-// Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency] [--seconds=10]
+// Issue 5 targets (--only=realtime [--subscribers=2000,10000]): see bench/realtime.ts.
+// Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { lighthouseAudit } from './lighthouse';
+import { realtimeBench } from './realtime';
 import { sfuCapacity } from './sfu-capacity';
 import { latencyBench } from './latency';
 import { signInBench } from './signin';
@@ -106,6 +108,24 @@ if (only === 'sfu') {
     `most viewers with ≥ 99% delivered: baseline ${base}, lean ${lean} (${base ? (lean / base).toFixed(2) : '–'}×); target ≥ 200: ${lean >= 200 ? 'met' : 'NOT met'}`,
   );
   report.sfu = rows;
+}
+
+if (only === 'realtime') {
+  const counts = (arg('subscribers') ?? '2000,10000').split(',').map(Number);
+  const rows = await realtimeBench(counts, 20, seconds);
+  console.log(`\nOne room, 20 chat messages/s for ${seconds} s, subscribers in two processes on loopback`);
+  console.table(rows);
+  for (const count of counts) {
+    const at = rows.filter((r) => r.subscribers === count);
+    const ours = at.find((r) => r.impl === 'our gateway');
+    const best = Math.max(...at.filter((r) => r !== ours).map((r) => r.deliveriesPerSec));
+    const p99Target = count <= 2000 ? 100 : 300;
+    if (ours)
+      console.log(
+        `${count} subscribers: delivered ${ours.deliveredPct}%, p99 ${ours.p99Ms} ms (target ≤ ${p99Target}: ${ours.deliveredPct === 100 && ours.p99Ms <= p99Target ? 'met' : 'NOT met'}); deliveries/s ${(ours.deliveriesPerSec / best).toFixed(2)}× the better baseline (target ≥ 3×)`,
+      );
+  }
+  report.realtime = rows;
 }
 
 mkdirSync('bench/results', { recursive: true });

@@ -5,7 +5,7 @@ import { AppError, ERRORS, type ErrorName } from '../../common/errors';
 import type { Bus } from './bus';
 import { clientMessage, type ClientMessage, type RoomEvent, type ServerReply } from './events';
 import type { Presence } from './presence';
-import { LocalRoom, type Subscriber } from './room';
+import { LocalRoom, textFrame, type Subscriber } from './room';
 
 /** Who a connection belongs to (null: a visitor, who may watch and read but not write). */
 export interface Identity {
@@ -69,12 +69,16 @@ class Connection implements Subscriber {
       this.ws.terminate();
       return false;
     }
-    this.ws.send(frame, { binary: false });
+    // The frame is whole (header included), the same bytes for every subscriber: written to the
+    // socket as it is. ws writes its own frames (replies, pings) whole and in order too, since
+    // compression is off.
+    const socket = (this.ws as unknown as { _socket?: { write(b: Buffer): boolean } })._socket;
+    if (socket && this.ws.readyState === this.ws.OPEN) socket.write(frame);
     return true;
   }
 
   reply(r: ServerReply): void {
-    this.sendFrame(Buffer.from(JSON.stringify(r)));
+    this.sendFrame(textFrame(Buffer.from(JSON.stringify(r))));
   }
 
   error(name: ErrorName, extra: { ref?: string | undefined; room?: string | undefined } = {}): void {

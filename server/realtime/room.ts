@@ -6,8 +6,26 @@ import { compareIds } from './events';
 export interface Subscriber {
   /** Newest event id this subscriber has been sent in the room (for deduplicating catch-ups). */
   lastId: Map<string, string>;
-  /** Writes one text frame; false when the connection is too far behind and is being dropped. */
+  /** Writes one whole WebSocket frame; false when the connection is too far behind and is dropped. */
   sendFrame(frame: Buffer): boolean;
+}
+
+/** An unmasked WebSocket text frame (RFC 6455 §5.2), as a server sends: built once, sent to many. */
+export function textFrame(payload: Buffer): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? 2 : n < 65536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x81; // FIN, text
+  if (n < 126) frame[1] = n;
+  else if (n < 65536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(n), 2);
+  }
+  payload.copy(frame, head);
+  return frame;
 }
 
 /**
@@ -16,7 +34,7 @@ export interface Subscriber {
  */
 export function tickMs(subscribers: number): number {
   if (subscribers < 200) return 5;
-  if (subscribers < 2000) return 20;
+  if (subscribers < 3000) return 20;
   return 50;
 }
 
@@ -64,7 +82,7 @@ export class LocalRoom {
     if (!this.subscribers.size || (!events.length && !count)) return;
     const parts = events.map((e) => e.json);
     if (count) parts.push(count);
-    const frame = Buffer.from(`[${parts.join(',')}]`);
+    const frame = textFrame(Buffer.from(`[${parts.join(',')}]`));
     const first = events[0]?.id;
     const last = events.at(-1)?.id;
     for (const s of this.subscribers) {
@@ -73,7 +91,7 @@ export class LocalRoom {
         // Joined during this tick with a catch-up that already had some of these events.
         const rest = events.filter((e) => compareIds(e.id, seen) > 0).map((e) => e.json);
         if (count) rest.push(count);
-        if (rest.length) s.sendFrame(Buffer.from(`[${rest.join(',')}]`));
+        if (rest.length) s.sendFrame(textFrame(Buffer.from(`[${rest.join(',')}]`)));
       } else s.sendFrame(frame);
       if (last) s.lastId.set(this.name, last);
     }

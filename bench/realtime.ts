@@ -1,0 +1,204 @@
+// Issue 5 targets: one room, 20 chat messages a second, 2,000 and 10,000 WebSocket subscribers
+// on this machine: every message delivered, p99 send-to-receive ≤ 100 ms (2,000) and ≤ 300 ms
+// (10,000); messages delivered per second ≥ 3× a bare `ws` loop and Socket.IO, same run; memory
+// per idle connection. Server, subscribers and publisher are separate processes on loopback.
+import { fork, type ChildProcess } from 'node:child_process';
+import { io as ioClient } from 'socket.io-client';
+import { WebSocket } from 'ws';
+import { cpuSeconds, cpuSplit } from './cpu';
+import type { ClientsRequest } from './realtime/clients-host';
+
+export interface RealtimeRow {
+  impl: string;
+  subscribers: number;
+  sent: number;
+  deliveredPct: number;
+  /** Messages every subscriber got. */
+  complete: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  deliveriesPerSec: number;
+  serverCpuPct: number;
+  /** Both subscriber processes together (they share this machine's two cores with the server). */
+  subscribersCpuPct: number;
+  idleKbPerConnection: number;
+}
+
+const NAMES: Record<string, string> = {
+  ws: 'bare ws loop (baseline)',
+  socketio: 'Socket.IO room broadcast',
+  gateway: 'our gateway',
+};
+
+type Msg = Record<string, unknown> & { type?: string };
+
+function child(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<ChildProcess> {
+  const proc = fork(new URL(script, import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx', ...execArgv],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return next(proc, 'ready').then(() => proc);
+}
+
+function next(proc: ChildProcess, type: string, timeoutMs = 180_000): Promise<Msg> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
+    const on = (m: Msg) => {
+      if (m.type !== type) return;
+      clearTimeout(timer);
+      proc.off('message', on);
+      resolve(m);
+    };
+    proc.on('message', on);
+    proc.setMaxListeners(0);
+    proc.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
+  });
+}
+
+function ask(proc: ChildProcess, req: ClientsRequest | { type: 'memory' }, reply: string): Promise<Msg> {
+  const answer = next(proc, reply);
+  proc.send(req);
+  return answer;
+}
+
+/**
+ * The chatters: a few connections taking turns (a room's 20 messages a second come from many
+ * people, and one connection may send at most 10 a second to the gateway).
+ */
+async function publishers(
+  impl: string,
+  port: number,
+  n = 4,
+): Promise<{ send(text: string): void; close(): void }> {
+  const all = await Promise.all(Array.from({ length: n }, () => publisher(impl, port)));
+  let turn = 0;
+  return {
+    send: (text) => all[turn++ % n]?.send(text),
+    close: () => all.forEach((p) => p.close()),
+  };
+}
+
+/** One chatter: one more connection, sending `{t:'chat', room, text}`. */
+async function publisher(impl: string, port: number): Promise<{ send(text: string): void; close(): void }> {
+  if (impl === 'socketio') {
+    const s = ioClient(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false });
+    await new Promise((r) => s.on('connect', () => r(undefined)));
+    return { send: (text) => s.emit('chat', { text }), close: () => s.disconnect() };
+  }
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+  await new Promise((r) => ws.once('open', r));
+  if (impl === 'gateway') {
+    const joined = new Promise((r) =>
+      ws.on('message', (d) => String(d).includes('"joined"') && r(undefined)),
+    );
+    ws.send(JSON.stringify({ t: 'join', room: 'benchroom1' }));
+    await joined;
+  }
+  return {
+    send: (text) => ws.send(JSON.stringify({ t: 'chat', room: 'benchroom1', text })),
+    close: () => ws.terminate(),
+  };
+}
+
+export async function realtimeBench(
+  counts: number[],
+  rate: number,
+  seconds: number,
+  impls: string[] = ['ws', 'socketio', 'gateway'],
+): Promise<RealtimeRow[]> {
+  const rows: RealtimeRow[] = [];
+  for (const count of counts)
+    for (const impl of impls) {
+      const row = await measure(impl, count, rate, seconds);
+      console.log('  ', JSON.stringify(row));
+      rows.push(row);
+    }
+  return rows;
+}
+
+async function measure(impl: string, count: number, rate: number, seconds: number): Promise<RealtimeRow> {
+  const server = fork(new URL('./realtime/server-host.ts', import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    env: { ...process.env, IMPL: impl },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  // Subscribers in two processes: one process cannot read 10,000 sockets fast enough on its own.
+  const clients = await Promise.all([0, 1].map(() => child('./realtime/clients-host.ts', {})));
+  const all = (req: ClientsRequest, reply: string) => Promise.all(clients.map((c) => ask(c, req, reply)));
+  try {
+    const port = Number((await next(server, 'ready')).port);
+    const mem0 = await ask(server, { type: 'memory' }, 'memory');
+    await Promise.all(
+      clients.map((c, i) =>
+        ask(c, { type: 'open', impl, port, count: Math.floor(count / 2) + (i ? count % 2 : 0) }, 'opened'),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    const mem1 = await ask(server, { type: 'memory' }, 'memory');
+    const pub = await publishers(impl, port);
+    const messages = rate * seconds;
+    await all({ type: 'reset', messages }, 'reset');
+    const cpu0 = cpuSplit(server.pid ?? 0);
+    const clientCpu0 = clients.reduce((n, c) => n + cpuSeconds(c.pid ?? 0), 0);
+    const t0 = performance.timeOrigin + performance.now();
+    for (let seq = 0; seq < messages; seq++) {
+      const due = t0 + (seq * 1000) / rate;
+      const wait = due - (performance.timeOrigin + performance.now());
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pub.send(`${seq}:${performance.timeOrigin + performance.now()}`);
+    }
+    // Bounded wait for stragglers: until every message is everywhere, or 20 s.
+    const deadline = Date.now() + 20_000;
+    let reports = await all({ type: 'report' }, 'report');
+    const delivered = () => reports.reduce((n, r) => n + Number(r.samples), 0);
+    while (delivered() < messages * count && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      reports = await all({ type: 'report' }, 'report');
+    }
+    const cpu1 = cpuSplit(server.pid ?? 0);
+    const clientCpu = clients.reduce((n, c) => n + cpuSeconds(c.pid ?? 0), 0) - clientCpu0;
+    const report = merge(reports);
+    const elapsed = (report.lastAt - t0) / 1000;
+    const perSeq = report.perSeq;
+    const samples = report.samples;
+    pub.close();
+    return {
+      impl: NAMES[impl] ?? impl,
+      subscribers: count,
+      sent: messages,
+      deliveredPct: Number(((100 * samples) / (messages * count)).toFixed(2)),
+      complete: perSeq.filter((n) => n >= count).length,
+      p50Ms: Math.round(report.p50),
+      p99Ms: Math.round(report.p99),
+      maxMs: Math.round(report.max),
+      deliveriesPerSec: Math.round(samples / Math.max(elapsed, seconds)),
+      serverCpuPct: Math.round(
+        ((cpu1.user + cpu1.system - cpu0.user - cpu0.system) / Math.max(elapsed, seconds)) * 100,
+      ),
+      subscribersCpuPct: Math.round((clientCpu / Math.max(elapsed, seconds)) * 100),
+      idleKbPerConnection: Number(((Number(mem1.rss) - Number(mem0.rss)) / count / 1024).toFixed(1)),
+    };
+  } finally {
+    for (const c of clients) c.kill();
+    server.kill();
+  }
+}
+
+/** The subscriber processes' reports as one: counts summed, percentiles from the pooled samples. */
+function merge(reports: Msg[]) {
+  const perSeq = (reports[0]?.perSeq as number[]).map((_, i) =>
+    reports.reduce((n, r) => n + ((r.perSeq as number[])[i] ?? 0), 0),
+  );
+  const sorted = reports.flatMap((r) => r.latencies as number[]).sort((a, b) => a - b);
+  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return {
+    perSeq,
+    samples: reports.reduce((n, r) => n + Number(r.samples), 0),
+    lastAt: Math.max(...reports.map((r) => Number(r.lastAt))),
+    p50: q(0.5),
+    p99: q(0.99),
+    max: sorted.at(-1) ?? 0,
+  };
+}

@@ -91,7 +91,7 @@ async function publisher(impl: string, port: number): Promise<{ send(text: strin
   await new Promise((r) => ws.once('open', r));
   if (impl === 'gateway') {
     const joined = new Promise((r) =>
-      ws.on('message', (d) => String(d).includes('"joined"') && r(undefined)),
+      ws.on('message', (d) => Buffer.isBuffer(d) && d.includes('"joined"') && r(undefined)),
     );
     ws.send(JSON.stringify({ t: 'join', room: 'benchroom1' }));
     await joined;

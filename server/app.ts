@@ -44,6 +44,10 @@ import { usersRoutes } from './modules/users/routes';
 import { UsersService } from './modules/users/service';
 import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
+import { ChatService } from './modules/chat/service';
+import { MemoryPresence, RedisPresence } from './realtime/presence';
+import { openBus } from './realtime/redis-bus';
+import { attachGateway } from './realtime/wire';
 import { liveAssets, loadAssets, type Assets } from './ssr/assets';
 import { registerPages } from './ssr/pages';
 import { registerSeo } from './ssr/seo';
@@ -156,8 +160,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   const recordingsDir = join(config.DATA_DIR, 'recordings');
   mkdirSync(recordingsDir, { recursive: true });
+  const sensitive = SensitiveWords.load(config.SENSITIVE_WORDS_FILE);
   const live = new LiveService(db, media, files, {
-    sensitive: SensitiveWords.load(config.SENSITIVE_WORDS_FILE),
+    sensitive,
     log: (err) => app.log.error({ err }, 'live state update failed'),
     obsWhitelist:
       config.OBS_WHITELIST === 'all'
@@ -174,7 +179,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         redirectUri: `${config.publicBaseUrl}/api/v1/auth/third/callback`,
       })
     : null;
+  // The live room's realtime: in-process, or across nodes through Redis.
+  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`);
+  const presence = config.REDIS_URL
+    ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
+    : new MemoryPresence();
+  const chat = new ChatService(db, kv, bus, { sensitive, limitScale: config.RATE_LIMIT_SCALE });
+  const gateway = attachGateway(app, {
+    db,
+    auth,
+    chat,
+    bus,
+    presence,
+    publicOrigin: new URL(config.publicBaseUrl).origin,
+  });
   app.addHook('onClose', async () => {
+    await gateway.close();
+    await bus.close();
+    await presence.close();
     live.shutdown();
     if (!deps.media) await media.shutdown();
     if (!deps.kv) await kv.close();

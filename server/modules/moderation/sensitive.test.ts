@@ -25,3 +25,12 @@ describe('sensitive words', () => {
     expect(shipped.contains('Morning coffee stream')).toBe(false);
   });
 });
+
+describe('masking chat', () => {
+  const words = new SensitiveWords(['ass', '傻瓜']);
+  it('masks whole words in spaced scripts and substrings in CJK, keeping the rest', () => {
+    expect(words.mask('what an ASS, a class act')).toBe('what an ***, a class act');
+    expect(words.mask('你是傻瓜吗')).toBe('你是**吗');
+    expect(words.mask('nothing here')).toBe('nothing here');
+  });
+});

@@ -38,4 +38,21 @@ export class SensitiveWords {
   contains(text: string): boolean {
     return this.#pattern ? this.#pattern.test(normalize(text)) : false;
   }
+
+  /** The text with every sensitive word replaced by asterisks (chat, spec §5). */
+  mask(text: string): string {
+    if (!this.#pattern) return text;
+    const norm = normalize(text);
+    const all = new RegExp(this.#pattern.source, 'gu');
+    // Normalising usually keeps positions (accents are dropped, not expanded); when it does not
+    // (ligatures, full-width forms), the normalised text is what gets masked.
+    const base = norm.length === text.length ? text : norm;
+    let out = '';
+    let at = 0;
+    for (const m of norm.matchAll(all)) {
+      out += base.slice(at, m.index) + '*'.repeat(Array.from(new Intl.Segmenter().segment(m[0])).length);
+      at = m.index + m[0].length;
+    }
+    return at ? out + base.slice(at) : text;
+  }
 }

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../../../common/errors';
+import type { Db } from '../../db/client';
+import type { Kv } from '../../infra/kv';
+import { enforceLimits, type Limit } from '../../infra/ratelimit';
+import type { Bus } from '../../realtime/bus';
+import type { ClientMessage, RoomEvent } from '../../realtime/events';
+import type { Identity } from '../../realtime/gateway';
+import { liveRepo } from '../live/repo';
+import type { SensitiveWords } from '../moderation/sensitive';
+
+/** Spec §8 'Please slow down': this many messages per user and room in the window. */
+export const CHAT_LIMIT: Limit = { name: 'chat:user', max: 5, windowSeconds: 5 };
+export const MAX_CHAT_CHARS = 200;
+const graphemes = new Intl.Segmenter();
+
+/** Spec §5: < and > travel escaped; the page shows the text as text, never as HTML. */
+export function escapeChat(text: string): string {
+  return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The live room's rules for what people say: who may write, how fast, what gets masked, who may
+ * delete. Everything accepted is published on the bus, which carries it to every node.
+ */
+export class ChatService {
+  readonly #hosts = new Map<string, { uid: number; at: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly kv: Kv,
+    private readonly bus: Bus,
+    private readonly opts: { sensitive: SensitiveWords; limitScale?: number },
+  ) {}
+
+  /** Whose room it is (cached briefly: every chat message asks). */
+  async #host(room: string): Promise<number> {
+    const hit = this.#hosts.get(room);
+    if (hit && Date.now() - hit.at < 60_000) return hit.uid;
+    const live = await liveRepo.byVid(this.db, room);
+    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
+    this.#hosts.set(room, { uid: live.uid, at: Date.now() });
+    if (this.#hosts.size > 10_000) this.#hosts.delete(this.#hosts.keys().next().value ?? '');
+    return live.uid;
+  }
+
+  /** Joining: the broadcast must exist (ended rooms stay readable for their last words). */
+  async canJoin(room: string): Promise<void> {
+    await this.#host(room);
+  }
+
+  async act(who: Identity | null, msg: Extract<ClientMessage, { t: 'chat' | 'delete' }>): Promise<RoomEvent> {
+    if (!who) throw new AppError('sign_in_first');
+    const host = await this.#host(msg.room);
+    if (msg.t === 'delete') {
+      if (who.uid !== host && !who.staff) throw new AppError('not_allowed');
+      return this.bus.publish(msg.room, { t: 'delete', mid: msg.mid });
+    }
+    const text = Array.from(graphemes.segment(msg.text.trim()), (g) => g.segment)
+      .slice(0, MAX_CHAT_CHARS)
+      .join('');
+    if (!text) throw new AppError('chat_empty');
+    await enforceLimits(
+      this.kv,
+      [{ limit: CHAT_LIMIT, key: `${who.uid}:${msg.room}` }],
+      this.opts.limitScale,
+    );
+    return this.bus.publish(msg.room, {
+      t: 'chat',
+      mid: randomBytes(6).toString('base64url'),
+      from: {
+        uid: who.uid,
+        name: who.name,
+        role: who.uid === host ? 'host' : who.staff ? 'staff' : 'viewer',
+      },
+      text: escapeChat(this.opts.sensitive.mask(text)),
+      mentions: [],
+    });
+  }
+}

@@ -120,6 +120,18 @@ describe('going live from the studio and watching', () => {
     expect(media.stats()).toMatchObject({ publishers: 1, viewers: 1 });
     await host.page.getByText('1 viewer', { exact: true }).waitFor({ timeout: 10_000 });
 
+    // The live room's chat: the host writes from the studio, the viewer (a visitor) reads it,
+    // with < and > shown as typed; a visitor who tries to write is asked to sign in.
+    await host.page.getByPlaceholder('Say something…').fill('Hello <everyone>');
+    await host.page.getByRole('button', { name: 'Send' }).click();
+    const line = viewer.page.locator('.chat__message--host');
+    await line.waitFor({ timeout: 10_000 });
+    expect(await line.locator('.chat__text').textContent()).toBe('Hello <everyone>');
+    expect(await line.locator('.chat__role').textContent()).toBe('Host');
+    await viewer.page.getByPlaceholder('Sign in to chat').click();
+    await viewer.page.getByRole('dialog').waitFor();
+    await viewer.page.keyboard.press('Escape');
+
     await host.page.getByRole('button', { name: 'End broadcast' }).click();
     await host.page.getByRole('button', { name: 'Confirm' }).click();
     await host.page.getByRole('heading', { name: 'Your live has ended' }).waitFor();

@@ -1,56 +1,7 @@
 import { z } from 'zod';
 
-/**
- * The realtime protocol of /ws. One WebSocket per tab; a tab joins rooms (a broadcast's vid).
- *
- * Server → client frames are JSON arrays of events: a room's events of one short tick go out
- * as one frame, serialised once and written to every subscriber. Replies to one client (joined,
- * ack, error, pong) are single objects.
- */
-
-/** Who sent a chat message, as every viewer sees it. */
-export interface Sender {
-  uid: number;
-  name: string;
-  /** Host and staff messages are styled apart. */
-  role: 'host' | 'staff' | 'viewer';
-}
-
-interface Base {
-  /** Stream id `ms-seq` (Redis stream ids): ordered within a room, resumable. */
-  id: string;
-  room: string;
-  /** Milliseconds since the epoch when the event was published. */
-  at: number;
-}
-
-export type RoomEvent =
-  | (Base & { t: 'chat'; mid: string; from: Sender; text: string; mentions: number[] })
-  | (Base & { t: 'delete'; mid: string })
-  | (Base & { t: 'host'; state: 'live' | 'interrupted' | 'ended' })
-  | (Base & { t: 'notice'; key: string; params?: Record<string, string | number> })
-  | (Base & { t: 'follow'; from: Sender });
-
-/** What a publisher hands the bus; the bus assigns id and time. */
-export type RoomEventBody = RoomEvent extends infer E
-  ? E extends RoomEvent
-    ? Omit<E, 'id' | 'at' | 'room'>
-    : never
-  : never;
-
-/** Ephemeral room state that is not kept in history: the latest value wins. */
-export interface CountEvent {
-  t: 'count';
-  room: string;
-  viewers: number;
-}
-
-export type ServerReply =
-  | { t: 'joined'; room: string; viewers: number; events: RoomEvent[]; complete: boolean }
-  | { t: 'left'; room: string }
-  | { t: 'ack'; ref: string; id: string }
-  | { t: 'error'; code: number; name: string; ref?: string | undefined; room?: string | undefined }
-  | { t: 'pong' };
+/** Client → server messages of /ws, validated; the shared types are in common/realtime.ts. */
+export * from '../../common/realtime';
 
 const room = z.string().regex(/^[A-Za-z0-9]{4,32}$/);
 const eventId = z.string().regex(/^\d{1,16}-\d{1,10}$/);
@@ -69,10 +20,3 @@ export const clientMessage = z.discriminatedUnion('t', [
 ]);
 
 export type ClientMessage = z.infer<typeof clientMessage>;
-
-/** Compares two stream ids: negative when a is older than b. */
-export function compareIds(a: string, b: string): number {
-  const [am = 0, as = 0] = a.split('-').map(Number);
-  const [bm = 0, bs = 0] = b.split('-').map(Number);
-  return am - bm || as - bs;
-}

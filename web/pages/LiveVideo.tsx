@@ -4,6 +4,7 @@ import type { PageProps } from '../app/pages';
 import { api, ApiError } from '../auth/api';
 import { Link } from '../components/Link';
 import { useI18n } from '../i18n/i18n';
+import { Chat } from '../live/Chat';
 import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
 import type { LiveVideoData } from './data';
 
@@ -143,7 +144,7 @@ export default function LiveVideo({ data }: PageProps) {
   }
 
   return (
-    <div className={`live-page live-page--${live.orientation}`}>
+    <div className={`live-page live-page--${live.orientation} live-page--live`}>
       <div className="live-page__stage" ref={stage}>
         <video
           ref={video}
@@ -203,6 +204,7 @@ export default function LiveVideo({ data }: PageProps) {
           <bdi>{live.title}</bdi>
         </h1>
       </div>
+      <Chat vid={live.vid} hostUid={host.uid} />
     </div>
   );
 }

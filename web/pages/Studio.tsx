@@ -13,6 +13,7 @@ import { Link } from '../components/Link';
 import { NoContent, useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
 import { Broadcast, type Started } from '../live/broadcast';
+import { Chat } from '../live/Chat';
 import { browserCanBroadcast, DeviceCheck, Preview, useDevices } from '../live/devices';
 
 type Phase =
@@ -234,6 +235,7 @@ function LiveView({
   onEnded: (duration: number, peak: number, lost: boolean) => void;
 }) {
   const { t, locale } = useI18n();
+  const { user } = useAuth();
   const { confirm } = useFeedback();
   const [now, setNow] = useState(since);
   const [viewers, setViewers] = useState(0);
@@ -338,7 +340,11 @@ function LiveView({
           aria-labelledby={`studio-tab-${tab}`}
           className="studio__panel"
         >
-          <NoContent>{t(tab === 'chat' ? 'studio.chatEmpty' : 'studio.giftsEmpty')}</NoContent>
+          {tab === 'chat' ? (
+            <Chat vid={vid} hostUid={user?.uid ?? 0} />
+          ) : (
+            <NoContent>{t('studio.giftsEmpty')}</NoContent>
+          )}
         </div>
         <button type="button" className="btn btn--danger btn--block" onClick={() => void end()}>
           {t('studio.end')}

@@ -1,0 +1,158 @@
+import type { CountEvent, RoomEvent, ServerReply } from '../../common/realtime';
+
+/**
+ * One WebSocket per tab to /ws. Rooms are joined through it; when the connection drops it comes
+ * back with backoff and rejoins each room from the last event seen, so nothing is missed or
+ * repeated (the server resends what came after that id).
+ */
+export interface RoomHandlers {
+  /** A join or rejoin: the room's recent events (replacing what is shown when `fresh`). */
+  joined(events: RoomEvent[], viewers: number, fresh: boolean): void;
+  event(e: RoomEvent): void;
+  count(viewers: number): void;
+  error?(name: string): void;
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
+
+const PING_MS = 25_000;
+const PONG_WAIT_MS = 10_000;
+const MAX_BACKOFF_MS = 15_000;
+
+type Pending = { resolve: (id: string) => void; reject: (name: string) => void };
+
+class Realtime {
+  #ws: WebSocket | null = null;
+  #rooms = new Map<string, { handlers: Set<RoomHandlers>; lastId: string | undefined; joined: boolean }>();
+  #pending = new Map<string, Pending>();
+  #states = new Set<(s: ConnectionState) => void>();
+  #state: ConnectionState = 'connecting';
+  #attempt = 0;
+  #ref = 0;
+  #ping = 0;
+  #pongDue = 0;
+
+  #url(): string {
+    return `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
+  }
+
+  #setState(s: ConnectionState): void {
+    this.#state = s;
+    for (const l of this.#states) l(s);
+  }
+
+  #connect(): void {
+    if (this.#ws) return;
+    const ws = new WebSocket(this.#url());
+    this.#ws = ws;
+    ws.onopen = () => {
+      this.#attempt = 0;
+      this.#setState('open');
+      for (const [room, r] of this.#rooms) {
+        r.joined = false;
+        this.#send({ t: 'join', room, ...(r.lastId ? { since: r.lastId } : {}) });
+      }
+      this.#ping = window.setInterval(() => {
+        this.#send({ t: 'ping' });
+        this.#pongDue = window.setTimeout(() => ws.close(), PONG_WAIT_MS);
+      }, PING_MS);
+    };
+    ws.onmessage = (m) => this.#receive(String(m.data));
+    ws.onclose = () => {
+      window.clearInterval(this.#ping);
+      window.clearTimeout(this.#pongDue);
+      this.#ws = null;
+      for (const p of this.#pending.values()) p.reject('networkError');
+      this.#pending.clear();
+      if (!this.#rooms.size) return;
+      this.#setState('reconnecting');
+      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.#attempt++) * (0.5 + Math.random() / 2);
+      window.setTimeout(() => this.#connect(), delay);
+    };
+  }
+
+  #send(msg: object): void {
+    if (this.#ws?.readyState === WebSocket.OPEN) this.#ws.send(JSON.stringify(msg));
+  }
+
+  #receive(text: string): void {
+    window.clearTimeout(this.#pongDue);
+    const frame = JSON.parse(text) as (RoomEvent | CountEvent)[] | ServerReply;
+    if (Array.isArray(frame)) {
+      for (const e of frame) {
+        const r = this.#rooms.get(e.room);
+        if (!r?.joined) continue;
+        if (e.t === 'count') for (const h of r.handlers) h.count(e.viewers);
+        else {
+          r.lastId = e.id;
+          for (const h of r.handlers) h.event(e);
+        }
+      }
+      return;
+    }
+    if (frame.t === 'joined') {
+      const r = this.#rooms.get(frame.room);
+      if (!r) return;
+      const fresh = !r.lastId || !frame.complete;
+      r.joined = true;
+      r.lastId = frame.events.at(-1)?.id ?? r.lastId;
+      for (const h of r.handlers) h.joined(frame.events, frame.viewers, fresh);
+    } else if (frame.t === 'ack') this.#settle(frame.ref)?.resolve(frame.id);
+    else if (frame.t === 'error') {
+      const p = frame.ref ? this.#settle(frame.ref) : undefined;
+      if (p) p.reject(frame.name);
+      else if (frame.room) for (const h of this.#rooms.get(frame.room)?.handlers ?? []) h.error?.(frame.name);
+    }
+  }
+
+  #settle(ref: string): Pending | undefined {
+    const p = this.#pending.get(ref);
+    this.#pending.delete(ref);
+    return p;
+  }
+
+  /** Follows a room until the returned function is called. */
+  join(room: string, handlers: RoomHandlers): () => void {
+    let r = this.#rooms.get(room);
+    if (!r) {
+      this.#rooms.set(room, (r = { handlers: new Set(), lastId: undefined, joined: false }));
+      this.#send({ t: 'join', room });
+    }
+    r.handlers.add(handlers);
+    this.#connect();
+    return () => {
+      r.handlers.delete(handlers);
+      if (r.handlers.size) return;
+      this.#rooms.delete(room);
+      this.#send({ t: 'leave', room });
+    };
+  }
+
+  /** Sends a room action; resolves with the event id, rejects with an error name. */
+  act(
+    msg: { t: 'chat'; room: string; text: string } | { t: 'delete'; room: string; mid: string },
+  ): Promise<string> {
+    const ref = String(++this.#ref);
+    return new Promise((resolve, reject) => {
+      if (this.#ws?.readyState !== WebSocket.OPEN) return reject(new RealtimeError('networkError'));
+      this.#pending.set(ref, { resolve, reject: (name) => reject(new RealtimeError(name)) });
+      this.#send({ ...msg, ref });
+    });
+  }
+
+  onState(listener: (s: ConnectionState) => void): () => void {
+    this.#states.add(listener);
+    listener(this.#state);
+    return () => this.#states.delete(listener);
+  }
+}
+
+export class RealtimeError extends Error {}
+
+let shared: Realtime | null = null;
+
+/** The tab's connection (created on first use, in the browser only). */
+export function realtime(): Realtime {
+  shared ??= new Realtime();
+  return shared;
+}

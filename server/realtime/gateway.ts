@@ -128,7 +128,8 @@ export class Gateway {
   /** Takes over upgrade requests for /ws on `server`. */
   attach(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== '/ws') return;
+      // The app serves WebSockets on /ws only; any other upgrade is refused.
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/ws') return void socket.destroy();
       if (!this.opts.allowOrigin(req.headers.origin, req.headers.host)) {
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
@@ -185,11 +186,22 @@ export class Gateway {
     let room = this.#rooms.get(name);
     if (!room) this.#rooms.set(name, (room = new LocalRoom(name, this.opts.bus)));
     c.rooms.add(name);
-    await room.ready;
-    const history = await this.opts.bus.history(name, {
-      ...(since ? { after: since } : {}),
-      limit: since ? RESUME_LIMIT : JOIN_HISTORY,
-    });
+    // Counted while awaiting, so the room is not closed as empty under a join in progress.
+    room.joining++;
+    let history;
+    try {
+      await room.ready;
+      history = await this.opts.bus.history(name, {
+        ...(since ? { after: since } : {}),
+        limit: since ? RESUME_LIMIT : JOIN_HISTORY,
+      });
+    } catch (err) {
+      c.rooms.delete(name);
+      throw err;
+    } finally {
+      room.joining--;
+      this.#dirty.add(name);
+    }
     if (!c.rooms.has(name) || c.ws.readyState !== c.ws.OPEN) return;
     const last = history.events.at(-1)?.id ?? since;
     if (last) c.lastId.set(name, last);
@@ -236,7 +248,7 @@ export class Gateway {
       } catch (err) {
         this.opts.log?.(err);
       }
-      if (room && !room.subscribers.size) {
+      if (room && !room.subscribers.size && !room.joining) {
         room.close();
         this.#rooms.delete(name);
       }

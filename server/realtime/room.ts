@@ -29,8 +29,8 @@ export function textFrame(payload: Buffer): Buffer {
 }
 
 /**
- * How long a room's events wait to be sent together. One frame per tick goes to every
- * subscriber: a big room trades a little latency for far fewer writes.
+ * The shortest time between two frames of a room. Events that come faster are sent together:
+ * a busy big room trades a little latency for far fewer writes.
  */
 export function tickMs(subscribers: number): number {
   if (subscribers < 200) return 5;
@@ -48,9 +48,12 @@ export class LocalRoom {
   readonly #sub: Subscription;
   #pending: { id: string; json: string }[] = [];
   #count: string | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  #timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  #lastFlush = 0;
   /** Latest viewer count across nodes, as last signalled. */
   viewers = 0;
+  /** Joins waiting for the subscription or history; the room is not closed meanwhile. */
+  joining = 0;
 
   constructor(
     readonly name: string,
@@ -69,12 +72,17 @@ export class LocalRoom {
       this.viewers = event.viewers;
       this.#count = json;
     } else this.#pending.push({ id: event.id, json });
-    this.#timer ??= setTimeout(() => this.flush(), tickMs(this.subscribers.size));
+    if (this.#timer) return;
+    // Leading edge: a quiet room sends at once (after this turn of the event loop, which may
+    // bring more); a busy one waits out the tick since its last frame, so frames stay ≤ 1/tick.
+    const wait = this.#lastFlush + tickMs(this.subscribers.size) - Date.now();
+    this.#timer = wait > 0 ? setTimeout(() => this.flush(), wait) : setImmediate(() => this.flush());
   }
 
   /** Sends the tick's events (and the latest count) to every subscriber as one frame. */
   flush(): void {
     this.#timer = null;
+    this.#lastFlush = Date.now();
     const events = this.#pending;
     const count = this.#count;
     this.#pending = [];
@@ -98,7 +106,10 @@ export class LocalRoom {
   }
 
   close(): void {
-    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#timer) {
+      clearTimeout(this.#timer as NodeJS.Timeout);
+      clearImmediate(this.#timer as NodeJS.Immediate);
+    }
     this.#sub.close();
   }
 }

@@ -52,7 +52,7 @@ function textOf(data: RawData): string {
 }
 
 class Connection implements Subscriber {
-  readonly lastId = new Map<string, string>();
+  readonly catchUp = new Map<string, string>();
   readonly rooms = new Set<string>();
   alive = true;
   #tokens = BURST;
@@ -204,7 +204,7 @@ export class Gateway {
     }
     if (!c.rooms.has(name) || c.ws.readyState !== c.ws.OPEN) return;
     const last = history.events.at(-1)?.id ?? since;
-    if (last) c.lastId.set(name, last);
+    if (last) c.catchUp.set(name, last);
     room.subscribers.add(c);
     c.reply({
       t: 'joined',
@@ -218,7 +218,7 @@ export class Gateway {
 
   #leave(c: Connection, name: string): void {
     if (!c.rooms.delete(name)) return;
-    c.lastId.delete(name);
+    c.catchUp.delete(name);
     const room = this.#rooms.get(name);
     if (!room) return;
     room.subscribers.delete(c);

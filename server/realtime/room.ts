@@ -4,8 +4,11 @@ import { compareIds } from './events';
 
 /** One subscriber of a room on this node: the gateway's connection. */
 export interface Subscriber {
-  /** Newest event id this subscriber has been sent in the room (for deduplicating catch-ups). */
-  lastId: Map<string, string>;
+  /**
+   * Per room, the newest event a join's catch-up (history) already sent, until live frames have
+   * gone past it: those frames skip what the catch-up had. Empty for everyone else.
+   */
+  catchUp: Map<string, string>;
   /** Writes one whole WebSocket frame; false when the connection is too far behind and is dropped. */
   sendFrame(frame: Buffer): boolean;
 }
@@ -94,14 +97,17 @@ export class LocalRoom {
     const first = events[0]?.id;
     const last = events.at(-1)?.id;
     for (const s of this.subscribers) {
-      const seen = first ? s.lastId.get(this.name) : undefined;
-      if (seen && compareIds(seen, first ?? '') >= 0) {
-        // Joined during this tick with a catch-up that already had some of these events.
-        const rest = events.filter((e) => compareIds(e.id, seen) > 0).map((e) => e.json);
-        if (count) rest.push(count);
-        if (rest.length) s.sendFrame(textFrame(Buffer.from(`[${rest.join(',')}]`)));
-      } else s.sendFrame(frame);
-      if (last) s.lastId.set(this.name, last);
+      const seen = first && last ? s.catchUp.get(this.name) : undefined;
+      if (seen === undefined || compareIds(seen, first ?? '') < 0) {
+        s.sendFrame(frame);
+        if (seen !== undefined) s.catchUp.delete(this.name);
+        continue;
+      }
+      // Joined while some of these were on their way: its catch-up already had them.
+      const rest = events.filter((e) => compareIds(e.id, seen) > 0).map((e) => e.json);
+      if (count) rest.push(count);
+      if (rest.length) s.sendFrame(textFrame(Buffer.from(`[${rest.join(',')}]`)));
+      if (compareIds(last ?? '', seen) > 0) s.catchUp.delete(this.name);
     }
   }
 

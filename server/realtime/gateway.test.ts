@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { AppError } from '../../common/errors';
 import { MemoryBus, type Bus } from './bus';
-import type { RoomEvent } from './events';
+import type { RoomEvent, RoomEventBody } from './events';
 import { Gateway, type Identity } from './gateway';
 import { MemoryPresence, RedisPresence, type Presence } from './presence';
 import { RedisBus } from './redis-bus';
@@ -179,6 +179,28 @@ describe('realtime gateway (one node, in-process bus)', () => {
     await until(() => again.events.length === 5);
     await new Promise((r) => setTimeout(r, 100));
     expect(texts(again.events)).toEqual(['while0', 'while1', 'while2', 'while3', 'after']);
+  });
+});
+
+describe('resuming after too long away', () => {
+  it('starts over from the latest messages and says the list is not complete', async () => {
+    const bus = new MemoryBus();
+    const { url } = await node(bus, new MemoryPresence());
+    const chat = (text: string): RoomEventBody => ({
+      t: 'chat',
+      mid: text,
+      from: { uid: 1, name: 'a', role: 'viewer' },
+      text,
+      mentions: [],
+    });
+    const first = await bus.publish('roomA1', chat('first'));
+    let latest = first;
+    for (let i = 0; i < 600; i++) latest = await bus.publish('roomA1', chat(`m${i}`));
+    const c = await client(url);
+    const joined = (await c.join('roomA1', first.id)) as { events: RoomEvent[]; complete: boolean };
+    expect(joined.complete).toBe(false);
+    expect(joined.events).toHaveLength(50);
+    expect(joined.events.at(-1)?.id).toBe(latest.id);
   });
 });
 

@@ -195,6 +195,12 @@ export class Gateway {
         ...(since ? { after: since } : {}),
         limit: since ? RESUME_LIMIT : JOIN_HISTORY,
       });
+      // Too much missed to resume without a gap: start over from the latest, and say so.
+      if (!history.complete)
+        history = {
+          events: (await this.opts.bus.history(name, { limit: JOIN_HISTORY })).events,
+          complete: false,
+        };
     } catch (err) {
       c.rooms.delete(name);
       throw err;

@@ -77,7 +77,12 @@ class Realtime {
 
   #receive(text: string): void {
     window.clearTimeout(this.#pongDue);
-    const frame = JSON.parse(text) as (RoomEvent | CountEvent)[] | ServerReply;
+    let frame: (RoomEvent | CountEvent)[] | ServerReply;
+    try {
+      frame = JSON.parse(text) as (RoomEvent | CountEvent)[] | ServerReply;
+    } catch {
+      return; // not ours to understand; the connection itself is fine
+    }
     if (Array.isArray(frame)) {
       for (const e of frame) {
         const r = this.#rooms.get(e.room);

@@ -45,6 +45,7 @@ export const ERRORS = {
   chat_empty: { code: 1304, http: 400 },
   message_not_found: { code: 1305, http: 404 },
   not_allowed: { code: 1306, http: 403 },
+  follow_self: { code: 1307, http: 400 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

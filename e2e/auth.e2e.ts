@@ -264,6 +264,29 @@ describe('the personal page', () => {
     await context.close();
   });
 
+  it('a signed-in viewer follows a broadcaster from the personal page, and unfollows', async () => {
+    const { context, page, errors } = await newPage('/en/u/10000002');
+    const dialog = await openDialog(page);
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
+    await dialog.getByLabel('Password', { exact: true }).fill('brand new 9');
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const counts = page.locator('.profile__counts li').first();
+    expect(await counts.textContent()).toBe('0 followers');
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await page.getByRole('button', { name: 'Following' }).waitFor();
+    expect(await counts.textContent()).toBe('1 follower');
+    await page.reload();
+    await waitReady(page);
+    await page.getByRole('button', { name: 'Following' }).waitFor();
+    expect(await counts.textContent()).toBe('1 follower');
+    await page.getByRole('button', { name: 'Following' }).click();
+    await page.getByRole('button', { name: 'Follow', exact: true }).waitFor();
+    expect(await counts.textContent()).toBe('0 followers');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('lets the signed-in owner edit their profile', async () => {
     const { context, page } = await editOwnProfile('brand new 9');
     await page.getByLabel('Nickname').fill('Mira Live');

@@ -45,6 +45,8 @@ import { UsersService } from './modules/users/service';
 import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
 import { ChatService } from './modules/chat/service';
+import { socialRoutes } from './modules/social/routes';
+import { SocialService } from './modules/social/service';
 import { MemoryPresence, RedisPresence } from './realtime/presence';
 import { openBus } from './realtime/redis-bus';
 import { attachGateway } from './realtime/wire';
@@ -283,6 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(usersRoutes(users));
+  await app.register(socialRoutes(new SocialService(db, bus), db));
   await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));
   registerMediaRoutes(app, live);
   if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);

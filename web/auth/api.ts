@@ -38,7 +38,11 @@ export const sessionEnded = new EventTarget();
  * Calls the JSON API: adds the device id and the CSRF token, unwraps `{status, data}`, and turns
  * failures into ApiError with the server's translated message.
  */
-export async function api<T>(method: 'GET' | 'POST', path: string, body?: object | Blob): Promise<T> {
+export async function api<T>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: object | Blob,
+): Promise<T> {
   // Server messages come back in the page's language.
   const headers: Record<string, string> = {
     accept: 'application/json',

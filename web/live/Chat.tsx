@@ -5,6 +5,8 @@ import { useI18n } from '../i18n/i18n';
 import { realtime, RealtimeError, type ConnectionState } from './realtime';
 
 type ChatMessage = Extract<RoomEvent, { t: 'chat' }>;
+/** What the list shows: messages, and who followed the host. */
+type Line = ChatMessage | Extract<RoomEvent, { t: 'follow' }>;
 
 const KEEP = 200;
 
@@ -31,7 +33,7 @@ const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
   const { t } = useI18n();
   const { user, requireLogin } = useAuth();
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [messages, setMessages] = useState<Line[]>([]);
   const [state, setState] = useState<ConnectionState>('connecting');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -43,12 +45,12 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
     const stopState = rt.onState(setState);
     const leave = rt.join(vid, {
       joined: (events, _viewers, fresh) => {
-        const chats = events.filter((e): e is ChatMessage => e.t === 'chat');
+        const chats = events.filter((e): e is Line => e.t === 'chat' || e.t === 'follow');
         setMessages((old) => (fresh ? chats : [...old, ...chats]).slice(-KEEP));
       },
       event: (e) => {
-        if (e.t === 'chat') setMessages((old) => [...old, e].slice(-KEEP));
-        else if (e.t === 'delete') setMessages((old) => old.filter((m) => m.mid !== e.mid));
+        if (e.t === 'chat' || e.t === 'follow') setMessages((old) => [...old, e].slice(-KEEP));
+        else if (e.t === 'delete') setMessages((old) => old.filter((m) => m.t !== 'chat' || m.mid !== e.mid));
       },
       // The page shows the player count (WHEP sessions); the chat's own audience count is not shown yet.
       count: () => undefined,
@@ -95,34 +97,40 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
       )}
       <ol className="chat__list" ref={list} role="log" aria-live="polite">
         {messages.length === 0 && <li className="chat__empty muted">{t('chat.empty')}</li>}
-        {messages.map((m) => (
-          <li key={m.mid} className={`chat__message chat__message--${m.from.role}`}>
-            <span className="chat__name">
-              <bdi>{m.from.name}</bdi>
-              {m.from.role !== 'viewer' && (
-                <span className="chat__role">{t(m.from.role === 'host' ? 'chat.host' : 'chat.staff')}</span>
+        {messages.map((m) =>
+          m.t === 'follow' ? (
+            <li key={m.id} className="chat__notice">
+              {t('chat.followed', { name: m.from.name })}
+            </li>
+          ) : (
+            <li key={m.mid} className={`chat__message chat__message--${m.from.role}`}>
+              <span className="chat__name">
+                <bdi>{m.from.name}</bdi>
+                {m.from.role !== 'viewer' && (
+                  <span className="chat__role">{t(m.from.role === 'host' ? 'chat.host' : 'chat.staff')}</span>
+                )}
+              </span>{' '}
+              <span className="chat__text">
+                <bdi>{unescape(m.text)}</bdi>
+              </span>
+              {isHost && (
+                <button
+                  type="button"
+                  className="chat__delete"
+                  aria-label={t('chat.delete')}
+                  title={t('chat.delete')}
+                  onClick={() =>
+                    void realtime()
+                      .act({ t: 'delete', room: vid, mid: m.mid })
+                      .catch(() => undefined)
+                  }
+                >
+                  ×
+                </button>
               )}
-            </span>{' '}
-            <span className="chat__text">
-              <bdi>{unescape(m.text)}</bdi>
-            </span>
-            {isHost && (
-              <button
-                type="button"
-                className="chat__delete"
-                aria-label={t('chat.delete')}
-                title={t('chat.delete')}
-                onClick={() =>
-                  void realtime()
-                    .act({ t: 'delete', room: vid, mid: m.mid })
-                    .catch(() => undefined)
-                }
-              >
-                ×
-              </button>
-            )}
-          </li>
-        ))}
+            </li>
+          ),
+        )}
       </ol>
       {error && (
         <p className="form-error chat__error" role="alert">

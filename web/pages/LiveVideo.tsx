@@ -5,6 +5,7 @@ import { api, ApiError } from '../auth/api';
 import { Link } from '../components/Link';
 import { useI18n } from '../i18n/i18n';
 import { Chat } from '../live/Chat';
+import { FollowButton } from '../live/FollowButton';
 import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
 import type { LiveVideoData } from './data';
 
@@ -192,14 +193,17 @@ export default function LiveVideo({ data }: PageProps) {
         </button>
       </div>
       <div className="live-page__info">
-        <Link to={`/u/${host.short_id}`} className="host-card">
-          <span className="host-card__avatar" aria-hidden="true">
-            {host.face ? <img src={host.face} alt="" width={48} height={48} /> : host.nickname.slice(0, 1)}
-          </span>
-          <span className="host-card__name">
-            <bdi>{host.nickname}</bdi>
-          </span>
-        </Link>
+        <div className="live-page__host">
+          <Link to={`/u/${host.short_id}`} className="host-card">
+            <span className="host-card__avatar" aria-hidden="true">
+              {host.face ? <img src={host.face} alt="" width={48} height={48} /> : host.nickname.slice(0, 1)}
+            </span>
+            <span className="host-card__name">
+              <bdi>{host.nickname}</bdi>
+            </span>
+          </Link>
+          <FollowButton uid={host.uid} vid={live.vid} />
+        </div>
         <h1 className="live-page__title">
           <bdi>{live.title}</bdi>
         </h1>

@@ -7,6 +7,7 @@ import { TimeAgo } from '../components/TimeAgo';
 import { ProfileEditor } from '../components/ProfileEditor';
 import { useI18n } from '../i18n/i18n';
 import { BroadcastCard } from '../live/BroadcastCard';
+import { FollowButton } from '../live/FollowButton';
 import type { PublicProfile, UserPageData } from './data';
 
 /** The personal page (spec §2): profile, counts, and — for its owner — editing. */
@@ -50,6 +51,12 @@ export default function UserPage({ data }: PageProps) {
             </li>
           </ul>
         </div>
+        {!mine && (
+          <FollowButton
+            uid={profile.uid}
+            onChange={(f) => setProfile({ ...profile, follower_count: f.follower_count })}
+          />
+        )}
         {mine && !editing && (
           <button
             type="button"

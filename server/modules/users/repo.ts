@@ -12,9 +12,13 @@ export interface ProfileRow {
   addr: string;
   level: number;
   anchor_level: number;
+  follower_count: number;
+  following_count: number;
 }
 
-const COLUMNS = `uid, short_id, nickname, face, usign, sex, to_char(birthday, 'YYYY-MM-DD') AS birthday, addr, level, anchor_level`;
+const COLUMNS = `uid, short_id, nickname, face, usign, sex, to_char(birthday, 'YYYY-MM-DD') AS birthday, addr, level, anchor_level,
+  (SELECT count(*)::int FROM follows f WHERE f.followee = users.uid) AS follower_count,
+  (SELECT count(*)::int FROM follows f WHERE f.follower = users.uid) AS following_count`;
 
 export const usersRepo = {
   async byShortId(db: Queryable, shortId: string): Promise<ProfileRow | null> {

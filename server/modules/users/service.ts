@@ -44,9 +44,6 @@ function toPublic(row: ProfileRow, now: Date): PublicProfile {
     ...row,
     age: row.birthday ? ageOn(row.birthday, now) : null,
     zodiac: row.birthday ? zodiacOf(row.birthday) : null,
-    // Follows arrive with the live-room issue.
-    follower_count: 0,
-    following_count: 0,
   };
 }
 

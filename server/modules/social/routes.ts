@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorSchema, okSchema } from '../../http/envelope';
+import type { Db } from '../../db/client';
+import { requireAuth } from '../auth/context';
+import { usersRepo } from '../users/repo';
+import type { SocialService } from './service';
+
+const state = z.object({ relation: z.number(), follower_count: z.number(), following_count: z.number() });
+const params = z.object({ uid: z.coerce.number().int().positive() });
+const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+const tags = ['social'];
+
+/** Follow and unfollow (spec §7 followingUsersH5 / unfollowing), and the relation to a user. */
+export function socialRoutes(social: SocialService, db: Db): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/v1/follows/:uid',
+      {
+        schema: {
+          tags,
+          summary:
+            'How the caller relates to a user (spec §3: 50008 follows, 50001 friends, 0 neither) and their counts',
+          params,
+          response: { 200: okSchema(state), ...errors },
+        },
+      },
+      async (req, reply) => {
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: await social.state(req.auth?.uid ?? null, req.params.uid) };
+      },
+    );
+
+    app.post(
+      '/api/v1/follows/:uid',
+      {
+        schema: {
+          tags,
+          summary: 'Follow a user; from a live room, pass its vid and the room is told',
+          params,
+          body: z
+            .object({
+              vid: z
+                .string()
+                .regex(/^[A-Za-z0-9]{4,32}$/)
+                .optional(),
+            })
+            .nullish(),
+          response: { 200: okSchema(state), ...errors },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        const me = await usersRepo.byUid(db, uid);
+        const name = me?.nickname ?? '';
+        return {
+          status: 200 as const,
+          data: await social.follow({ uid, name }, req.params.uid, req.body?.vid),
+        };
+      },
+    );
+
+    app.delete(
+      '/api/v1/follows/:uid',
+      {
+        schema: { tags, summary: 'Unfollow a user', params, response: { 200: okSchema(state), ...errors } },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        return { status: 200 as const, data: await social.unfollow(uid, req.params.uid) };
+      },
+    );
+  };
+}

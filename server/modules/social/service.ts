@@ -1,0 +1,80 @@
+import { AppError } from '../../../common/errors';
+import type { Db, Queryable } from '../../db/client';
+import type { Bus } from '../../realtime/bus';
+import { liveRepo } from '../live/repo';
+
+/** Spec §3 relation values: 50008 follows, 50001 friends (each follows the other), 0 neither. */
+export const RELATION = { none: 0, follow: 50008, friend: 50001 } as const;
+
+export interface FollowState {
+  relation: number;
+  follower_count: number;
+  following_count: number;
+}
+
+const followRepo = {
+  async add(db: Queryable, follower: number, followee: number): Promise<boolean> {
+    const rows = await db.query(
+      'INSERT INTO follows (follower, followee) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1',
+      [follower, followee],
+    );
+    return rows.length > 0;
+  },
+  async remove(db: Queryable, follower: number, followee: number): Promise<void> {
+    await db.query('DELETE FROM follows WHERE follower = $1 AND followee = $2', [follower, followee]);
+  },
+  async state(db: Queryable, viewer: number | null, target: number): Promise<FollowState | null> {
+    const [row] = await db.query<{
+      exists: boolean;
+      follows: boolean;
+      back: boolean;
+      followers: number;
+      following: number;
+    }>(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE uid = $2) AS exists,
+              EXISTS (SELECT 1 FROM follows WHERE follower = $1 AND followee = $2) AS follows,
+              EXISTS (SELECT 1 FROM follows WHERE follower = $2 AND followee = $1) AS back,
+              (SELECT count(*)::int FROM follows WHERE followee = $2) AS followers,
+              (SELECT count(*)::int FROM follows WHERE follower = $2) AS following`,
+      [viewer ?? 0, target],
+    );
+    if (!row?.exists) return null;
+    return {
+      relation: row.follows ? (row.back ? RELATION.friend : RELATION.follow) : RELATION.none,
+      follower_count: row.followers,
+      following_count: row.following,
+    };
+  },
+};
+
+/** Following broadcasters: the relation, the counts, and a notice in the room it happened in. */
+export class SocialService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: Bus,
+  ) {}
+
+  async state(viewer: number | null, target: number): Promise<FollowState> {
+    const state = await followRepo.state(this.db, viewer, target);
+    if (!state) throw new AppError('not_found');
+    return state;
+  }
+
+  /** Follows `target`; from a live room (`vid` of target's broadcast), the room is told. */
+  async follow(who: { uid: number; name: string }, target: number, vid?: string): Promise<FollowState> {
+    if (who.uid === target) throw new AppError('follow_self');
+    await this.state(who.uid, target);
+    const added = await followRepo.add(this.db, who.uid, target);
+    if (added && vid) {
+      const live = await liveRepo.byVid(this.db, vid);
+      if (live?.uid === target && live.status === 'live')
+        await this.bus.publish(vid, { t: 'follow', from: { uid: who.uid, name: who.name, role: 'viewer' } });
+    }
+    return this.state(who.uid, target);
+  }
+
+  async unfollow(uid: number, target: number): Promise<FollowState> {
+    await followRepo.remove(this.db, uid, target);
+    return this.state(uid, target);
+  }
+}

@@ -1,0 +1,97 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { MemoryKv } from '../../infra/kv';
+import { createTestApp, type TestApp } from '../../testing/app';
+import { signedInUser } from '../../testing/auth';
+import { RELATION } from './service';
+
+const kv = new MemoryKv();
+let t: TestApp;
+let ann: { headers: Record<string, string>; shortId: string };
+let bob: { headers: Record<string, string>; shortId: string };
+let annUid: number;
+let bobUid: number;
+
+beforeAll(async () => {
+  t = await createTestApp({ kv });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  ann = await signedInUser(t, kv, 'follow-ann@example.com', 'ann pass 1');
+  bob = await signedInUser(t, kv, 'follow-bob@example.com', 'bob pass 1');
+  const uidOf = async (shortId: string) =>
+    (await t.app.inject({ url: `/api/v1/users/${shortId}` })).json<{ data: { uid: number } }>().data.uid;
+  annUid = await uidOf(ann.shortId);
+  bobUid = await uidOf(bob.shortId);
+});
+afterAll(async () => {
+  await t.close();
+  await kv.close();
+});
+
+const call = (
+  method: 'GET' | 'POST' | 'DELETE',
+  uid: number,
+  headers: Record<string, string> = {},
+  payload?: object,
+) => t.app.inject({ method, url: `/api/v1/follows/${uid}`, headers, ...(payload ? { payload } : {}) });
+interface State {
+  relation: number;
+  follower_count: number;
+  following_count: number;
+}
+const state = (res: { json: () => unknown }) => (res.json() as { data: State }).data;
+
+describe('follows', () => {
+  it('follow, friends when both follow, counts on the profile, unfollow', async () => {
+    expect(state(await call('GET', bobUid))).toEqual({ relation: 0, follower_count: 0, following_count: 0 });
+    expect(state(await call('POST', bobUid, ann.headers))).toMatchObject({
+      relation: RELATION.follow,
+      follower_count: 1,
+    });
+    // Following twice changes nothing.
+    expect(state(await call('POST', bobUid, ann.headers)).follower_count).toBe(1);
+    expect(state(await call('POST', annUid, bob.headers)).relation).toBe(RELATION.friend);
+    const profile = (await t.app.inject({ url: `/api/v1/users/${bob.shortId}` })).json<{
+      data: { follower_count: number; following_count: number };
+    }>().data;
+    expect(profile).toMatchObject({ follower_count: 1, following_count: 1 });
+    expect(state(await call('DELETE', bobUid, ann.headers))).toMatchObject({
+      relation: 0,
+      follower_count: 0,
+    });
+  });
+
+  it('refuses following oneself, visitors, and users that do not exist', async () => {
+    expect((await call('POST', annUid, ann.headers)).json<{ error: string }>().error).toBe('follow_self');
+    expect((await call('POST', bobUid)).statusCode).toBe(401);
+    expect((await call('POST', 999_999_999, ann.headers)).statusCode).toBe(404);
+  });
+
+  it('following from the live room tells the room', async () => {
+    const live = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers: bob.headers,
+      payload: { title: 'Follow me' },
+    });
+    const vid = live.json<{ data: { vid: string } }>().data.vid;
+    await t.testDb.db.query("UPDATE lives SET status = 'live' WHERE vid = $1", [vid]);
+    const port = (t.app.server.address() as AddressInfo).port;
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+    const frames: string[] = [];
+    ws.on('message', (d) => frames.push(Buffer.isBuffer(d) ? d.toString() : ''));
+    await new Promise((r) => ws.once('open', r));
+    ws.send(JSON.stringify({ t: 'join', room: vid }));
+    const seen = async (part: string) => {
+      const end = Date.now() + 4000;
+      while (!frames.some((f) => f.includes(part))) {
+        if (Date.now() > end) throw new Error(`not seen: ${part}; got ${frames.join('\n')}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    await seen('"joined"');
+    await call('POST', bobUid, ann.headers, { vid });
+    await seen('"t":"follow"');
+    ws.terminate();
+  });
+});

@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { io as ioClient } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { cpuSeconds, cpuSplit } from './cpu';
+import { next, type Message } from './ipc';
 import type { ClientsRequest } from './realtime/clients-host';
 
 export interface RealtimeRow {
@@ -31,8 +32,6 @@ const NAMES: Record<string, string> = {
   gateway: 'our gateway',
 };
 
-type Msg = Record<string, unknown> & { type?: string };
-
 function child(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<ChildProcess> {
   const proc = fork(new URL(script, import.meta.url).pathname, [], {
     execArgv: ['--import', 'tsx', ...execArgv],
@@ -42,22 +41,7 @@ function child(script: string, env: Record<string, string>, execArgv: string[] =
   return next(proc, 'ready').then(() => proc);
 }
 
-function next(proc: ChildProcess, type: string, timeoutMs = 180_000): Promise<Msg> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
-    const on = (m: Msg) => {
-      if (m.type !== type) return;
-      clearTimeout(timer);
-      proc.off('message', on);
-      resolve(m);
-    };
-    proc.on('message', on);
-    proc.setMaxListeners(0);
-    proc.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
-  });
-}
-
-function ask(proc: ChildProcess, req: ClientsRequest | { type: 'memory' }, reply: string): Promise<Msg> {
+function ask(proc: ChildProcess, req: ClientsRequest | { type: 'memory' }, reply: string): Promise<Message> {
   const answer = next(proc, reply);
   proc.send(req);
   return answer;
@@ -187,7 +171,7 @@ async function measure(impl: string, count: number, rate: number, seconds: numbe
 }
 
 /** The subscriber processes' reports as one: counts summed, percentiles from the pooled samples. */
-function merge(reports: Msg[]) {
+function merge(reports: Message[]) {
   const perSeq = (reports[0]?.perSeq as number[]).map((_, i) =>
     reports.reduce((n, r) => n + ((r.perSeq as number[])[i] ?? 0), 0),
   );

@@ -5,6 +5,7 @@
 // window are compared with what every viewer received.
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpuSeconds, cpuSplit } from './cpu';
+import { next, type Message } from './ipc';
 import type { EngineRequest } from './sfu/engine-host';
 import { benchPeer, connected, pump } from './sfu/peers';
 import type { ViewerRequest } from './sfu/viewer-host';
@@ -26,7 +27,6 @@ export interface CapacityRow {
 const PACKETS_PER_SECOND = 170;
 const PAYLOAD_BYTES = 1100;
 
-type Message = Record<string, unknown> & { type?: string; id?: number };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 function child(script: string, env: Record<string, string>): Promise<ChildProcess> {
@@ -38,19 +38,6 @@ function child(script: string, env: Record<string, string>): Promise<ChildProces
   return new Promise((resolve, reject) => {
     proc.once('message', () => resolve(proc));
     proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-function next(proc: ChildProcess, type: string, timeoutMs = 120_000): Promise<Message> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
-    const on = (m: Message) => {
-      if (m.type !== type) return;
-      clearTimeout(timer);
-      proc.off('message', on);
-      resolve(m);
-    };
-    proc.on('message', on);
   });
 }
 

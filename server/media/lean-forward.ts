@@ -114,15 +114,7 @@ export class LeanSender {
   /** Forwards one of the publisher's packets (a retransmission when `again`), encrypting here. */
   send(rtp: RtpPacket, again = false): void {
     const job = this.#prepare(rtp, again);
-    if (!job) return;
-    const header = rtpHeader(
-      rtp.header.marker,
-      job.payloadType,
-      rtp.header.sequenceNumber,
-      rtp.header.timestamp,
-      job.ssrc,
-    );
-    this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again);
+    if (job) this.#transmitOne(rtp, job, again);
   }
 
   /**
@@ -148,9 +140,11 @@ export class LeanSender {
       this.#transmit([datagrams[i] as Buffer], packets[i] as RtpPacket);
   }
 
+  /** One packet, encrypted on its own (retransmissions, and AES-GCM peers). */
   #transmitOne(
     rtp: RtpPacket,
     job: { keys: SrtpKeys; roc: number; payloadType: number; ssrc: number },
+    again = false,
   ): void {
     const header = rtpHeader(
       rtp.header.marker,
@@ -159,7 +153,7 @@ export class LeanSender {
       rtp.header.timestamp,
       job.ssrc,
     );
-    this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp);
+    this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again);
   }
 
   /**

@@ -57,3 +57,13 @@ export function compareIds(a: string, b: string): number {
   const [bm = 0, bs = 0] = b.split('-').map(Number);
   return am - bm || as - bs;
 }
+
+/** Spec §5: chat travels with < and > escaped (the page and the server both apply it). */
+export function escapeChat(text: string): string {
+  return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The characters again, for showing chat as text (never as HTML). */
+export function unescapeChat(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+}

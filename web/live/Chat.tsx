@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import type { RoomEvent } from '../../common/realtime';
+import { escapeChat, unescapeChat, type RoomEvent } from '../../common/realtime';
 import { useAuth } from '../auth/AuthContext';
 import { useI18n } from '../i18n/i18n';
 import { realtime, RealtimeError, type ConnectionState } from './realtime';
@@ -21,10 +21,6 @@ const CHAT_ERRORS = new Set<string>([
   'video_not_found',
   'not_allowed',
 ]);
-
-/** Spec §5: < and > travel escaped; shown again as the characters, in a text node. */
-const escape = (s: string) => s.replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 
 /**
  * The live room's chat: history on join, new messages as they come, sending for signed-in
@@ -75,7 +71,7 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
     if (!body) return setError('chat_empty');
     setSending(true);
     try {
-      await realtime().act({ t: 'chat', room: vid, text: escape(body) });
+      await realtime().act({ t: 'chat', room: vid, text: escapeChat(body) });
       setText('');
       setError(null);
     } catch (err) {
@@ -111,7 +107,7 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
                 )}
               </span>{' '}
               <span className="chat__text">
-                <bdi>{unescape(m.text)}</bdi>
+                <bdi>{unescapeChat(m.text)}</bdi>
               </span>
               {isHost && (
                 <button

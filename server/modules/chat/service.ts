@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
+import { escapeChat } from '../../../common/realtime';
 import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
@@ -13,11 +14,6 @@ import type { SensitiveWords } from '../moderation/sensitive';
 export const CHAT_LIMIT: Limit = { name: 'chat:user', max: 5, windowSeconds: 5 };
 export const MAX_CHAT_CHARS = 200;
 const graphemes = new Intl.Segmenter();
-
-/** Spec §5: < and > travel escaped; the page shows the text as text, never as HTML. */
-export function escapeChat(text: string): string {
-  return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /**
  * The live room's rules for what people say: who may write, how fast, what gets masked, who may

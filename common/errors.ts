@@ -46,6 +46,10 @@ export const ERRORS = {
   message_not_found: { code: 1305, http: 404 },
   not_allowed: { code: 1306, http: 403 },
   follow_self: { code: 1307, http: 400 },
+  /** Spec §6: the host blocked this viewer permanently (chat, media, the room itself). */
+  blocked_permanently: { code: 1308, http: 403 },
+  cannot_block: { code: 1309, http: 400 },
+  report_self: { code: 1310, http: 400 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

@@ -31,3 +31,10 @@ export const RESEND_COOLDOWN_S = 60;
 export function safeRedirect(raw: string | null | undefined): string | null {
   return raw && raw.length <= 2048 && /^\/(?!\/)[^\s\\]*$/.test(raw) ? raw : null;
 }
+
+const segmenter = new Intl.Segmenter();
+
+/** Characters as people count them (an emoji with skin tone or a flag is one). */
+export function countGraphemes(text: string): number {
+  return Array.from(segmenter.segment(text)).length;
+}

@@ -45,6 +45,8 @@ import { UsersService } from './modules/users/service';
 import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
 import { ChatService } from './modules/chat/service';
+import { roomRoutes } from './modules/room/routes';
+import { RoomService } from './modules/room/service';
 import { socialRoutes } from './modules/social/routes';
 import { SocialService } from './modules/social/service';
 import { MemoryPresence, RedisPresence } from './realtime/presence';
@@ -187,6 +189,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
     : new MemoryPresence();
   const chat = new ChatService(db, kv, bus, { sensitive, limitScale: config.RATE_LIMIT_SCALE });
+  const social = new SocialService(db, bus);
+  const room = new RoomService(db, kv, bus, presence, users, social, (vid, uid) => live.dropViewer(vid, uid));
   const gateway = attachGateway(app, {
     db,
     auth,
@@ -194,6 +198,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bus,
     presence,
     publicOrigin: new URL(config.publicBaseUrl).origin,
+    trustProxy: config.APP_ENV === 'online' || config.APP_ENV === 'gray',
+    maxConnectionsPerIp: config.WS_MAX_PER_IP,
+    onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
   });
   app.addHook('onClose', async () => {
     await gateway.close();
@@ -285,7 +292,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(usersRoutes(users));
-  await app.register(socialRoutes(new SocialService(db, bus), db));
+  await app.register(socialRoutes(social, db));
+  await app.register(roomRoutes(room, config.RATE_LIMIT_SCALE));
   await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));
   registerMediaRoutes(app, live);
   if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);

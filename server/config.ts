@@ -22,6 +22,8 @@ const schema = z
     REDIS_PREFIX: z.string().default('beamly:'),
     /** Multiplies every rate limit (1 = the defaults in server/infra/ratelimit.ts). */
     RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+    /** Open realtime connections (/ws) per client address: a tab holds one. */
+    WS_MAX_PER_IP: z.coerce.number().int().positive().default(50),
     /** Files the embedded defaults keep (PGlite, uploads, recordings); relative to the working directory. */
     DATA_DIR: z
       .string()

@@ -46,7 +46,7 @@ if (impl === 'ws') {
     node: 'bench',
     identify: async () => ({ uid: 1, name: 'bench', staff: false }),
     allowOrigin: () => true,
-    canJoin: async () => undefined,
+    canJoin: async () => 'viewer' as const,
     act: async (who, msg) =>
       bus.publish(msg.room, {
         t: 'chat',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryBus, HISTORY_LENGTH, type Bus } from './bus';
-import type { CountEvent, RoomEvent, RoomEventBody } from './events';
+import type { RoomEvent, RoomEventBody, Signal } from './events';
 import { RedisBus } from './redis-bus';
 
 const prefix = `beamly-test-${randomBytes(4).toString('hex')}:rt:`;
@@ -34,7 +34,7 @@ describe.each(kinds)('%s bus', (kind) => {
   it('delivers events with increasing ids, as the JSON it serialised once', async () => {
     const bus = open(kind);
     const r = room();
-    const got: { event: RoomEvent | CountEvent; json: string }[] = [];
+    const got: { event: RoomEvent | Signal; json: string }[] = [];
     const sub = bus.subscribe(r, (event, json) => got.push({ event, json }));
     await sub.ready;
     const a = await bus.publish(r, chat('one'));

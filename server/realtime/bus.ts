@@ -1,4 +1,4 @@
-import type { CountEvent, RoomEvent, RoomEventBody } from './events';
+import type { RoomEvent, RoomEventBody, Signal } from './events';
 import { compareIds } from './events';
 
 /**
@@ -10,8 +10,8 @@ import { compareIds } from './events';
 export interface Bus {
   /** Appends an event to the room's history and delivers it to every node, in one order. */
   publish(room: string, body: RoomEventBody): Promise<RoomEvent>;
-  /** Delivers ephemeral state (viewer counts): not kept, not resumable. */
-  signal(event: CountEvent): Promise<void>;
+  /** Delivers ephemeral state (viewer counts, kicks): not kept, not resumable. */
+  signal(event: Signal): Promise<void>;
   /**
    * Events and signals of a room as they arrive, as parsed event and the JSON it came in.
    * Everything published after `ready` resolves is delivered.
@@ -28,7 +28,7 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-export type BusListener = (event: RoomEvent | CountEvent, json: string) => void;
+export type BusListener = (event: RoomEvent | Signal, json: string) => void;
 
 export interface Subscription {
   ready: Promise<void>;
@@ -71,7 +71,7 @@ export class MemoryBus implements Bus {
     return event;
   }
 
-  async signal(event: CountEvent): Promise<void> {
+  async signal(event: Signal): Promise<void> {
     const json = JSON.stringify(event);
     for (const l of this.#listeners.get(event.room) ?? []) l(event, json);
   }

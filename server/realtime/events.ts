@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CountEvent } from '../../common/realtime';
 
 /** Client → server messages of /ws, validated; the shared types are in common/realtime.ts. */
 export * from '../../common/realtime';
@@ -13,6 +14,8 @@ export const clientMessage = z.discriminatedUnion('t', [
     t: z.literal('chat'),
     room,
     text: z.string().min(1).max(1000),
+    /** People named with @ in the text (the page knows their uids from the card it opened). */
+    mentions: z.array(z.number().int().positive()).max(5).optional(),
     ref: z.string().max(40).optional(),
   }),
   z.object({ t: z.literal('delete'), room, mid: z.string().max(40), ref: z.string().max(40).optional() }),
@@ -20,3 +23,13 @@ export const clientMessage = z.discriminatedUnion('t', [
 ]);
 
 export type ClientMessage = z.infer<typeof clientMessage>;
+
+/** Between nodes only: the host blocked `uid`; every node drops that person's connections. */
+export interface KickSignal {
+  t: 'kick';
+  room: string;
+  uid: number;
+}
+
+/** Ephemeral messages on the bus, not kept in history. */
+export type Signal = CountEvent | KickSignal;

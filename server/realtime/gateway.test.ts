@@ -11,13 +11,16 @@ import { MemoryPresence, RedisPresence, type Presence } from './presence';
 import { RedisBus } from './redis-bus';
 
 const ROOMS = new Set(['roomA1', 'roomB2']);
+/** Every room's host in these tests; and whom the hosts blocked. */
+const HOST = 7;
+const BLOCKED = new Set<number>();
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
 /** A node: an HTTP server with the gateway on /ws. `?uid=N` in the URL signs in as user N. */
-async function node(bus: Bus, presence: Presence, name = 'n1') {
+async function node(bus: Bus, presence: Presence, name = 'n1', maxConnectionsPerIp?: number) {
   const server: Server = createServer((_req, res) => res.end());
   const gateway = new Gateway({
     bus,
@@ -28,9 +31,12 @@ async function node(bus: Bus, presence: Presence, name = 'n1') {
       return uid ? ({ uid, name: `user${uid}`, staff: false } satisfies Identity) : null;
     },
     allowOrigin: (origin) => !origin || origin === 'http://good.test',
-    canJoin: async (room) => {
+    canJoin: async (room, who) => {
       if (!ROOMS.has(room)) throw new AppError('video_not_found');
+      if (who && BLOCKED.has(who.uid)) throw new AppError('blocked_permanently');
+      return who?.uid === HOST ? 'host' : 'viewer';
     },
+    ...(maxConnectionsPerIp ? { maxConnectionsPerIp } : {}),
     act: async (who, msg) => {
       if (!who) throw new AppError('sign_in_first');
       if (msg.t === 'delete') throw new AppError('not_allowed');
@@ -257,5 +263,49 @@ describe.skipIf(!process.env.REDIS_URL)('realtime gateway on two nodes sharing R
     await until(() => back.events.length === 3, 5000);
     await new Promise((r) => setTimeout(r, 100));
     expect(texts(back.events)).toEqual(['two', 'three', 'four']);
+  });
+});
+
+describe('the people of a room', () => {
+  it('counts viewers without the host, lists signed-in viewers once, and a kick removes someone at once', async () => {
+    const bus = new MemoryBus();
+    const presence = new MemoryPresence();
+    const { url } = await node(bus, presence);
+    const host = await client(url, { uid: HOST });
+    const fan = await client(url, { uid: 5 });
+    const fanAgain = await client(url, { uid: 5 });
+    const visitor = await client(url);
+    for (const c of [host, fan, fanAgain, visitor]) await c.join('roomA1');
+    await host.next((f) => Array.isArray(f) && f.some((e) => e.t === 'count' && e.viewers === 3), 4000);
+    expect(await presence.audience('roomA1', 10)).toEqual([5]);
+
+    BLOCKED.add(5);
+    await bus.signal({ t: 'kick', room: 'roomA1', uid: 5 });
+    for (const c of [fan, fanAgain])
+      await c.next((f) => !Array.isArray(f) && f.name === 'blocked_permanently' && f.room === 'roomA1');
+    fan.send({ t: 'chat', room: 'roomA1', text: 'still here?', ref: 'k' });
+    await fan.next((f) => !Array.isArray(f) && f.name === 'not_in_room' && f.ref === 'k');
+    fan.send({ t: 'join', room: 'roomA1' });
+    await until(
+      () => fan.frames.filter((f) => !Array.isArray(f) && f.name === 'blocked_permanently').length === 2,
+    );
+    // The others stay, and the count and the audience follow.
+    await host.next((f) => Array.isArray(f) && f.some((e) => e.t === 'count' && e.viewers === 1), 4000);
+    expect(await presence.audience('roomA1', 10)).toEqual([]);
+    host.send({ t: 'chat', room: 'roomA1', text: 'bye' });
+    await until(() => texts(visitor.events).includes('bye'));
+    expect(texts(fan.events)).not.toContain('bye');
+    BLOCKED.delete(5);
+  });
+
+  it('refuses connections over the per-address limit until one closes', async () => {
+    const { url } = await node(new MemoryBus(), new MemoryPresence(), 'n1', 2);
+    const a = await client(url);
+    await client(url);
+    await expect(client(url)).rejects.toThrow(/429/);
+    a.ws.close();
+    await a.closed;
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(client(url)).resolves.toBeTruthy();
   });
 });

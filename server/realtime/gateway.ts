@@ -23,8 +23,17 @@ export interface GatewayOptions {
   identify(req: IncomingMessage): Promise<Identity | null>;
   /** Same-site check for the upgrade's Origin header. */
   allowOrigin(origin: string | undefined, host: string | undefined): boolean;
-  /** Throws an AppError when the room does not exist or `who` may not join it. */
-  canJoin(room: string, who: Identity | null): Promise<void>;
+  /**
+   * Throws an AppError when the room does not exist or `who` may not join it; says whether `who`
+   * is the room's host (not counted among its viewers).
+   */
+  canJoin(room: string, who: Identity | null): Promise<'host' | 'viewer'>;
+  /** The caller's address, for the per-address connection limit (behind a proxy: the client's). */
+  clientIp?(req: IncomingMessage): string;
+  /** Open connections allowed per address (unset: no limit). */
+  maxConnectionsPerIp?: number;
+  /** A host blocked someone in a room with subscribers here (after their connections are dropped). */
+  onKick?(room: string, uid: number): void;
   /** Room actions (chat, delete): publish through the bus, or throw an AppError. */
   act(who: Identity | null, msg: Extract<ClientMessage, { t: 'chat' | 'delete' }>): Promise<RoomEvent>;
   log?: (err: unknown) => void;
@@ -54,6 +63,8 @@ function textOf(data: RawData): string {
 class Connection implements Subscriber {
   readonly catchUp = new Map<string, string>();
   readonly rooms = new Set<string>();
+  /** Rooms this connection hosts: there, it is not one of the viewers. */
+  readonly hosting = new Set<string>();
   alive = true;
   #tokens = BURST;
   #refilled = Date.now();
@@ -114,7 +125,8 @@ export class Gateway {
     maxPayload: MAX_FRAME_BYTES,
     perMessageDeflate: false,
   });
-  readonly #rooms = new Map<string, LocalRoom>();
+  readonly #rooms = new Map<string, LocalRoom<Connection>>();
+  readonly #perIp = new Map<string, number>();
   readonly #connections = new Set<Connection>();
   readonly #dirty = new Set<string>();
   readonly #heartbeat: NodeJS.Timeout;
@@ -134,19 +146,39 @@ export class Gateway {
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
       }
+      // Counted from the upgrade on, so a burst of handshakes cannot get past the limit.
+      const ip = this.opts.clientIp?.(req) ?? req.socket.remoteAddress ?? '';
+      const open = this.#perIp.get(ip) ?? 0;
+      if (open >= (this.opts.maxConnectionsPerIp ?? Infinity)) {
+        socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.#perIp.set(ip, open + 1);
       this.opts.identify(req).then(
-        (who) => this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, who)),
-        () => socket.destroy(),
+        (who) => this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, who, ip)),
+        () => {
+          this.#release(ip);
+          socket.destroy();
+        },
       );
     });
   }
 
-  #open(ws: WebSocket, who: Identity | null): void {
+  #release(ip: string): void {
+    const n = (this.#perIp.get(ip) ?? 1) - 1;
+    if (n > 0) this.#perIp.set(ip, n);
+    else this.#perIp.delete(ip);
+  }
+
+  #open(ws: WebSocket, who: Identity | null, ip: string): void {
     const c = new Connection(ws, who);
     this.#connections.add(c);
     ws.on('pong', () => (c.alive = true));
     ws.on('message', (data, isBinary) => void this.#message(c, textOf(data), isBinary));
-    ws.on('close', () => this.#close(c));
+    ws.once('close', () => {
+      this.#release(ip);
+      this.#close(c);
+    });
     ws.on('error', () => ws.terminate());
   }
 
@@ -182,9 +214,10 @@ export class Gateway {
   async #join(c: Connection, name: string, since: string | undefined): Promise<void> {
     if (c.rooms.has(name)) return;
     if (c.rooms.size >= MAX_ROOMS_PER_CONNECTION) throw new AppError('too_many_requests');
-    await this.opts.canJoin(name, c.who);
+    if ((await this.opts.canJoin(name, c.who)) === 'host') c.hosting.add(name);
     let room = this.#rooms.get(name);
-    if (!room) this.#rooms.set(name, (room = new LocalRoom(name, this.opts.bus)));
+    if (!room)
+      this.#rooms.set(name, (room = new LocalRoom(name, this.opts.bus, (uid) => this.#kick(name, uid))));
     c.rooms.add(name);
     // Counted while awaiting, so the room is not closed as empty under a join in progress.
     room.joining++;
@@ -224,12 +257,28 @@ export class Gateway {
 
   #leave(c: Connection, name: string): void {
     if (!c.rooms.delete(name)) return;
+    c.hosting.delete(name);
     c.catchUp.delete(name);
     const room = this.#rooms.get(name);
     if (!room) return;
     room.subscribers.delete(c);
     this.#dirty.add(name);
     c.reply({ t: 'left', room: name });
+  }
+
+  /** The host blocked `uid`: out of the room at once, told why, and never let back in (canJoin). */
+  #kick(name: string, uid: number): void {
+    const room = this.#rooms.get(name);
+    for (const c of room?.subscribers ?? []) {
+      if (c.who?.uid !== uid) continue;
+      room?.subscribers.delete(c);
+      c.rooms.delete(name);
+      c.hosting.delete(name);
+      c.catchUp.delete(name);
+      c.error('blocked_permanently', { room: name });
+    }
+    this.#dirty.add(name);
+    this.opts.onKick?.(name, uid);
   }
 
   #close(c: Connection): void {
@@ -247,9 +296,15 @@ export class Gateway {
     this.#dirty.clear();
     for (const name of names) {
       const room = this.#rooms.get(name);
-      const here = room?.subscribers.size ?? 0;
+      let here = 0;
+      const people = new Set<number>();
+      for (const c of room?.subscribers ?? []) {
+        if (c.hosting.has(name)) continue;
+        here++;
+        if (c.who) people.add(c.who.uid);
+      }
       try {
-        const viewers = await this.opts.presence.report(name, this.opts.node, here);
+        const viewers = await this.opts.presence.report(name, this.opts.node, here, [...people]);
         await this.opts.bus.signal({ t: 'count', room: name, viewers });
       } catch (err) {
         this.opts.log?.(err);
@@ -289,7 +344,7 @@ export class Gateway {
     for (const c of this.#connections) c.ws.terminate();
     for (const [name, room] of this.#rooms) {
       room.close();
-      await this.opts.presence.report(name, this.opts.node, 0).catch(() => undefined);
+      await this.opts.presence.report(name, this.opts.node, 0, []).catch(() => undefined);
     }
     this.#rooms.clear();
     this.#wss.close();

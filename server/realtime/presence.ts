@@ -2,29 +2,53 @@ import { Redis } from 'ioredis';
 
 /**
  * Who is watching where, across nodes: each node reports how many of its connections are in a
- * room; the total is the sum over nodes that are alive. A node that dies stops refreshing its
- * entries, which expire after PRESENCE_TTL_MS.
+ * room and which signed-in people they are; the count is the sum over nodes that are alive and
+ * the audience the union of their people. A node that dies stops refreshing its entries, which
+ * expire after PRESENCE_TTL_MS.
  */
 export interface Presence {
-  /** This node's count for a room (0 removes it); returns the total over live nodes. */
-  report(room: string, node: string, count: number): Promise<number>;
+  /** This node's count and people for a room (0 removes it); returns the count over live nodes. */
+  report(room: string, node: string, count: number, members: readonly number[]): Promise<number>;
+  /** The signed-in people in a room over live nodes (each once), at most `limit`. */
+  audience(room: string, limit: number): Promise<number[]>;
   close(): Promise<void>;
 }
 
 export const PRESENCE_TTL_MS = 30_000;
+/** People reported per node and room: the audience list shows fewer; counts stay exact. */
+export const MAX_MEMBERS_PER_NODE = 2000;
+
+function union(lists: Iterable<readonly number[]>, limit: number): number[] {
+  const seen = new Set<number>();
+  for (const list of lists) {
+    for (const uid of list) {
+      seen.add(uid);
+      if (seen.size >= limit) return [...seen];
+    }
+  }
+  return [...seen];
+}
 
 export class MemoryPresence implements Presence {
-  readonly #rooms = new Map<string, Map<string, number>>();
+  readonly #rooms = new Map<string, Map<string, { count: number; members: readonly number[] }>>();
 
-  async report(room: string, node: string, count: number): Promise<number> {
+  async report(room: string, node: string, count: number, members: readonly number[]): Promise<number> {
     let nodes = this.#rooms.get(room);
-    if (!nodes) this.#rooms.set(room, (nodes = new Map<string, number>()));
-    if (count > 0) nodes.set(node, count);
+    if (!nodes)
+      this.#rooms.set(room, (nodes = new Map<string, { count: number; members: readonly number[] }>()));
+    if (count > 0) nodes.set(node, { count, members: members.slice(0, MAX_MEMBERS_PER_NODE) });
     else nodes.delete(node);
     if (!nodes.size) this.#rooms.delete(room);
     let total = 0;
-    for (const n of nodes.values()) total += n;
+    for (const n of nodes.values()) total += n.count;
     return total;
+  }
+
+  async audience(room: string, limit: number): Promise<number[]> {
+    return union(
+      [...(this.#rooms.get(room)?.values() ?? [])].map((n) => n.members),
+      limit,
+    );
   }
 
   async close(): Promise<void> {
@@ -32,20 +56,29 @@ export class MemoryPresence implements Presence {
   }
 }
 
-/** Per room a hash of node → `count:expiresAt`; expired fields are ignored and cleaned up. */
+/**
+ * Per room two hashes: node → `count:expiresAt` and node → `expiresAt:uid,uid,…`. Expired fields
+ * are ignored and cleaned up; both keys expire when no node refreshes them.
+ */
 const REPORT = `
 if tonumber(ARGV[2]) > 0 then
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. ARGV[3])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[3] .. ':' .. ARGV[6])
 else
   redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
 local total = 0
 local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
   local count, expires = string.match(all[i + 1], '^(%d+):(%d+)$')
   if tonumber(expires) > tonumber(ARGV[4]) then total = total + tonumber(count)
-  else redis.call('HDEL', KEYS[1], all[i]) end
+  else
+    redis.call('HDEL', KEYS[1], all[i])
+    redis.call('HDEL', KEYS[2], all[i])
+  end
 end
 return total`;
 
@@ -59,18 +92,31 @@ export class RedisPresence implements Presence {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   }
 
-  async report(room: string, node: string, count: number): Promise<number> {
+  async report(room: string, node: string, count: number, members: readonly number[]): Promise<number> {
     const now = Date.now();
     return (await this.#redis.eval(
       REPORT,
-      1,
+      2,
       this.prefix + room,
+      `${this.prefix}${room}:who`,
       node,
       count,
       now + PRESENCE_TTL_MS,
       now,
       PRESENCE_TTL_MS * 2,
+      members.slice(0, MAX_MEMBERS_PER_NODE).join(','),
     )) as number;
+  }
+
+  async audience(room: string, limit: number): Promise<number[]> {
+    const now = Date.now();
+    const nodes = await this.#redis.hgetall(`${this.prefix}${room}:who`);
+    const lists: number[][] = [];
+    for (const value of Object.values(nodes)) {
+      const [expires = '0', uids = ''] = value.split(':');
+      if (Number(expires) > now && uids) lists.push(uids.split(',').map(Number));
+    }
+    return union(lists, limit);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Bus, BusListener, Subscription } from './bus';
 import { HISTORY_LENGTH, MemoryBus } from './bus';
-import type { CountEvent, RoomEvent, RoomEventBody } from './events';
+import type { RoomEvent, RoomEventBody, Signal } from './events';
 import { compareIds } from './events';
 
 /**
@@ -38,9 +38,9 @@ export class RedisBus implements Bus {
     this.#sub.on('message', (channel: string, json: string) => {
       const set = this.#listeners.get(channel.slice(this.prefix.length))?.set;
       if (!set?.size) return;
-      let event: RoomEvent | CountEvent;
+      let event: RoomEvent | Signal;
       try {
-        event = JSON.parse(json) as RoomEvent | CountEvent;
+        event = JSON.parse(json) as RoomEvent | Signal;
       } catch {
         return;
       }
@@ -61,7 +61,7 @@ export class RedisBus implements Bus {
     return JSON.parse(json) as RoomEvent;
   }
 
-  async signal(event: CountEvent): Promise<void> {
+  async signal(event: Signal): Promise<void> {
     await this.#redis.publish(this.prefix + event.room, JSON.stringify(event));
   }
 

@@ -1,5 +1,5 @@
 import type { Bus, Subscription } from './bus';
-import type { CountEvent, RoomEvent } from './events';
+import type { RoomEvent, Signal } from './events';
 import { compareIds } from './events';
 
 /** One subscriber of a room on this node: the gateway's connection. */
@@ -46,8 +46,8 @@ export function tickMs(subscribers: number): number {
  * current tick. Each event's JSON (serialised once, by the publishing node) is joined into one
  * frame per tick, turned into bytes once and written to every subscriber.
  */
-export class LocalRoom {
-  readonly subscribers = new Set<Subscriber>();
+export class LocalRoom<S extends Subscriber = Subscriber> {
+  readonly subscribers = new Set<S>();
   readonly #sub: Subscription;
   #pending: { id: string; json: string }[] = [];
   #count: string | null = null;
@@ -61,6 +61,8 @@ export class LocalRoom {
   constructor(
     readonly name: string,
     bus: Bus,
+    /** A host blocked someone: the gateway drops their connections here. */
+    private readonly onKick: (uid: number) => void = () => undefined,
   ) {
     this.#sub = bus.subscribe(name, (event, json) => this.#receive(event, json));
   }
@@ -69,7 +71,8 @@ export class LocalRoom {
     return this.#sub.ready;
   }
 
-  #receive(event: RoomEvent | CountEvent, json: string): void {
+  #receive(event: RoomEvent | Signal, json: string): void {
+    if (event.t === 'kick') return this.onKick(event.uid);
     if (event.t === 'count') {
       // Counts are coalesced: only the latest of a tick goes out.
       this.viewers = event.viewers;

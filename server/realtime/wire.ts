@@ -17,7 +17,18 @@ import type { Presence } from './presence';
  */
 export function attachGateway(
   app: FastifyInstance,
-  deps: { db: Db; auth: AuthService; chat: ChatService; bus: Bus; presence: Presence; publicOrigin: string },
+  deps: {
+    db: Db;
+    auth: AuthService;
+    chat: ChatService;
+    bus: Bus;
+    presence: Presence;
+    publicOrigin: string;
+    /** Behind the site's proxy: the client's address is the first of X-Forwarded-For. */
+    trustProxy: boolean;
+    maxConnectionsPerIp: number;
+    onKick: (room: string, uid: number) => void;
+  },
 ): Gateway {
   const gateway = new Gateway({
     bus: deps.bus,
@@ -40,7 +51,14 @@ export function attachGateway(
         return false;
       }
     },
-    canJoin: (room) => deps.chat.canJoin(room),
+    clientIp: (req) => {
+      const forwarded = deps.trustProxy ? req.headers['x-forwarded-for'] : undefined;
+      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+      return first || req.socket.remoteAddress || '';
+    },
+    maxConnectionsPerIp: deps.maxConnectionsPerIp,
+    onKick: deps.onKick,
+    canJoin: (room, who) => deps.chat.canJoin(room, who),
     act: (who, msg) => deps.chat.act(who, msg),
     log: (err) => app.log.error({ err }, 'realtime action failed'),
   });

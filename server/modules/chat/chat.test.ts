@@ -1,25 +1,25 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { MemoryKv } from '../../infra/kv';
 import type { RoomEvent } from '../../realtime/events';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInUser } from '../../testing/auth';
+import { realtimeClients } from '../../testing/realtime';
 
 // The live room's chat through the real app: /ws on a listening server, sessions from real
 // sign-ins, the bus and presence of this machine's Redis when REDIS_URL is set.
 const kv = new MemoryKv();
 let t: TestApp;
-let url: string;
 let host: Record<string, string>;
 let fan: Record<string, string>;
 let vid: string;
-const sockets: WebSocket[] = [];
+let clients: ReturnType<typeof realtimeClients>;
+const connect = (headers?: Record<string, string>) => clients.connect(headers);
 
 beforeAll(async () => {
   t = await createTestApp({ kv });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/ws`;
+  clients = realtimeClients(`ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/ws`);
   host = (await signedInUser(t, kv, 'chat-host@example.com', 'host pass 1')).headers;
   fan = (await signedInUser(t, kv, 'chat-fan@example.com', 'fan pass 1')).headers;
   const res = await t.app.inject({
@@ -31,47 +31,17 @@ beforeAll(async () => {
   vid = res.json<{ data: { vid: string } }>().data.vid;
 });
 afterAll(async () => {
-  for (const ws of sockets) ws.terminate();
+  clients.closeAll();
   await t.close();
   await kv.close();
 });
-
-type Frame = Record<string, unknown> | RoomEvent[];
-
-async function connect(headers: Record<string, string> = {}) {
-  const ws = new WebSocket(url, { headers: headers.cookie ? { cookie: headers.cookie } : {} });
-  sockets.push(ws);
-  const frames: Frame[] = [];
-  ws.on('message', (d) => frames.push(JSON.parse(Buffer.isBuffer(d) ? d.toString() : '{}') as Frame));
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  const wait = async (pred: (f: Frame) => boolean) => {
-    const end = Date.now() + 4000;
-    for (;;) {
-      const hit = frames.find(pred);
-      if (hit) return hit;
-      if (Date.now() > end) throw new Error(`not seen; frames: ${JSON.stringify(frames)}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  const send = (m: object) => ws.send(JSON.stringify(m));
-  const error = (name: string) => wait((f) => !Array.isArray(f) && f.t === 'error' && f.name === name);
-  const chats = () => frames.flatMap((f) => (Array.isArray(f) ? f.filter((e) => e.t === 'chat') : []));
-  const join = async () => {
-    send({ t: 'join', room: vid });
-    await wait((f) => !Array.isArray(f) && f.t === 'joined');
-  };
-  return { ws, frames, wait, send, error, chats, join };
-}
 
 describe('live room chat', () => {
   it('a visitor reads but is asked to sign in before writing', async () => {
     const visitor = await connect();
     visitor.send({ t: 'join', room: 'doesNotExist1' });
     await visitor.error('video_not_found');
-    await visitor.join();
+    await visitor.join(vid);
     visitor.send({ t: 'chat', room: vid, text: 'hello?' });
     await visitor.error('sign_in_first');
   });
@@ -80,9 +50,9 @@ describe('live room chat', () => {
     const h = await connect(host);
     const f = await connect(fan);
     const v = await connect();
-    await h.join();
-    await f.join();
-    await v.join();
+    await h.join(vid);
+    await f.join(vid);
+    await v.join(vid);
     f.send({ t: 'chat', room: vid, text: '  <b>hi</b> no porn here  ', ref: 'm1' });
     await f.wait((x) => !Array.isArray(x) && x.t === 'ack' && x.ref === 'm1');
     h.send({ t: 'chat', room: vid, text: 'welcome!' });
@@ -100,7 +70,7 @@ describe('live room chat', () => {
 
   it("answers 'Please slow down' past five messages in five seconds", async () => {
     const f = await connect(fan);
-    await f.join();
+    await f.join(vid);
     for (let i = 0; i < 6; i++) f.send({ t: 'chat', room: vid, text: `quick ${i}`, ref: `q${i}` });
     await f.wait(
       (x) => !Array.isArray(x) && x.t === 'error' && x.name === 'too_many_requests' && x.ref === 'q5',
@@ -110,8 +80,8 @@ describe('live room chat', () => {
   it('only the host deletes a message, and everyone is told', async () => {
     const h = await connect(host);
     const f = await connect(fan);
-    await h.join();
-    await f.join();
+    await h.join(vid);
+    await f.join(vid);
     f.send({ t: 'delete', room: vid, mid: 'whatever' });
     await f.error('not_allowed');
     h.send({ t: 'delete', room: vid, mid: 'abc123' });

@@ -8,11 +8,14 @@ import type { Bus } from '../../realtime/bus';
 import type { ClientMessage, RoomEvent } from '../../realtime/events';
 import type { Identity } from '../../realtime/gateway';
 import { liveRepo } from '../live/repo';
+import { roomRepo } from '../room/repo';
+import { usersRepo } from '../users/repo';
 import type { SensitiveWords } from '../moderation/sensitive';
 
 /** Spec §8 'Please slow down': this many messages per user and room in the window. */
 export const CHAT_LIMIT: Limit = { name: 'chat:user', max: 5, windowSeconds: 5 };
 export const MAX_CHAT_CHARS = 200;
+export const MAX_MENTIONS = 5;
 const graphemes = new Intl.Segmenter();
 
 /**
@@ -40,9 +43,26 @@ export class ChatService {
     return live.uid;
   }
 
-  /** Joining: the broadcast must exist (ended rooms stay readable for their last words). */
-  async canJoin(room: string): Promise<void> {
-    await this.#host(room);
+  /**
+   * Joining: the broadcast must exist (ended rooms stay readable for their last words), and the
+   * host must not have blocked the person (spec §6).
+   */
+  async canJoin(room: string, who: Identity | null): Promise<'host' | 'viewer'> {
+    const host = await this.#host(room);
+    if (who?.uid === host) return 'host';
+    if (who && (await roomRepo.isBlocked(this.db, host, who.uid))) throw new AppError('blocked_permanently');
+    return 'viewer';
+  }
+
+  /** The mentioned people whose @name is in the text (at most MAX_MENTIONS, each once). */
+  async #mentions(text: string, uids: readonly number[] | undefined): Promise<number[]> {
+    const found: number[] = [];
+    for (const uid of new Set(uids ?? [])) {
+      if (found.length >= MAX_MENTIONS) break;
+      const user = await usersRepo.byUid(this.db, uid);
+      if (user && text.includes(`@${user.nickname}`)) found.push(uid);
+    }
+    return found;
   }
 
   async act(who: Identity | null, msg: Extract<ClientMessage, { t: 'chat' | 'delete' }>): Promise<RoomEvent> {
@@ -70,7 +90,7 @@ export class ChatService {
         role: who.uid === host ? 'host' : who.staff ? 'staff' : 'viewer',
       },
       text: escapeChat(this.opts.sensitive.mask(text)),
-      mentions: [],
+      mentions: await this.#mentions(text, msg.mentions),
     });
   }
 }

@@ -75,7 +75,7 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   app.post('/api/v1/whep/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
-    const session = await live.play(vid, sdpBody(req));
+    const session = await live.play(vid, sdpBody(req), req.auth?.uid ?? null);
     return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
   });
 

@@ -1,3 +1,4 @@
+import { roomRepo } from '../room/repo';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
@@ -30,6 +31,8 @@ export interface LiveSummary {
  */
 export class LiveService {
   readonly #graceTimers = new Map<string, NodeJS.Timeout>();
+  /** Per broadcast, its signed-in viewers' media sessions (a block ends them). */
+  readonly #viewerSessions = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly db: Db,
@@ -200,15 +203,34 @@ export class LiveService {
     await this.media.addCandidates(sessionId, fragment);
   }
 
-  /** A viewer (WHEP) of a live broadcast. */
-  async play(vid: string, offer: string) {
+  /** A viewer (WHEP) of a live broadcast; `uid` when signed in (the host may have blocked them). */
+  async play(vid: string, offer: string, uid: number | null = null) {
     const live = await liveRepo.byVid(this.db, vid);
     if (!live || live.status === 'deleted') throw new AppError('video_not_found');
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
+    if (uid && (await roomRepo.isBlocked(this.db, live.uid, uid))) throw new AppError('blocked_permanently');
     const session = await this.media.play(vid, offer);
+    if (uid) {
+      let sessions = this.#viewerSessions.get(vid);
+      if (!sessions) this.#viewerSessions.set(vid, (sessions = new Map<string, number>()));
+      // Sessions that ended on their own are forgotten here, now and then.
+      if (sessions.size > 1000)
+        for (const id of sessions.keys()) if (!this.media.session(id)) sessions.delete(id);
+      sessions.set(session.id, uid);
+    }
     const viewers = this.media.room(vid)?.viewers ?? 0;
     if (viewers > live.peak_viewers) await liveRepo.notePeak(this.db, vid, viewers);
     return session;
+  }
+
+  /** Ends a viewer's media sessions of a broadcast on this node (the host blocked them). */
+  async dropViewer(vid: string, uid: number): Promise<void> {
+    const sessions = this.#viewerSessions.get(vid);
+    for (const [id, who] of sessions ?? []) {
+      if (who !== uid) continue;
+      sessions?.delete(id);
+      if (this.media.session(id)) await this.media.close(id);
+    }
   }
 
   async stopPlaying(vid: string, sessionId: string): Promise<void> {
@@ -235,6 +257,7 @@ export class LiveService {
     clearTimeout(this.#graceTimers.get(vid));
     this.#graceTimers.delete(vid);
     await this.media.closeRoom(vid);
+    this.#viewerSessions.delete(vid);
     const ended = (await liveRepo.end(this.db, vid)) ?? live;
     const start = ended.started_at ?? ended.created_at;
     const stop = ended.ended_at ?? new Date();

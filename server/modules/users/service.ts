@@ -68,6 +68,11 @@ export class UsersService {
     return row ? toPublic(row, this.now()) : null;
   }
 
+  async byUid(uid: number): Promise<PublicProfile | null> {
+    const row = await usersRepo.byUid(this.db, uid);
+    return row ? toPublic(row, this.now()) : null;
+  }
+
   async own(uid: number): Promise<PublicProfile> {
     const row = await usersRepo.byUid(this.db, uid);
     if (!row) throw new AppError('invalid_session');

@@ -1,0 +1,107 @@
+import type { Queryable } from '../../db/client';
+
+/** Spec §3 report categories, in the order the report form lists them. */
+export const REPORT_CATEGORIES = [
+  'adult',
+  'harassment',
+  'minor',
+  'self_harm',
+  'cover_title',
+  'violence',
+  'drugs',
+  'copyright',
+  'other',
+] as const;
+export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
+
+/** Someone in a list of the room (audience, top fans). */
+export interface RoomPerson {
+  uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  level: number;
+  /** Coins given to the host (this broadcast or all time, as the list says). */
+  coins: number;
+}
+
+const PERSON = 'u.uid, u.short_id, u.nickname, u.face, u.level';
+
+export const roomRepo = {
+  async isBlocked(db: Queryable, host: number, uid: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM room_blocks WHERE host_uid = $1 AND blocked_uid = $2', [
+      host,
+      uid,
+    ]);
+    return rows.length > 0;
+  },
+
+  async block(db: Queryable, host: number, uid: number, vid: string): Promise<void> {
+    await db.query(
+      'INSERT INTO room_blocks (host_uid, blocked_uid, vid) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [host, uid, vid],
+    );
+  },
+
+  async unblock(db: Queryable, host: number, uid: number): Promise<void> {
+    await db.query('DELETE FROM room_blocks WHERE host_uid = $1 AND blocked_uid = $2', [host, uid]);
+  },
+
+  async addReport(
+    db: Queryable,
+    r: { reporter: number; target: number; vid: string | null; category: ReportCategory; reason: string },
+  ): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO reports (reporter, target_uid, vid, category, reason) VALUES ($1, $2, $3, $4, $5)
+       RETURNING id::int AS id`,
+      [r.reporter, r.target, r.vid, r.category, r.reason],
+    );
+    return row?.id ?? 0;
+  },
+
+  /** Adds a fan's coins to this broadcast's and the host's all-time totals (in the caller's transaction). */
+  async contribute(
+    db: Queryable,
+    c: { vid: string; host: number; fan: number; coins: number },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO fan_contributions (vid, fan_uid, coins) VALUES ($1, $2, $3)
+       ON CONFLICT (vid, fan_uid) DO UPDATE SET coins = fan_contributions.coins + EXCLUDED.coins, updated_at = now()`,
+      [c.vid, c.fan, c.coins],
+    );
+    await db.query(
+      `INSERT INTO fan_totals (host_uid, fan_uid, coins) VALUES ($1, $2, $3)
+       ON CONFLICT (host_uid, fan_uid) DO UPDATE SET coins = fan_totals.coins + EXCLUDED.coins, updated_at = now()`,
+      [c.host, c.fan, c.coins],
+    );
+  },
+
+  /** The biggest givers of one broadcast; ties go to who reached the amount first. */
+  async topOfBroadcast(db: Queryable, vid: string, limit: number): Promise<RoomPerson[]> {
+    return db.query<RoomPerson>(
+      `SELECT ${PERSON}, c.coins FROM fan_contributions c JOIN users u ON u.uid = c.fan_uid
+       WHERE c.vid = $1 ORDER BY c.coins DESC, c.updated_at ASC LIMIT $2`,
+      [vid, limit],
+    );
+  },
+
+  async topOfHost(db: Queryable, host: number, limit: number): Promise<RoomPerson[]> {
+    return db.query<RoomPerson>(
+      `SELECT ${PERSON}, t.coins FROM fan_totals t JOIN users u ON u.uid = t.fan_uid
+       WHERE t.host_uid = $1 ORDER BY t.coins DESC, t.updated_at ASC LIMIT $2`,
+      [host, limit],
+    );
+  },
+
+  /** These people, with what each gave in this broadcast: most first, then by level. */
+  async people(db: Queryable, vid: string, uids: readonly number[], limit: number): Promise<RoomPerson[]> {
+    if (!uids.length) return [];
+    return db.query<RoomPerson>(
+      `SELECT ${PERSON}, coalesce(c.coins, 0) AS coins
+       FROM users u LEFT JOIN fan_contributions c ON c.vid = $1 AND c.fan_uid = u.uid
+       WHERE u.uid = ANY($2::bigint[])
+       ORDER BY coins DESC, u.level DESC, u.uid LIMIT $3`,
+      [vid, uids, limit],
+    );
+  },
+};

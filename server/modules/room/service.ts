@@ -1,0 +1,127 @@
+import { AppError } from '../../../common/errors';
+import { countGraphemes } from '../../../common/validation';
+import type { Db, Queryable } from '../../db/client';
+import type { Kv } from '../../infra/kv';
+import { enforceLimits, type Limit } from '../../infra/ratelimit';
+import type { Bus } from '../../realtime/bus';
+import type { Presence } from '../../realtime/presence';
+import { liveRepo, type LiveRow } from '../live/repo';
+import type { SocialService } from '../social/service';
+import type { PublicProfile, UsersService } from '../users/service';
+import { roomRepo, type ReportCategory, type RoomPerson } from './repo';
+
+/** Spec §9: report text at most 100 characters (as people count them: graphemes). */
+export const REPORT_MAX_CHARS = 100;
+export const REPORT_LIMIT: Limit = { name: 'report:user', max: 10, windowSeconds: 3600 };
+/** How many people the audience list and the top-fans lists show. */
+export const LIST_LIMIT = 100;
+const AUDIENCE_SCAN = 2000;
+
+/** The personal card shown in a live room (spec §3 user_info and count_info, plus the room's view). */
+export interface PersonalCard extends PublicProfile {
+  relation: number;
+  is_host: boolean;
+  /** Only the host is told whether they blocked this person. */
+  blocked: boolean;
+  /** The caller is this room's host and may block this person. */
+  can_block: boolean;
+}
+
+/**
+ * The people of a live room: their cards, who is watching, who gave most, reports about a
+ * broadcaster, and a host's permanent blocks (out of chat and media at once, never back in).
+ */
+export class RoomService {
+  constructor(
+    private readonly db: Db,
+    private readonly kv: Kv,
+    private readonly bus: Bus,
+    private readonly presence: Presence,
+    private readonly users: UsersService,
+    private readonly social: SocialService,
+    /** Ends a blocked viewer's media on this node (other nodes act on the bus's kick). */
+    private readonly dropViewer: (vid: string, uid: number) => Promise<void>,
+  ) {}
+
+  async #live(vid: string): Promise<LiveRow> {
+    const live = await liveRepo.byVid(this.db, vid);
+    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
+    return live;
+  }
+
+  async card(vid: string, uid: number, viewer: number | null): Promise<PersonalCard> {
+    const live = await this.#live(vid);
+    const [profile, state] = await Promise.all([this.users.byUid(uid), this.social.state(viewer, uid)]);
+    if (!profile) throw new AppError('not_found');
+    const host = viewer === live.uid;
+    return {
+      ...profile,
+      relation: state.relation,
+      is_host: uid === live.uid,
+      blocked: host && uid !== live.uid ? await roomRepo.isBlocked(this.db, live.uid, uid) : false,
+      can_block: host && uid !== live.uid,
+    };
+  }
+
+  async isBlocked(vid: string, uid: number): Promise<boolean> {
+    const live = await this.#live(vid);
+    return roomRepo.isBlocked(this.db, live.uid, uid);
+  }
+
+  /** The host blocks `uid` from all their broadcasts: out of this room's chat and media now. */
+  async block(host: number, vid: string, uid: number): Promise<void> {
+    const live = await this.#live(vid);
+    if (live.uid !== host) throw new AppError('not_room_owner');
+    if (uid === host) throw new AppError('cannot_block');
+    if (!(await this.users.byUid(uid))) throw new AppError('not_found');
+    await roomRepo.block(this.db, host, uid, vid);
+    await this.bus.signal({ t: 'kick', room: vid, uid });
+    await this.dropViewer(vid, uid);
+  }
+
+  async unblock(host: number, vid: string, uid: number): Promise<void> {
+    const live = await this.#live(vid);
+    if (live.uid !== host) throw new AppError('not_room_owner');
+    await roomRepo.unblock(this.db, host, uid);
+  }
+
+  /** Spec §3: a report about a broadcaster, kept for the staff console. */
+  async report(
+    reporter: number,
+    r: { target: number; vid?: string | undefined; category: ReportCategory; reason: string },
+    limitScale = 1,
+  ): Promise<number> {
+    if (reporter === r.target) throw new AppError('report_self');
+    const reason = r.reason.trim();
+    if (countGraphemes(reason) > REPORT_MAX_CHARS)
+      throw new AppError('validation_failed', { field: 'reason' });
+    if (!(await this.users.byUid(r.target))) throw new AppError('not_found');
+    const vid = r.vid ? (await this.#live(r.vid)).vid : null;
+    await enforceLimits(this.kv, [{ limit: REPORT_LIMIT, key: String(reporter) }], limitScale);
+    return roomRepo.addReport(this.db, { reporter, target: r.target, vid, category: r.category, reason });
+  }
+
+  /** Signed-in people watching now (on any node), biggest givers of this broadcast first. */
+  async audience(vid: string): Promise<RoomPerson[]> {
+    await this.#live(vid);
+    const uids = await this.presence.audience(vid, AUDIENCE_SCAN);
+    return roomRepo.people(this.db, vid, uids, LIST_LIMIT);
+  }
+
+  /** Top fans: of this broadcast, or of its host over all broadcasts. */
+  async topFans(vid: string, scope: 'live' | 'all'): Promise<RoomPerson[]> {
+    const live = await this.#live(vid);
+    return scope === 'live'
+      ? roomRepo.topOfBroadcast(this.db, vid, LIST_LIMIT)
+      : roomRepo.topOfHost(this.db, live.uid, LIST_LIMIT);
+  }
+
+  /** Counts a fan's coins towards the rankings (gifts call this inside their transaction). */
+  async contribute(tx: Queryable, c: { vid: string; fan: number; coins: number }): Promise<void> {
+    if (!Number.isSafeInteger(c.coins) || c.coins <= 0)
+      throw new AppError('validation_failed', { field: 'coins' });
+    const live = await liveRepo.byVid(tx, c.vid);
+    if (!live) throw new AppError('video_not_found');
+    await roomRepo.contribute(tx, { vid: c.vid, host: live.uid, fan: c.fan, coins: c.coins });
+  }
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryPresence, RedisPresence, type Presence } from './presence';
+
+const opened: Presence[] = [];
+afterAll(async () => {
+  for (const p of opened) await p.close();
+});
+
+const kinds = process.env.REDIS_URL ? (['memory', 'redis'] as const) : (['memory'] as const);
+
+function open(kind: 'memory' | 'redis'): Presence {
+  const p =
+    kind === 'memory'
+      ? new MemoryPresence()
+      : new RedisPresence(
+          process.env.REDIS_URL ?? '',
+          `beamly-test-${randomBytes(4).toString('hex')}:presence:`,
+        );
+  opened.push(p);
+  return p;
+}
+
+describe.each(kinds)('presence (%s)', (kind) => {
+  it('sums counts over nodes and lists each signed-in person once', async () => {
+    const p = open(kind);
+    const room = `r${randomBytes(4).toString('hex')}`;
+    expect(await p.report(room, 'a', 3, [1, 2])).toBe(3);
+    expect(await p.report(room, 'b', 2, [2, 3])).toBe(5);
+    expect((await p.audience(room, 10)).sort()).toEqual([1, 2, 3]);
+    expect(await p.audience(room, 2)).toHaveLength(2);
+    // A node that leaves takes its people with it.
+    expect(await p.report(room, 'a', 0, [])).toBe(2);
+    expect((await p.audience(room, 10)).sort()).toEqual([2, 3]);
+    expect(await p.audience('nobody', 10)).toEqual([]);
+  });
+});

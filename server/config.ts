@@ -24,6 +24,8 @@ const schema = z
     RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
     /** Open realtime connections (/ws) per client address: a tab holds one. */
     WS_MAX_PER_IP: z.coerce.number().int().positive().default(50),
+    /** Seconds a viewer watches without following before the follow invitation (spec §2). */
+    FOLLOW_INVITE_SECONDS: z.coerce.number().positive().default(60),
     /** Files the embedded defaults keep (PGlite, uploads, recordings); relative to the working directory. */
     DATA_DIR: z
       .string()
@@ -124,6 +126,7 @@ export interface PublicConfig {
   siteName: string;
   env: RawConfig['APP_ENV'];
   versionPollSeconds: number;
+  followInviteSeconds: number;
   /** Third-party sign-in offered under the divider (spec §3: Google is the only one). */
   thirdParty: 'google'[];
   links: {
@@ -155,6 +158,7 @@ export function publicConfig(c: Config): PublicConfig {
     siteName: c.SITE_NAME,
     env: c.APP_ENV,
     versionPollSeconds: c.VERSION_POLL_SECONDS,
+    followInviteSeconds: c.FOLLOW_INVITE_SECONDS,
     thirdParty: c.GOOGLE_CLIENT_ID ? ['google'] : [],
     links: {
       guildForm: c.GUILD_FORM_URL,

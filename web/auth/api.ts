@@ -24,6 +24,20 @@ export function deviceId(): string {
   return id;
 }
 
+/**
+ * Changes when this browser's session does (the CSRF cookie is set and cleared with the session
+ * cookie, which scripts cannot read); empty signed out and on the server.
+ */
+export function sessionMark(): string {
+  return typeof document === 'undefined' ? '' : (cookie('csrf') ?? '');
+}
+
+/** The double-submit CSRF header for state-changing calls made with the session cookie. */
+export function csrfHeader(): Record<string, string> {
+  const csrf = cookie('csrf');
+  return csrf ? { 'x-csrf-token': csrf } : {};
+}
+
 function cookie(name: string): string | undefined {
   return document.cookie
     .split('; ')
@@ -49,8 +63,7 @@ export async function api<T>(
     'x-device-id': deviceId(),
     'accept-language': document.documentElement.lang,
   };
-  const csrf = cookie('csrf');
-  if (csrf) headers['x-csrf-token'] = csrf;
+  Object.assign(headers, csrfHeader());
   // A Blob (an uploaded photo) goes as it is, with its own type; anything else as JSON.
   const isBlob = body instanceof Blob;
   if (body) headers['content-type'] = isBlob ? body.type : 'application/json';

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { escapeChat, unescapeChat, type RoomEvent } from '../../common/realtime';
+import { sessionMark } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { useI18n } from '../i18n/i18n';
 import { realtime, RealtimeError, type ConnectionState } from './realtime';
@@ -22,11 +23,34 @@ const CHAT_ERRORS = new Set<string>([
   'not_allowed',
 ]);
 
+/** Someone to @mention, asked for from their card (`at` makes each request new). */
+export interface Mention {
+  uid: number;
+  name: string;
+  at: number;
+}
+
 /**
  * The live room's chat: history on join, new messages as they come, sending for signed-in
- * people (visitors get the login dialog), host messages marked, delete for the host.
+ * people (visitors get the login dialog), host messages marked, delete for the host, names that
+ * open a person's card, @mentions (messages naming the reader stand out).
  */
-export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
+export function Chat({
+  vid,
+  hostUid,
+  onPick,
+  mention,
+  onViewers,
+  onBlocked,
+}: {
+  vid: string;
+  hostUid: number;
+  onPick?: (uid: number) => void;
+  mention?: Mention | null;
+  onViewers?: (n: number) => void;
+  /** The host blocked this viewer (now, or before they came). */
+  onBlocked?: () => void;
+}) {
   const { t } = useI18n();
   const { user, requireLogin } = useAuth();
   const [messages, setMessages] = useState<Line[]>([]);
@@ -35,12 +59,43 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const list = useRef<HTMLOListElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const [mentioned, setMentioned] = useState<Mention[]>([]);
+  const [lastMention, setLastMention] = useState(mention);
+  // The page's callbacks, read when events come (the room is joined once per vid).
+  const callbacks = useRef({ onViewers, onBlocked });
+  useEffect(() => {
+    callbacks.current = { onViewers, onBlocked };
+  });
+
+  // The server knows who is writing from the connection's cookie: signing in or out (not the
+  // page restoring who was signed in) connects again.
+  const session = sessionMark();
+  const connectedAs = useRef(session);
+  useEffect(() => {
+    if (connectedAs.current === session) return;
+    connectedAs.current = session;
+    realtime().renew();
+  }, [session]);
+
+  // A new mention from a card: @name goes into the message being written.
+  if (mention !== lastMention) {
+    setLastMention(mention);
+    if (mention) {
+      setMentioned((old) => [...old.filter((m) => m.uid !== mention.uid), mention]);
+      setText((old) => `${old && !old.endsWith(' ') ? `${old} ` : old}@${mention.name} `);
+    }
+  }
+  useEffect(() => {
+    if (mention) input.current?.focus();
+  }, [mention]);
 
   useEffect(() => {
     const rt = realtime();
     const stopState = rt.onState(setState);
     const leave = rt.join(vid, {
-      joined: (events, _viewers, fresh) => {
+      joined: (events, viewers, fresh) => {
+        callbacks.current.onViewers?.(viewers);
         const chats = events.filter((e): e is Line => e.t === 'chat' || e.t === 'follow');
         setMessages((old) => (fresh ? chats : [...old, ...chats]).slice(-KEEP));
       },
@@ -48,9 +103,11 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
         if (e.t === 'chat' || e.t === 'follow') setMessages((old) => [...old, e].slice(-KEEP));
         else if (e.t === 'delete') setMessages((old) => old.filter((m) => m.t !== 'chat' || m.mid !== e.mid));
       },
-      // The page shows the player count (WHEP sessions); the chat's own audience count is not shown yet.
-      count: () => undefined,
-      error: (name) => setError(name),
+      count: (viewers) => callbacks.current.onViewers?.(viewers),
+      error: (name) => {
+        if (name === 'blocked_permanently') callbacks.current.onBlocked?.();
+        else setError(name);
+      },
     });
     return () => {
       leave();
@@ -71,7 +128,15 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
     if (!body) return setError('chat_empty');
     setSending(true);
     try {
-      await realtime().act({ t: 'chat', room: vid, text: escapeChat(body) });
+      // Only the people still named in the text are mentioned.
+      const mentions = mentioned.filter((m) => body.includes(`@${m.name}`)).map((m) => m.uid);
+      await realtime().act({
+        t: 'chat',
+        room: vid,
+        text: escapeChat(body),
+        ...(mentions.length ? { mentions } : {}),
+      });
+      setMentioned([]);
       setText('');
       setError(null);
     } catch (err) {
@@ -99,13 +164,21 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
               {t('chat.followed', { name: m.from.name })}
             </li>
           ) : (
-            <li key={m.mid} className={`chat__message chat__message--${m.from.role}`}>
-              <span className="chat__name">
+            <li
+              key={m.mid}
+              className={`chat__message chat__message--${m.from.role}${
+                user && m.mentions.includes(user.uid) ? ' chat__message--mentions-me' : ''
+              }`}
+            >
+              <Name uid={m.from.uid} onPick={onPick}>
                 <bdi>{m.from.name}</bdi>
                 {m.from.role !== 'viewer' && (
                   <span className="chat__role">{t(m.from.role === 'host' ? 'chat.host' : 'chat.staff')}</span>
                 )}
-              </span>{' '}
+              </Name>{' '}
+              {user && m.mentions.includes(user.uid) && (
+                <span className="sr-only">{t('chat.mentionsYou')} </span>
+              )}
               <span className="chat__text">
                 <bdi>{unescapeChat(m.text)}</bdi>
               </span>
@@ -138,6 +211,7 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
           {t('chat.placeholder')}
         </label>
         <input
+          ref={input}
           id={`chat-input-${vid}`}
           className="chat__input"
           value={text}
@@ -154,5 +228,23 @@ export function Chat({ vid, hostUid }: { vid: string; hostUid: number }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/** A sender's name: a button that opens their card where the page offers one. */
+function Name({
+  uid,
+  onPick,
+  children,
+}: {
+  uid: number;
+  onPick: ((uid: number) => void) | undefined;
+  children: ReactNode;
+}) {
+  if (!onPick) return <span className="chat__name">{children}</span>;
+  return (
+    <button type="button" className="chat__name chat__name--button" onClick={() => onPick(uid)}>
+      {children}
+    </button>
   );
 }

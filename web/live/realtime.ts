@@ -31,6 +31,7 @@ class Realtime {
   #ref = 0;
   #ping = 0;
   #pongDue = 0;
+  #immediate = false;
 
   #url(): string {
     return `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
@@ -66,7 +67,10 @@ class Realtime {
       this.#pending.clear();
       if (!this.#rooms.size) return;
       this.#setState('reconnecting');
-      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.#attempt++) * (0.5 + Math.random() / 2);
+      const delay = this.#immediate
+        ? 0
+        : Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.#attempt++) * (0.5 + Math.random() / 2);
+      this.#immediate = false;
       window.setTimeout(() => this.#connect(), delay);
     };
   }
@@ -135,7 +139,9 @@ class Realtime {
 
   /** Sends a room action; resolves with the event id, rejects with an error name. */
   act(
-    msg: { t: 'chat'; room: string; text: string } | { t: 'delete'; room: string; mid: string },
+    msg:
+      | { t: 'chat'; room: string; text: string; mentions?: number[] }
+      | { t: 'delete'; room: string; mid: string },
   ): Promise<string> {
     const ref = String(++this.#ref);
     return new Promise((resolve, reject) => {
@@ -143,6 +149,15 @@ class Realtime {
       this.#pending.set(ref, { resolve, reject: (name) => reject(new RealtimeError(name)) });
       this.#send({ ...msg, ref });
     });
+  }
+
+  /** Connects again at once (who is signed in changed: the server reads it at connect). */
+  renew(): void {
+    const ws = this.#ws;
+    if (!ws) return;
+    this.#attempt = 0;
+    this.#immediate = true;
+    ws.close();
   }
 
   onState(listener: (s: ConnectionState) => void): () => void {

@@ -55,7 +55,8 @@ export interface Session {
   close(): void;
 }
 
-function session(pc: RTCPeerConnection, location: string, headers: Record<string, string>): Session {
+/** `headers` are read when hanging up: a viewer may have signed in or out since (CSRF). */
+function session(pc: RTCPeerConnection, location: string, headers: () => Record<string, string>): Session {
   let stopped = false;
   return {
     pc,
@@ -64,7 +65,7 @@ function session(pc: RTCPeerConnection, location: string, headers: Record<string
       if (stopped) return;
       stopped = true;
       pc.close();
-      await fetch(location, { method: 'DELETE', headers, keepalive: true }).catch(() => undefined);
+      await fetch(location, { method: 'DELETE', headers: headers(), keepalive: true }).catch(() => undefined);
     },
     close() {
       stopped = true;
@@ -81,7 +82,7 @@ export async function whipPublish(url: string, token: string, stream: MediaStrea
   const headers = { authorization: `Bearer ${token}` };
   try {
     const { location } = await exchange(url, pc, headers);
-    return session(pc, location, headers);
+    return session(pc, location, () => headers);
   } catch (err) {
     pc.close();
     throw err;
@@ -92,7 +93,7 @@ export async function whipPublish(url: string, token: string, stream: MediaStrea
 export async function whepPlay(
   url: string,
   onStream: (stream: MediaStream) => void,
-  headers: Record<string, string> = {},
+  headers: () => Record<string, string> = () => ({}),
 ): Promise<Session> {
   const pc = new RTCPeerConnection();
   pc.addTransceiver('video', { direction: 'recvonly' });
@@ -103,7 +104,7 @@ export async function whepPlay(
     onStream(stream);
   });
   try {
-    const { location } = await exchange(url, pc, headers);
+    const { location } = await exchange(url, pc, headers());
     return session(pc, location, headers);
   } catch (err) {
     pc.close();

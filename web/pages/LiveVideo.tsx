@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatCount } from '../../common/format';
 import type { PageProps } from '../app/pages';
-import { api, ApiError } from '../auth/api';
+import { api, ApiError, csrfHeader, sessionMark } from '../auth/api';
 import { Link } from '../components/Link';
 import { useI18n } from '../i18n/i18n';
-import { Chat } from '../live/Chat';
+import { useAuth } from '../auth/AuthContext';
 import { FollowButton } from '../live/FollowButton';
+import { FollowInvite } from '../live/FollowInvite';
+import { ReportDialog } from '../live/ReportDialog';
+import { RoomPanel } from '../live/RoomPanel';
 import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
 import type { LiveVideoData } from './data';
 
@@ -20,10 +23,18 @@ const REPLAY_POLL_TRIES = 40;
 export default function LiveVideo({ data }: PageProps) {
   const { live: initial } = data as LiveVideoData;
   const { t, locale } = useI18n();
+  const { user, requireLogin } = useAuth();
+  const session = sessionMark();
   const [live, setLive] = useState(initial);
   const [view, setView] = useState<View>(initial.status === 'ended' ? 'ended' : 'connecting');
   const [muted, setMuted] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
+  // The room's audience across nodes (from the realtime gateway), starting from the page's count.
+  const [viewers, setViewers] = useState(initial.viewers);
+  const [blocked, setBlocked] = useState(false);
+  // A block ends the media on the server too: then there is no session left to hang up.
+  const mediaEnded = useRef(false);
+  const [reporting, setReporting] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const active = initial.status === 'live' || initial.status === 'created';
@@ -41,16 +52,25 @@ export default function LiveVideo({ data }: PageProps) {
   }, [initial.vid]);
 
   useEffect(() => {
-    if (!active) return;
+    if (!active || blocked) return;
     let session: Session | null = null;
     let stopped = false;
     let timer = 0;
     const connect = async () => {
       if (stopped) return;
       try {
-        session = await whepPlay(`/api/v1/whep/${initial.vid}`, (stream) => {
-          if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream;
-        });
+        const started = await whepPlay(
+          `/api/v1/whep/${initial.vid}`,
+          (stream) => {
+            if (!stopped && video.current && video.current.srcObject !== stream)
+              video.current.srcObject = stream;
+          },
+          // Signed in, the session cookie goes along: the server checks the host's blocks.
+          csrfHeader,
+        );
+        // Left (or signed in or out) while connecting: this one is not wanted any more.
+        if (stopped) return void started.stop();
+        session = started;
         const pc = session.pc;
         pc.addEventListener('connectionstatechange', () => {
           if (stopped || session?.pc !== pc) return;
@@ -70,6 +90,7 @@ export default function LiveVideo({ data }: PageProps) {
       } catch (err) {
         // Not publishing yet (or between reconnects): wait for the broadcaster.
         if (err instanceof MediaHttpError && err.status === 410) return setView('ended');
+        if (err instanceof MediaHttpError && err.error === 'blocked_permanently') return setBlocked(true);
         setView(err instanceof MediaHttpError && err.status === 404 ? 'waiting' : 'reconnecting');
         timer = window.setTimeout(() => void retry(), RETRY_MS);
       }
@@ -84,9 +105,11 @@ export default function LiveVideo({ data }: PageProps) {
       stopped = true;
       window.clearTimeout(timer);
       window.clearInterval(poll);
-      void session?.stop();
+      if (mediaEnded.current) session?.close();
+      else void session?.stop();
     };
-  }, [active, initial.vid, refresh]);
+    // Signing in or out starts the media again with the session: the server checks blocks.
+  }, [active, blocked, initial.vid, refresh, session]);
 
   // A replay is rewrapped for a few seconds after the broadcast ends: look again until it is there.
   const generating = view === 'ended' && live.status === 'ended' && live.replay.length === 0;
@@ -107,6 +130,17 @@ export default function LiveVideo({ data }: PageProps) {
   }, []);
 
   const host = live.host;
+  if (blocked) {
+    return (
+      <div className="live-page live-page--ended">
+        <h1>{t('room.blockedTitle')}</h1>
+        <p role="alert">{t('error.blocked_permanently')}</p>
+        <Link to="/" className="btn btn--primary">
+          {t('common.backHome')}
+        </Link>
+      </div>
+    );
+  }
   if (view === 'ended') {
     return (
       <div className="live-page live-page--ended">
@@ -153,17 +187,13 @@ export default function LiveVideo({ data }: PageProps) {
           autoPlay
           playsInline
           muted={muted}
-          onPlaying={() => {
-            setView('playing');
-            // The count now includes this viewer.
-            void refresh();
-          }}
+          onPlaying={() => setView('playing')}
           aria-label={live.title}
         />
         <div className="live-page__top">
           <span className="live-badge">{t('live.badge')}</span>
           <span className="live-page__viewers">
-            {t('home.viewers', { count: live.viewers, formatted: formatCount(live.viewers, locale) })}
+            {t('home.viewers', { count: viewers, formatted: formatCount(viewers, locale) })}
           </span>
         </div>
         {view !== 'playing' && (
@@ -202,13 +232,41 @@ export default function LiveVideo({ data }: PageProps) {
               <bdi>{host.nickname}</bdi>
             </span>
           </Link>
-          <FollowButton uid={host.uid} vid={live.vid} />
+          <div className="live-page__host-actions">
+            <FollowButton uid={host.uid} vid={live.vid} />
+            {user?.uid !== host.uid && (
+              <button
+                type="button"
+                className="btn btn--link"
+                onClick={() => (user ? setReporting(true) : requireLogin(t('error.sign_in_first')))}
+              >
+                {t('room.report')}
+              </button>
+            )}
+          </div>
         </div>
         <h1 className="live-page__title">
           <bdi>{live.title}</bdi>
         </h1>
       </div>
-      <Chat vid={live.vid} hostUid={host.uid} />
+      <RoomPanel
+        vid={live.vid}
+        hostUid={host.uid}
+        viewers={viewers}
+        onViewers={setViewers}
+        onBlocked={() => {
+          mediaEnded.current = true;
+          setBlocked(true);
+        }}
+      />
+      {reporting && (
+        <ReportDialog
+          vid={live.vid}
+          target={{ uid: host.uid, nickname: host.nickname }}
+          onClose={() => setReporting(false)}
+        />
+      )}
+      {view === 'playing' && <FollowInvite host={host} vid={live.vid} />}
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { Link } from '../components/Link';
 import { NoContent, useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
 import { Broadcast, type Started } from '../live/broadcast';
-import { Chat } from '../live/Chat';
+import { RoomPanel } from '../live/RoomPanel';
 import { browserCanBroadcast, DeviceCheck, Preview, useDevices } from '../live/devices';
 
 type Phase =
@@ -240,7 +240,6 @@ function LiveView({
   const [now, setNow] = useState(since);
   const [viewers, setViewers] = useState(0);
   const [state, setState] = useState<'live' | 'reconnecting'>('live');
-  const [tab, setTab] = useState<'chat' | 'gifts'>('chat');
   const ending = useRef(false);
   const { vid } = broadcast.started;
   const shareUrl = `${window.location.origin}${localizedPath(locale, `/v/${vid}`)}`;
@@ -258,15 +257,7 @@ function LiveView({
     };
     broadcast.listen({ state: setState, lost: () => void finish(true) });
     const clock = window.setInterval(() => setNow(Date.now()), 1000);
-    const poll = window.setInterval(() => {
-      api<{ viewers: number }>('GET', `/api/v1/live/${vid}`)
-        .then((l) => setViewers(l.viewers))
-        .catch(() => undefined);
-    }, 5000);
-    return () => {
-      window.clearInterval(clock);
-      window.clearInterval(poll);
-    };
+    return () => window.clearInterval(clock);
   }, [broadcast, vid, since, onEnded]);
 
   // Leaving the studio while live ends the broadcast, after asking.
@@ -318,34 +309,13 @@ function LiveView({
           </label>
           <CopyLinkButton text={shareUrl} />
         </div>
-        <div className="tabs" role="tablist">
-          {(['chat', 'gifts'] as const).map((id) => (
-            <button
-              key={id}
-              type="button"
-              role="tab"
-              id={`studio-tab-${id}`}
-              aria-selected={tab === id}
-              aria-controls={`studio-panel-${id}`}
-              className="tabs__tab"
-              onClick={() => setTab(id)}
-            >
-              {t(id === 'chat' ? 'studio.tabChat' : 'studio.tabGifts')}
-            </button>
-          ))}
-        </div>
-        <div
-          role="tabpanel"
-          id={`studio-panel-${tab}`}
-          aria-labelledby={`studio-tab-${tab}`}
-          className="studio__panel"
-        >
-          {tab === 'chat' ? (
-            <Chat vid={vid} hostUid={user?.uid ?? 0} />
-          ) : (
-            <NoContent>{t('studio.giftsEmpty')}</NoContent>
-          )}
-        </div>
+        <RoomPanel
+          vid={vid}
+          hostUid={user?.uid ?? 0}
+          viewers={viewers}
+          onViewers={setViewers}
+          extra={{ label: t('studio.tabGifts'), content: <NoContent>{t('studio.giftsEmpty')}</NoContent> }}
+        />
         <button type="button" className="btn btn--danger btn--block" onClick={() => void end()}>
           {t('studio.end')}
         </button>

@@ -1,18 +1,5 @@
+import type { ReportCategory } from '../../../common/room';
 import type { Queryable } from '../../db/client';
-
-/** Spec §3 report categories, in the order the report form lists them. */
-export const REPORT_CATEGORIES = [
-  'adult',
-  'harassment',
-  'minor',
-  'self_harm',
-  'cover_title',
-  'violence',
-  'drugs',
-  'copyright',
-  'other',
-] as const;
-export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
 
 /** Someone in a list of the room (audience, top fans). */
 export interface RoomPerson {

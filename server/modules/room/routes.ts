@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZODIAC_SIGNS } from '../../../common/profile';
+import { REPORT_CATEGORIES, REPORT_MAX_CHARS } from '../../../common/room';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requireAuth } from '../auth/context';
-import { REPORT_CATEGORIES } from './repo';
-import { REPORT_MAX_CHARS, type RoomService } from './service';
+import type { RoomService } from './service';
 
 const vid = z.string().regex(/^[A-Za-z0-9]{4,32}$/);
 const uid = z.coerce.number().int().positive();

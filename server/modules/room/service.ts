@@ -1,4 +1,5 @@
 import { AppError } from '../../../common/errors';
+import { REPORT_MAX_CHARS, type ReportCategory } from '../../../common/room';
 import { countGraphemes } from '../../../common/validation';
 import type { Db, Queryable } from '../../db/client';
 import type { Kv } from '../../infra/kv';
@@ -8,10 +9,8 @@ import type { Presence } from '../../realtime/presence';
 import { liveRepo, type LiveRow } from '../live/repo';
 import type { SocialService } from '../social/service';
 import type { PublicProfile, UsersService } from '../users/service';
-import { roomRepo, type ReportCategory, type RoomPerson } from './repo';
+import { roomRepo, type RoomPerson } from './repo';
 
-/** Spec §9: report text at most 100 characters (as people count them: graphemes). */
-export const REPORT_MAX_CHARS = 100;
 export const REPORT_LIMIT: Limit = { name: 'report:user', max: 10, windowSeconds: 3600 };
 /** How many people the audience list and the top-fans lists show. */
 export const LIST_LIMIT = 100;

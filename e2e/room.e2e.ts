@@ -1,0 +1,153 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../server/infra/kv';
+import { WeriftEngine } from '../server/media/werift-engine';
+import { signedInUser } from '../server/testing/auth';
+import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
+
+// The live room's people in real browsers: a signed-in viewer watches and chats, is mentioned,
+// reports the host and is invited to follow; the host finds them in the audience, opens their
+// card and blocks them, which ends their chat and video at once and for good.
+let e2e: E2E;
+const kv = new MemoryKv();
+const media = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
+const HOST = { email: 'room-host@example.com', password: 'host pass 1' };
+const FAN = { email: 'room-fan@example.com', password: 'fan pass 1' };
+
+beforeAll(async () => {
+  e2e = await startE2E({ kv, media }, { FOLLOW_INVITE_SECONDS: '4' });
+  await signedInUser(e2e.app, kv, HOST.email, HOST.password);
+  const fan = await signedInUser(e2e.app, kv, FAN.email, FAN.password);
+  await e2e.app.app.inject({
+    method: 'POST',
+    url: '/api/v1/me/profile',
+    headers: fan.headers,
+    payload: { nickname: 'RoomFan', usign: 'Here for the music', birthday: '2001-04-02' },
+  });
+});
+afterAll(async () => {
+  await e2e.close();
+  await kv.close();
+});
+
+async function open(
+  url: string,
+  width: number,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } });
+  await context.addCookies([{ name: 'cookie_consent', value: 'all', url: e2e.base }]);
+  await context.grantPermissions(['camera', 'microphone'], { origin: e2e.base });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(e2e.base + url);
+  await waitReady(page);
+  return { context, page, errors };
+}
+
+async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(who.email);
+  await dialog.getByLabel('Password', { exact: true }).fill(who.password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+describe('the live room’s people', () => {
+  it('audience, card, mention, report, follow invitation, and a permanent block', async () => {
+    const host = await open('/en/broadcast', 1280);
+    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await signIn(host.page, HOST);
+    await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
+    await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
+    await host.page.getByLabel('Title').fill('Open mic night');
+    await host.page.getByRole('button', { name: 'Go live' }).click();
+    await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
+    const share = new URL(await host.page.getByLabel('Share your live').inputValue());
+    const vid = share.pathname.split('/').pop() ?? '';
+
+    // A visitor opens the live page on a phone and signs in from the chat.
+    const fan = await open(share.pathname, 390);
+    await fan.page.getByRole('button', { name: 'Tap to unmute' }).waitFor({ timeout: 15_000 });
+    await fan.page.getByPlaceholder('Sign in to chat').click();
+    await signIn(fan.page, FAN);
+    // Signed in, chat works at once and the video carries on (with the session now).
+    await fan.page.getByPlaceholder('Say something…').fill('hi from the fan');
+    await fan.page.getByRole('button', { name: 'Send' }).click();
+    await host.page.locator('.chat__message', { hasText: 'hi from the fan' }).waitFor({ timeout: 10_000 });
+    await fan.page.getByRole('button', { name: 'Tap to unmute' }).waitFor({ timeout: 15_000 });
+
+    // The follow invitation comes after a while of watching without following; not now.
+    const invite = fan.page.getByRole('dialog', { name: /Enjoying .+’s live\?|Enjoying .+'s live\?/ });
+    await invite.waitFor({ timeout: 15_000 });
+    await invite.getByRole('button', { name: 'Not now' }).click();
+    await invite.waitFor({ state: 'hidden' });
+
+    // The host finds the fan in the audience and opens their card.
+    await host.page.getByRole('tab', { name: /Audience · 1/ }).click({ timeout: 10_000 });
+    await host.page.getByRole('button', { name: /RoomFan/ }).click();
+    const card = host.page.getByRole('dialog', { name: 'RoomFan' });
+    await card.getByText('Here for the music').waitFor();
+    expect(await card.getByText('Aries').count()).toBe(1);
+    expect(await card.getByText('April 2').count()).toBe(1);
+    // Mention: the name goes into the chat, and the fan sees the message is for them.
+    await card.getByRole('button', { name: 'Mention' }).click();
+    const input = host.page.getByPlaceholder('Say something…');
+    expect(await input.inputValue()).toBe('@RoomFan ');
+    await input.pressSequentially('welcome!');
+    await host.page.getByRole('button', { name: 'Send' }).click();
+    await fan.page
+      .locator('.chat__message--mentions-me', { hasText: '@RoomFan welcome!' })
+      .waitFor({ timeout: 10_000 });
+
+    // The fan reports the host: a category and a few words.
+    await fan.page.getByRole('button', { name: 'Report' }).click();
+    const report = fan.page.getByRole('dialog', { name: /^Report / });
+    await report.getByRole('button', { name: 'Send report' }).click();
+    await report.getByText('Choose what is wrong.').waitFor();
+    await report.getByLabel('Severe violence').check();
+    await report.getByLabel('Tell us more (optional)').fill('Fighting on stream');
+    await report.getByRole('button', { name: 'Send report' }).click();
+    await fan.page.getByText('Thank you. Our team will review your report.').waitFor();
+    const [stored] = await e2e.app.testDb.db.query<{ category: string; reason: string; vid: string }>(
+      'SELECT category, reason, vid FROM reports',
+    );
+    expect(stored).toEqual({ category: 'violence', reason: 'Fighting on stream', vid });
+
+    // Top fans: none yet (gifts rank them).
+    await fan.page.getByRole('tab', { name: 'Top fans' }).click();
+    await fan.page.getByText('No gifts yet.', { exact: false }).waitFor();
+    await fan.page.getByRole('tab', { name: 'Chat' }).click();
+
+    // The host blocks the fan from their card in the chat: chat and video end at once.
+    await host.page.getByRole('tab', { name: 'Chat' }).click();
+    await host.page
+      .locator('.chat__message', { hasText: 'hi from the fan' })
+      .getByRole('button', { name: 'RoomFan' })
+      .click();
+    await host.page
+      .getByRole('dialog', { name: 'RoomFan' })
+      .getByRole('button', { name: 'Block permanently' })
+      .click();
+    await host.page.getByRole('button', { name: 'Confirm' }).click();
+    await host.page.getByText('RoomFan is blocked').waitFor();
+    const fanCard = host.page.getByRole('dialog', { name: 'RoomFan' });
+    await fanCard.getByRole('button', { name: 'Unblock' }).waitFor();
+    await host.page.keyboard.press('Escape');
+    await fanCard.waitFor({ state: 'hidden' });
+    const refused = "You can't get into this Live Room Now, because the Broadcaster blocked you permanently";
+    await fan.page.getByText(refused).waitFor({ timeout: 10_000 });
+    await expect.poll(() => media.stats().viewers, { timeout: 10_000 }).toBe(0);
+    // Coming back changes nothing.
+    await fan.page.reload();
+    await waitReady(fan.page);
+    await fan.page.getByText(refused).waitFor({ timeout: 10_000 });
+    expect(media.stats().viewers).toBe(0);
+
+    expect(fan.errors.filter((e) => !e.includes('403'))).toEqual([]);
+    expect(host.errors).toEqual([]);
+    await host.page.getByRole('button', { name: 'End broadcast' }).click();
+    await host.page.getByRole('button', { name: 'Confirm' }).click();
+    await host.context.close();
+    await fan.context.close();
+  });
+});

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { api } from '../auth/api';
+import { useConfig } from '../app/config';
+import { useAuth } from '../auth/AuthContext';
+import { Modal } from '../components/Modal';
+import { useI18n } from '../i18n/i18n';
+import { FollowButton } from './FollowButton';
+import { Avatar } from './PersonalCard';
+
+const SEEN_KEY = 'beamly.followInvite.';
+
+/**
+ * Spec §2 follow-invitation dialog: a viewer who has watched a while without following the
+ * host is invited to, once per broadcast. Visitors are asked too (following signs them in).
+ */
+export function FollowInvite({
+  host,
+  vid,
+}: {
+  host: { uid: number; nickname: string; face: string | null };
+  vid: string;
+}) {
+  const { t } = useI18n();
+  const { user } = useAuth();
+  // How long someone watches before the invitation (once per broadcast and tab): config.
+  const { followInviteSeconds } = useConfig();
+  const [open, setOpen] = useState(false);
+  const me = user?.uid;
+
+  useEffect(() => {
+    if (me === host.uid || sessionStorage.getItem(SEEN_KEY + vid)) return;
+    let live = true;
+    const timer = window.setTimeout(() => {
+      const ask = () => {
+        if (!live) return;
+        sessionStorage.setItem(SEEN_KEY + vid, '1');
+        setOpen(true);
+      };
+      if (!me) return ask();
+      api<{ relation: number }>('GET', `/api/v1/follows/${host.uid}`)
+        .then((s) => {
+          if (s.relation === 0) ask();
+        })
+        .catch(() => undefined);
+    }, followInviteSeconds * 1000);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [me, host.uid, vid, followInviteSeconds]);
+
+  if (!open) return null;
+  const close = () => setOpen(false);
+  return (
+    <Modal label={t('invite.title', { name: host.nickname })} onClose={close} className="follow-invite">
+      <Avatar face={host.face} name={host.nickname} size={72} />
+      <h2 className="dialog__title">{t('invite.title', { name: host.nickname })}</h2>
+      <p className="muted">{t('invite.text')}</p>
+      <div className="dialog__actions follow-invite__actions">
+        <button type="button" className="btn btn--ghost" onClick={close}>
+          {t('invite.later')}
+        </button>
+        <FollowButton
+          uid={host.uid}
+          vid={vid}
+          onChange={(s) => {
+            if (s.relation !== 0) close();
+          }}
+        />
+      </div>
+    </Modal>
+  );
+}

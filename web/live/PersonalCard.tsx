@@ -1,0 +1,182 @@
+import { useEffect, useState } from 'react';
+import { formatCount } from '../../common/format';
+import { api } from '../auth/api';
+import { useAuth } from '../auth/AuthContext';
+import { errorMessage } from '../auth/fields';
+import { useFeedback } from '../components/feedback';
+import { Link } from '../components/Link';
+import { Modal } from '../components/Modal';
+import { useI18n } from '../i18n/i18n';
+import { FollowButton } from './FollowButton';
+import type { PersonalCardData } from './room-api';
+import { ReportDialog } from './ReportDialog';
+
+/** A person's face, or their initial when they have no photo. */
+export function Avatar({ face, name, size }: { face: string | null; name: string; size: number }) {
+  return (
+    <span className="avatar" style={{ width: size, height: size }} aria-hidden="true">
+      {face ? <img src={face} alt="" width={size} height={size} /> : name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+/**
+ * The personal card in a live room (spec §2): about me, birthday and zodiac sign, level, counts;
+ * follow, mention, report; and for the room's host, block permanently.
+ */
+export function PersonalCard({
+  vid,
+  uid,
+  onClose,
+  onMention,
+}: {
+  vid: string;
+  uid: number;
+  onClose: () => void;
+  onMention?: (person: { uid: number; nickname: string }) => void;
+}) {
+  const { t, locale } = useI18n();
+  const { user, requireLogin } = useAuth();
+  const { toast, confirm } = useFeedback();
+  const [card, setCard] = useState<PersonalCardData | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [reporting, setReporting] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api<PersonalCardData>('GET', `/api/v1/live/${vid}/card/${uid}`)
+      .then((c) => live && setCard(c))
+      .catch((err: unknown) => live && setFailed(errorMessage(t, err)));
+    return () => {
+      live = false;
+    };
+  }, [vid, uid, t]);
+
+  if (reporting && card)
+    return <ReportDialog vid={vid} target={card} onClose={() => setReporting(false)} onDone={onClose} />;
+
+  const toggleBlock = async () => {
+    if (!card) return;
+    if (!card.blocked && !(await confirm(t('room.blockConfirm', { name: card.nickname })))) return;
+    setBusy(true);
+    try {
+      await api(card.blocked ? 'DELETE' : 'POST', `/api/v1/live/${vid}/blocks/${card.uid}`);
+      toast(t(card.blocked ? 'room.unblocked' : 'room.blocked', { name: card.nickname }));
+      setCard({ ...card, blocked: !card.blocked });
+    } catch (err) {
+      toast(errorMessage(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const self = user?.uid === uid;
+  // The birthday without its year: a day to celebrate, not an age to read off.
+  const birthday = card?.birthday
+    ? new Intl.DateTimeFormat(locale, { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
+        new Date(`${card.birthday}T00:00:00Z`),
+      )
+    : null;
+  return (
+    <Modal label={card?.nickname ?? t('room.card')} onClose={onClose} className="person-card">
+      {!card && !failed && <div className="spinner" role="progressbar" aria-label={t('common.loading')} />}
+      {failed && (
+        <p className="form-error" role="alert">
+          {failed}
+        </p>
+      )}
+      {card && (
+        <>
+          <div className="person-card__head">
+            <Avatar face={card.face} name={card.nickname} size={72} />
+            <h2 className="person-card__name">
+              <bdi>{card.nickname}</bdi>
+              {card.is_host && <span className="chat__role">{t('chat.host')}</span>}
+            </h2>
+            <p className="muted small">
+              {t('profile.id', { id: card.short_id })} · {t('profile.level', { level: card.level })}
+            </p>
+          </div>
+          <ul className="profile__counts person-card__counts">
+            <li>
+              <strong>{formatCount(card.follower_count, locale)}</strong>{' '}
+              {t('profile.followers', { count: card.follower_count })}
+            </li>
+            <li>
+              <strong>{formatCount(card.following_count, locale)}</strong> {t('profile.following')}
+            </li>
+          </ul>
+          <dl className="person-card__facts">
+            <dt>{t('profile.aboutMe')}</dt>
+            <dd>
+              {card.usign ? (
+                <bdi>{card.usign}</bdi>
+              ) : (
+                <span className="muted">{t('profile.noSignature')}</span>
+              )}
+            </dd>
+            {birthday && (
+              <>
+                <dt>{t('profile.birthday')}</dt>
+                <dd>{birthday}</dd>
+              </>
+            )}
+            {card.zodiac && (
+              <>
+                <dt>{t('profile.zodiac')}</dt>
+                <dd>{t(`zodiac.${card.zodiac}`)}</dd>
+              </>
+            )}
+          </dl>
+          <div className="person-card__actions">
+            {!self && (
+              <FollowButton
+                uid={card.uid}
+                vid={vid}
+                onChange={(s) => setCard({ ...card, follower_count: s.follower_count })}
+              />
+            )}
+            {!self && onMention && (
+              <button
+                type="button"
+                className="btn btn--ghost"
+                onClick={() => {
+                  if (!user) return requireLogin(t('error.sign_in_first'));
+                  onMention(card);
+                  onClose();
+                }}
+              >
+                {t('room.mention')}
+              </button>
+            )}
+            <Link to={`/u/${card.short_id}`} className="btn btn--ghost">
+              {t('room.profile')}
+            </Link>
+          </div>
+          {!self && (
+            <div className="person-card__safety">
+              <button
+                type="button"
+                className="btn btn--link"
+                onClick={() => (user ? setReporting(true) : requireLogin(t('error.sign_in_first')))}
+              >
+                {t('room.report')}
+              </button>
+              {card.can_block && (
+                <button
+                  type="button"
+                  className="btn btn--link danger"
+                  disabled={busy}
+                  onClick={() => void toggleBlock()}
+                >
+                  {card.blocked ? t('room.unblock') : t('room.block')}
+                </button>
+              )}
+            </div>
+          )}
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState, type ReactNode } from 'react';
+import { formatCount } from '../../common/format';
+import { useI18n } from '../i18n/i18n';
+import { Chat, type Mention } from './Chat';
+import { PersonalCard } from './PersonalCard';
+import { Audience, TopFans } from './RoomPeople';
+
+type Tab = 'chat' | 'audience' | 'fans' | 'extra';
+
+/**
+ * The live room's side panel: chat, the online audience and top fans as tabs (plus one more
+ * the page brings, like the studio's gifts). A name anywhere opens that person's card.
+ */
+export function RoomPanel({
+  vid,
+  hostUid,
+  viewers,
+  onViewers,
+  onBlocked,
+  extra,
+}: {
+  vid: string;
+  hostUid: number;
+  viewers: number;
+  onViewers: (n: number) => void;
+  onBlocked?: () => void;
+  extra?: { label: string; content: ReactNode };
+}) {
+  const { t, locale } = useI18n();
+  const [tab, setTab] = useState<Tab>('chat');
+  const [card, setCard] = useState<number | null>(null);
+  const [mention, setMention] = useState<Mention | null>(null);
+  const tabs: [Tab, string][] = [
+    ['chat', t('room.tabChat')],
+    ['audience', `${t('room.tabAudience')} · ${formatCount(viewers, locale)}`],
+    ['fans', t('room.tabFans')],
+  ];
+  if (extra) tabs.push(['extra', extra.label]);
+  return (
+    <section className="room-panel" aria-label={t('room.title')}>
+      <div className="tabs" role="tablist">
+        {tabs.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`room-tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`room-panel-${id}`}
+            className="tabs__tab"
+            onClick={() => setTab(id)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {/* The chat stays mounted under the other tabs: it keeps its place in the room. */}
+      <div role="tabpanel" id="room-panel-chat" aria-labelledby="room-tab-chat" hidden={tab !== 'chat'}>
+        <Chat
+          vid={vid}
+          hostUid={hostUid}
+          onPick={setCard}
+          mention={mention}
+          onViewers={onViewers}
+          {...(onBlocked ? { onBlocked } : {})}
+        />
+      </div>
+      {tab !== 'chat' && (
+        <div
+          role="tabpanel"
+          id={`room-panel-${tab}`}
+          aria-labelledby={`room-tab-${tab}`}
+          className="room-panel__other"
+        >
+          {tab === 'audience' && <Audience vid={vid} viewers={viewers} onPick={setCard} />}
+          {tab === 'fans' && <TopFans vid={vid} onPick={setCard} />}
+          {tab === 'extra' && extra?.content}
+        </div>
+      )}
+      {card !== null && (
+        <PersonalCard
+          vid={vid}
+          uid={card}
+          onClose={() => setCard(null)}
+          onMention={(p) => {
+            setMention({ uid: p.uid, name: p.nickname, at: Date.now() });
+            setTab('chat');
+          }}
+        />
+      )}
+    </section>
+  );
+}

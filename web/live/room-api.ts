@@ -1,0 +1,29 @@
+import type { ZodiacSign } from '../../common/profile';
+
+/** Someone in a room's lists (audience, top fans), with the coins they gave. */
+export interface RoomPerson {
+  uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  level: number;
+  coins: number;
+}
+
+/** GET /api/v1/live/:vid/card/:uid. */
+export interface PersonalCardData {
+  uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  usign: string;
+  level: number;
+  birthday: string | null;
+  zodiac: ZodiacSign | null;
+  follower_count: number;
+  following_count: number;
+  relation: number;
+  is_host: boolean;
+  blocked: boolean;
+  can_block: boolean;
+}

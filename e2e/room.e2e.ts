@@ -83,7 +83,7 @@ describe('the live room’s people', () => {
     await invite.waitFor({ state: 'hidden' });
 
     // The host finds the fan in the audience and opens their card.
-    await host.page.getByRole('tab', { name: /Audience · 1/ }).click({ timeout: 10_000 });
+    await host.page.getByRole('tab', { name: 'Audience 1' }).click({ timeout: 10_000 });
     await host.page.getByRole('button', { name: /RoomFan/ }).click();
     const card = host.page.getByRole('dialog', { name: 'RoomFan' });
     await card.getByText('Here for the music').waitFor();

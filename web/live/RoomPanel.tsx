@@ -30,9 +30,14 @@ export function RoomPanel({
   const [tab, setTab] = useState<Tab>('chat');
   const [card, setCard] = useState<number | null>(null);
   const [mention, setMention] = useState<Mention | null>(null);
-  const tabs: [Tab, string][] = [
+  const tabs: [Tab, ReactNode][] = [
     ['chat', t('room.tabChat')],
-    ['audience', `${t('room.tabAudience')} · ${formatCount(viewers, locale)}`],
+    [
+      'audience',
+      <>
+        {t('room.tabAudience')} <span className="tabs__count">{formatCount(viewers, locale)}</span>
+      </>,
+    ],
     ['fans', t('room.tabFans')],
   ];
   if (extra) tabs.push(['extra', extra.label]);

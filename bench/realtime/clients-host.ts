@@ -1,7 +1,8 @@
 // A child process of subscribers for the realtime bench. Each connection joins the room and, for
 // every chat message, records the delay from the publisher's send time (in the text) to now.
+// WebSocket subscribers are raw sockets (raw-ws.ts); Socket.IO's need its own client.
 import { io as ioClient, type Socket } from 'socket.io-client';
-import { WebSocket } from 'ws';
+import { rawSubscriber } from './raw-ws';
 
 const ROOM = 'benchroom1';
 
@@ -30,25 +31,9 @@ function record(text: string, at: number): void {
 
 const sockets: { close(): void }[] = [];
 
-function openWs(url: string, gateway: boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
-    ws.on('open', () => {
-      if (!gateway) return resolve();
-      ws.send(JSON.stringify({ t: 'join', room: ROOM }));
-    });
-    ws.on('error', reject);
-    ws.on('message', (data) => {
-      const at = now();
-      const frame = JSON.parse(Buffer.isBuffer(data) ? data.toString() : '[]') as
-        { t?: string; text?: string } | { t?: string; text?: string }[];
-      if (Array.isArray(frame)) {
-        for (const e of frame) if (e.t === 'chat' && e.text) record(e.text, at);
-      } else if (frame.t === 'joined') resolve();
-      else if (frame.t === 'chat' && frame.text) record(frame.text, at);
-    });
-    sockets.push({ close: () => ws.terminate() });
-  });
+async function openWs(port: number, gateway: boolean): Promise<void> {
+  const socket = await rawSubscriber(port, gateway ? ROOM : null, record, now);
+  sockets.push({ close: () => socket.destroy() });
 }
 
 function openIo(port: number): Promise<void> {
@@ -67,13 +52,12 @@ function openIo(port: number): Promise<void> {
 process.on('message', (m: ClientsRequest) => {
   void (async () => {
     if (m.type === 'open') {
-      const url = `ws://127.0.0.1:${m.port}/ws`;
       // Opened in waves, as a crowd arrives, so the server's accept queue is not the test.
       for (let i = 0; i < m.count; i += 200) {
         const wave = Math.min(200, m.count - i);
         await Promise.all(
           Array.from({ length: wave }, () =>
-            m.impl === 'socketio' ? openIo(m.port) : openWs(url, m.impl === 'gateway'),
+            m.impl === 'socketio' ? openIo(m.port) : openWs(m.port, m.impl === 'gateway'),
           ),
         );
       }

@@ -165,8 +165,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const recordingsDir = join(config.DATA_DIR, 'recordings');
   mkdirSync(recordingsDir, { recursive: true });
   const sensitive = SensitiveWords.load(config.SENSITIVE_WORDS_FILE);
+  // The live room's realtime: in-process, or across nodes through Redis.
+  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`);
+  const presence = config.REDIS_URL
+    ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
+    : new MemoryPresence();
   const live = new LiveService(db, media, files, {
     sensitive,
+    audience: (vid) => presence.count(vid),
     log: (err) => app.log.error({ err }, 'live state update failed'),
     obsWhitelist:
       config.OBS_WHITELIST === 'all'
@@ -183,11 +189,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         redirectUri: `${config.publicBaseUrl}/api/v1/auth/third/callback`,
       })
     : null;
-  // The live room's realtime: in-process, or across nodes through Redis.
-  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`);
-  const presence = config.REDIS_URL
-    ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
-    : new MemoryPresence();
   const chat = new ChatService(db, kv, bus, { sensitive, limitScale: config.RATE_LIMIT_SCALE });
   const social = new SocialService(db, bus);
   const room = new RoomService(db, kv, bus, presence, users, social, (vid, uid) => live.dropViewer(vid, uid));

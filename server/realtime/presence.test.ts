@@ -27,6 +27,7 @@ describe.each(kinds)('presence (%s)', (kind) => {
     const room = `r${randomBytes(4).toString('hex')}`;
     expect(await p.report(room, 'a', 3, [1, 2])).toBe(3);
     expect(await p.report(room, 'b', 2, [2, 3])).toBe(5);
+    expect(await p.count(room)).toBe(5);
     expect((await p.audience(room, 10)).sort()).toEqual([1, 2, 3]);
     expect(await p.audience(room, 2)).toHaveLength(2);
     // A node that leaves takes its people with it.

@@ -9,6 +9,8 @@ import { Redis } from 'ioredis';
 export interface Presence {
   /** This node's count and people for a room (0 removes it); returns the count over live nodes. */
   report(room: string, node: string, count: number, members: readonly number[]): Promise<number>;
+  /** The count over live nodes, as last reported. */
+  count(room: string): Promise<number>;
   /** The signed-in people in a room over live nodes (each once), at most `limit`. */
   audience(room: string, limit: number): Promise<number[]>;
   close(): Promise<void>;
@@ -41,6 +43,12 @@ export class MemoryPresence implements Presence {
     if (!nodes.size) this.#rooms.delete(room);
     let total = 0;
     for (const n of nodes.values()) total += n.count;
+    return total;
+  }
+
+  async count(room: string): Promise<number> {
+    let total = 0;
+    for (const n of this.#rooms.get(room)?.values() ?? []) total += n.count;
     return total;
   }
 
@@ -106,6 +114,16 @@ export class RedisPresence implements Presence {
       PRESENCE_TTL_MS * 2,
       members.slice(0, MAX_MEMBERS_PER_NODE).join(','),
     )) as number;
+  }
+
+  async count(room: string): Promise<number> {
+    const now = Date.now();
+    let total = 0;
+    for (const value of Object.values(await this.#redis.hgetall(this.prefix + room))) {
+      const [count = '0', expires = '0'] = value.split(':');
+      if (Number(expires) > now) total += Number(count);
+    }
+    return total;
   }
 
   async audience(room: string, limit: number): Promise<number[]> {

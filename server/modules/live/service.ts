@@ -45,6 +45,8 @@ export class LiveService {
       obsWhitelist?: 'all' | string[];
       /** Spec §5: titles may not contain sensitive words. */
       sensitive?: SensitiveWords;
+      /** People in a broadcast's live room over every node (the realtime presence). */
+      audience?: (vid: string) => Promise<number>;
     } = {},
   ) {
     media.onPublisher((vid, state) => {
@@ -280,17 +282,26 @@ export class LiveService {
     return liveRepo.replaysOf(this.db, uid, limit);
   }
 
+  /**
+   * How many watch a broadcast: its live room's people over every node, or the media sessions
+   * here when more (players that only speak WHEP have no room connection).
+   */
+  async #viewers(vid: string): Promise<number> {
+    const media = this.media.room(vid)?.viewers ?? 0;
+    const room = await (this.opts.audience?.(vid) ?? Promise.resolve(0)).catch(() => 0);
+    return Math.max(media, room);
+  }
+
   async get(vid: string): Promise<(LiveWithHost & { viewers: number }) | null> {
     const live = await liveRepo.byVid(this.db, vid);
-    return live ? { ...live, viewers: this.media.room(vid)?.viewers ?? 0 } : null;
+    return live ? { ...live, viewers: await this.#viewers(vid) } : null;
   }
 
   /** Who is live now, hottest (most viewers) first. */
   async liveNow(limit = 40): Promise<(LiveWithHost & { viewers: number })[]> {
     const rows = await liveRepo.liveNow(this.db, limit);
-    return rows
-      .map((r) => ({ ...r, viewers: this.media.room(r.vid)?.viewers ?? 0 }))
-      .sort((a, b) => b.viewers - a.viewers);
+    const counted = await Promise.all(rows.map(async (r) => ({ ...r, viewers: await this.#viewers(r.vid) })));
+    return counted.sort((a, b) => b.viewers - a.viewers);
   }
 
   shutdown(): void {

@@ -1,0 +1,88 @@
+// A minimal WebSocket subscriber for the realtime bench: a TCP socket, the RFC 6455 handshake
+// and just enough frame parsing to find chat texts, without decoding JSON or UTF-8. Thousands of
+// `ws` clients cost more CPU than the server under test on this 2-core machine; these let the
+// server's own latency show. Used for both the bare `ws` loop and our gateway.
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+
+const TEXT = Buffer.from('"text":"');
+const JOINED = Buffer.from('"t":"joined"');
+
+/** A client → server frame: masked (RFC 6455 §5.3), here with a zero mask. */
+function clientFrame(opcode: number, payload: Buffer): Buffer {
+  if (payload.length > 125) throw new Error('bench frames are small');
+  return Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | payload.length, 0, 0, 0, 0]), payload]);
+}
+
+/**
+ * Opens a subscriber; `onText(text, at)` gets each chat message's text as it arrives. Resolves
+ * when connected (and, with `join`, when the room's `joined` reply came).
+ */
+export function rawSubscriber(
+  port: number,
+  join: string | null,
+  onText: (text: string, at: number) => void,
+  now: () => number,
+): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
+    let buf: Buffer = Buffer.alloc(0);
+    let open = false;
+    let ready = false;
+    socket.on('connect', () => {
+      socket.write(
+        `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
+    });
+    socket.on('error', reject);
+    socket.on('data', (chunk: Buffer) => {
+      const at = now();
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      if (!open) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        if (!buf.subarray(0, 12).toString().includes(' 101')) return reject(new Error('no upgrade'));
+        open = true;
+        buf = buf.subarray(end + 4);
+        if (join) socket.write(clientFrame(0x1, Buffer.from(JSON.stringify({ t: 'join', room: join }))));
+        else {
+          ready = true;
+          resolve(socket);
+        }
+      }
+      let pos = 0;
+      while (buf.length - pos >= 2) {
+        const opcode = (buf[pos] ?? 0) & 0x0f;
+        let len = (buf[pos + 1] ?? 0) & 0x7f;
+        let head = 2;
+        if (len === 126) {
+          if (buf.length - pos < 4) break;
+          len = buf.readUInt16BE(pos + 2);
+          head = 4;
+        } else if (len === 127) {
+          if (buf.length - pos < 10) break;
+          len = Number(buf.readBigUInt64BE(pos + 2));
+          head = 10;
+        }
+        if (buf.length - pos < head + len) break;
+        const payload = buf.subarray(pos + head, pos + head + len);
+        pos += head + len;
+        if (opcode === 0x9) socket.write(clientFrame(0xa, payload));
+        if (opcode !== 0x1) continue;
+        if (!ready && payload.includes(JOINED)) {
+          ready = true;
+          resolve(socket);
+        }
+        // Every chat text in the frame (one for the bare loop, a tick's worth for the gateway).
+        for (let i = payload.indexOf(TEXT); i >= 0; i = payload.indexOf(TEXT, i + 1)) {
+          const start = i + TEXT.length;
+          const stop = payload.indexOf(0x22, start);
+          onText(payload.toString('latin1', start, stop), at);
+        }
+      }
+      buf = pos < buf.length ? buf.subarray(pos) : Buffer.alloc(0);
+    });
+  });
+}

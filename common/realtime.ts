@@ -42,6 +42,8 @@ export interface CountEvent {
   t: 'count';
   room: string;
   viewers: number;
+  /** Orders counts from different nodes: a count older than one already applied is stale. */
+  seq?: number;
 }
 
 export type ServerReply =

@@ -16,3 +16,14 @@ export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
 
 /** Spec §9: report text at most 100 characters (as people count them: graphemes). */
 export const REPORT_MAX_CHARS = 100;
+
+/** Someone in a list of the room (audience, top fans). */
+export interface RoomPerson {
+  uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  level: number;
+  /** Coins given to the host (this broadcast or all time, as the list says). */
+  coins: number;
+}

@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../server/testing/app';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
 
@@ -53,4 +53,24 @@ export function watchErrors(page: Page): string[] {
 
 export async function waitReady(page: Page): Promise<void> {
   await page.waitForSelector('html[data-ready="1"]', { timeout: 15_000 });
+}
+
+/**
+ * A page in a new browser context at `width` (cookies accepted, camera and microphone allowed,
+ * and any other `permissions`), opened at `url` and ready, with its console errors collected.
+ */
+export async function openPage(
+  e2e: E2E,
+  url: string,
+  width: number,
+  permissions: string[] = [],
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } });
+  await context.addCookies([{ name: 'cookie_consent', value: 'all', url: e2e.base }]);
+  await context.grantPermissions(['camera', 'microphone', ...permissions], { origin: e2e.base });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(e2e.base + url);
+  await waitReady(page);
+  return { context, page, errors };
 }

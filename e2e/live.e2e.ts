@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
-import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
+import { openPage, startE2E, waitReady, type E2E } from './fixture';
 
 // The studio and the live page in real browsers: go live from the fake camera, watch, end.
 let e2e: E2E;
@@ -30,21 +30,7 @@ afterAll(async () => {
   await kv.close();
 });
 
-async function open(
-  url: string,
-  width = 1280,
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } });
-  await context.addCookies([{ name: 'cookie_consent', value: 'all', url: e2e.base }]);
-  await context.grantPermissions(['camera', 'microphone', 'clipboard-read', 'clipboard-write'], {
-    origin: e2e.base,
-  });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(e2e.base + url);
-  await waitReady(page);
-  return { context, page, errors };
-}
+const open = (url: string, width = 1280) => openPage(e2e, url, width, ['clipboard-read', 'clipboard-write']);
 
 /** The page's own 'Sign in' button, then the login dialog. */
 async function signInFromPage(page: Page): Promise<void> {

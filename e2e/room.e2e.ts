@@ -1,9 +1,9 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
-import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
+import { openPage, startE2E, waitReady, type E2E } from './fixture';
 
 // The live room's people in real browsers: a signed-in viewer watches and chats, is mentioned,
 // reports the host and is invited to follow; the host finds them in the audience, opens their
@@ -30,19 +30,7 @@ afterAll(async () => {
   await kv.close();
 });
 
-async function open(
-  url: string,
-  width: number,
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } });
-  await context.addCookies([{ name: 'cookie_consent', value: 'all', url: e2e.base }]);
-  await context.grantPermissions(['camera', 'microphone'], { origin: e2e.base });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(e2e.base + url);
-  await waitReady(page);
-  return { context, page, errors };
-}
+const open = (url: string, width: number) => openPage(e2e, url, width);
 
 async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Sign in' });

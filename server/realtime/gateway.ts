@@ -304,8 +304,8 @@ export class Gateway {
         if (c.who) people.add(c.who.uid);
       }
       try {
-        const viewers = await this.opts.presence.report(name, this.opts.node, here, [...people]);
-        await this.opts.bus.signal({ t: 'count', room: name, viewers });
+        const { viewers, seq } = await this.opts.presence.report(name, this.opts.node, here, [...people]);
+        await this.opts.bus.signal({ t: 'count', room: name, viewers, seq });
       } catch (err) {
         this.opts.log?.(err);
       }

@@ -7,13 +7,22 @@ import { Redis } from 'ioredis';
  * expire after PRESENCE_TTL_MS.
  */
 export interface Presence {
-  /** This node's count and people for a room (0 removes it); returns the count over live nodes. */
-  report(room: string, node: string, count: number, members: readonly number[]): Promise<number>;
+  /**
+   * This node's count and people for a room (0 removes it); returns the count over live nodes
+   * and its sequence number in the room: nodes signal counts concurrently, so a later count may
+   * arrive first, and the older one must not overwrite it.
+   */
+  report(room: string, node: string, count: number, members: readonly number[]): Promise<Counted>;
   /** The count over live nodes, as last reported. */
   count(room: string): Promise<number>;
   /** The signed-in people in a room over live nodes (each once), at most `limit`. */
   audience(room: string, limit: number): Promise<number[]>;
   close(): Promise<void>;
+}
+
+export interface Counted {
+  viewers: number;
+  seq: number;
 }
 
 export const PRESENCE_TTL_MS = 30_000;
@@ -33,8 +42,9 @@ function union(lists: Iterable<readonly number[]>, limit: number): number[] {
 
 export class MemoryPresence implements Presence {
   readonly #rooms = new Map<string, Map<string, { count: number; members: readonly number[] }>>();
+  #seq = 0;
 
-  async report(room: string, node: string, count: number, members: readonly number[]): Promise<number> {
+  async report(room: string, node: string, count: number, members: readonly number[]): Promise<Counted> {
     let nodes = this.#rooms.get(room);
     if (!nodes)
       this.#rooms.set(room, (nodes = new Map<string, { count: number; members: readonly number[] }>()));
@@ -43,7 +53,7 @@ export class MemoryPresence implements Presence {
     if (!nodes.size) this.#rooms.delete(room);
     let total = 0;
     for (const n of nodes.values()) total += n.count;
-    return total;
+    return { viewers: total, seq: ++this.#seq };
   }
 
   async count(room: string): Promise<number> {
@@ -65,8 +75,8 @@ export class MemoryPresence implements Presence {
 }
 
 /**
- * Per room two hashes: node → `count:expiresAt` and node → `expiresAt:uid,uid,…`. Expired fields
- * are ignored and cleaned up; both keys expire when no node refreshes them.
+ * Per room two hashes: node → `count:expiresAt` and node → `expiresAt:uid,uid,…`. Expired fields are ignored and cleaned up; the keys expire when no node
+ * refreshes them.
  */
 const REPORT = `
 if tonumber(ARGV[2]) > 0 then
@@ -78,6 +88,9 @@ else
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+-- Redis's clock orders the totals (scripts run one at a time; it survives a Redis restart).
+local now = redis.call('TIME')
+local seq = tonumber(now[1]) * 1000000 + tonumber(now[2])
 local total = 0
 local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
@@ -88,7 +101,7 @@ for i = 1, #all, 2 do
     redis.call('HDEL', KEYS[2], all[i])
   end
 end
-return total`;
+return {total, seq}`;
 
 export class RedisPresence implements Presence {
   readonly #redis: Redis;
@@ -100,9 +113,9 @@ export class RedisPresence implements Presence {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   }
 
-  async report(room: string, node: string, count: number, members: readonly number[]): Promise<number> {
+  async report(room: string, node: string, count: number, members: readonly number[]): Promise<Counted> {
     const now = Date.now();
-    return (await this.#redis.eval(
+    const [viewers = 0, seq = 0] = (await this.#redis.eval(
       REPORT,
       2,
       this.prefix + room,
@@ -113,7 +126,8 @@ export class RedisPresence implements Presence {
       now,
       PRESENCE_TTL_MS * 2,
       members.slice(0, MAX_MEMBERS_PER_NODE).join(','),
-    )) as number;
+    )) as number[];
+    return { viewers, seq };
   }
 
   async count(room: string): Promise<number> {

@@ -53,6 +53,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   #count: string | null = null;
   #timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   #lastFlush = 0;
+  #countSeq = 0;
   /** Latest viewer count across nodes, as last signalled. */
   viewers = 0;
   /** Joins waiting for the subscription or history; the room is not closed meanwhile. */
@@ -74,6 +75,11 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   #receive(event: RoomEvent | Signal, json: string): void {
     if (event.t === 'kick') return this.onKick(event.uid);
     if (event.t === 'count') {
+      // Nodes signal totals concurrently: one computed before the last applied is stale.
+      if (event.seq !== undefined) {
+        if (event.seq < this.#countSeq) return;
+        this.#countSeq = event.seq;
+      }
       // Counts are coalesced: only the latest of a tick goes out.
       this.viewers = event.viewers;
       this.#count = json;

@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
-import { formatCount } from '../../common/format';
 import { api } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
 import { useFeedback } from '../components/feedback';
+import { FollowCounts } from '../components/FollowCounts';
 import { Link } from '../components/Link';
 import { Modal } from '../components/Modal';
 import { useI18n } from '../i18n/i18n';
 import { FollowButton } from './FollowButton';
 import type { PersonalCardData } from './room-api';
-import { ReportDialog } from './ReportDialog';
+import { ReportButton } from './ReportDialog';
 
 /** A person's face, or their initial when they have no photo. */
 export function Avatar({ face, name, size }: { face: string | null; name: string; size: number }) {
@@ -40,7 +40,6 @@ export function PersonalCard({
   const { toast, confirm } = useFeedback();
   const [card, setCard] = useState<PersonalCardData | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
-  const [reporting, setReporting] = useState(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -52,9 +51,6 @@ export function PersonalCard({
       live = false;
     };
   }, [vid, uid, t]);
-
-  if (reporting && card)
-    return <ReportDialog vid={vid} target={card} onClose={() => setReporting(false)} onDone={onClose} />;
 
   const toggleBlock = async () => {
     if (!card) return;
@@ -98,15 +94,11 @@ export function PersonalCard({
               {t('profile.id', { id: card.short_id })} · {t('profile.level', { level: card.level })}
             </p>
           </div>
-          <ul className="profile__counts person-card__counts">
-            <li>
-              <strong>{formatCount(card.follower_count, locale)}</strong>{' '}
-              {t('profile.followers', { count: card.follower_count })}
-            </li>
-            <li>
-              <strong>{formatCount(card.following_count, locale)}</strong> {t('profile.following')}
-            </li>
-          </ul>
+          <FollowCounts
+            followers={card.follower_count}
+            following={card.following_count}
+            className="person-card__counts"
+          />
           <dl className="person-card__facts">
             <dt>{t('profile.aboutMe')}</dt>
             <dd>
@@ -156,13 +148,7 @@ export function PersonalCard({
           </div>
           {!self && (
             <div className="person-card__safety">
-              <button
-                type="button"
-                className="btn btn--link"
-                onClick={() => (user ? setReporting(true) : requireLogin(t('error.sign_in_first')))}
-              >
-                {t('room.report')}
-              </button>
+              <ReportButton vid={vid} target={card} onDone={onClose} />
               {card.can_block && (
                 <button
                   type="button"

@@ -2,6 +2,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { REPORT_CATEGORIES, REPORT_MAX_CHARS, type ReportCategory } from '../../common/room';
 import { countGraphemes } from '../../common/validation';
 import { api } from '../auth/api';
+import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
 import { useFeedback } from '../components/feedback';
 import { Modal } from '../components/Modal';
@@ -96,5 +97,42 @@ export function ReportDialog({
         </div>
       </form>
     </Modal>
+  );
+}
+
+/** 'Report', opening the report dialog (visitors are asked to sign in first). */
+export function ReportButton({
+  vid,
+  target,
+  onDone,
+}: {
+  vid: string;
+  target: { uid: number; nickname: string };
+  onDone?: () => void;
+}) {
+  const { t } = useI18n();
+  const { user, requireLogin } = useAuth();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn--link"
+        onClick={() => (user ? setOpen(true) : requireLogin(t('error.sign_in_first')))}
+      >
+        {t('room.report')}
+      </button>
+      {open && (
+        <ReportDialog
+          vid={vid}
+          target={target}
+          onClose={() => setOpen(false)}
+          onDone={() => {
+            setOpen(false);
+            onDone?.();
+          }}
+        />
+      )}
+    </>
   );
 }

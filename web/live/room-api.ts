@@ -1,14 +1,6 @@
 import type { ZodiacSign } from '../../common/profile';
 
-/** Someone in a room's lists (audience, top fans), with the coins they gave. */
-export interface RoomPerson {
-  uid: number;
-  short_id: string;
-  nickname: string;
-  face: string | null;
-  level: number;
-  coins: number;
-}
+export type { RoomPerson } from '../../common/room';
 
 /** GET /api/v1/live/:vid/card/:uid. */
 export interface PersonalCardData {

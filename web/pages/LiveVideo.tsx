@@ -7,7 +7,7 @@ import { useI18n } from '../i18n/i18n';
 import { useAuth } from '../auth/AuthContext';
 import { FollowButton } from '../live/FollowButton';
 import { FollowInvite } from '../live/FollowInvite';
-import { ReportDialog } from '../live/ReportDialog';
+import { ReportButton } from '../live/ReportDialog';
 import { RoomPanel } from '../live/RoomPanel';
 import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
 import type { LiveVideoData } from './data';
@@ -23,7 +23,7 @@ const REPLAY_POLL_TRIES = 40;
 export default function LiveVideo({ data }: PageProps) {
   const { live: initial } = data as LiveVideoData;
   const { t, locale } = useI18n();
-  const { user, requireLogin } = useAuth();
+  const { user } = useAuth();
   const session = sessionMark();
   const [live, setLive] = useState(initial);
   const [view, setView] = useState<View>(initial.status === 'ended' ? 'ended' : 'connecting');
@@ -34,7 +34,6 @@ export default function LiveVideo({ data }: PageProps) {
   const [blocked, setBlocked] = useState(false);
   // A block ends the media on the server too: then there is no session left to hang up.
   const mediaEnded = useRef(false);
-  const [reporting, setReporting] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const active = initial.status === 'live' || initial.status === 'created';
@@ -234,15 +233,7 @@ export default function LiveVideo({ data }: PageProps) {
           </Link>
           <div className="live-page__host-actions">
             <FollowButton uid={host.uid} vid={live.vid} />
-            {user?.uid !== host.uid && (
-              <button
-                type="button"
-                className="btn btn--link"
-                onClick={() => (user ? setReporting(true) : requireLogin(t('error.sign_in_first')))}
-              >
-                {t('room.report')}
-              </button>
-            )}
+            {user?.uid !== host.uid && <ReportButton vid={live.vid} target={host} />}
           </div>
         </div>
         <h1 className="live-page__title">
@@ -259,13 +250,6 @@ export default function LiveVideo({ data }: PageProps) {
           setBlocked(true);
         }}
       />
-      {reporting && (
-        <ReportDialog
-          vid={live.vid}
-          target={{ uid: host.uid, nickname: host.nickname }}
-          onClose={() => setReporting(false)}
-        />
-      )}
       {view === 'playing' && <FollowInvite host={host} vid={live.vid} />}
     </div>
   );

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { formatCount } from '../../common/format';
 import type { PageProps } from '../app/pages';
 import { useAuth } from '../auth/AuthContext';
 import { NoContent } from '../components/feedback';
+import { FollowCounts } from '../components/FollowCounts';
 import { TimeAgo } from '../components/TimeAgo';
 import { ProfileEditor } from '../components/ProfileEditor';
 import { useI18n } from '../i18n/i18n';
@@ -15,7 +15,7 @@ export default function UserPage({ data }: PageProps) {
   const [profile, setProfile] = useState<PublicProfile>((data as UserPageData).profile);
   const [editing, setEditing] = useState(false);
   const { replays } = data as UserPageData;
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const { user } = useAuth();
   const mine = user?.uid === profile.uid;
   const facts: [string, string][] = [];
@@ -41,15 +41,7 @@ export default function UserPage({ data }: PageProps) {
           <p className="muted small">
             {t('profile.id', { id: profile.short_id })} · {t('profile.level', { level: profile.level })}
           </p>
-          <ul className="profile__counts">
-            <li>
-              <strong>{formatCount(profile.follower_count, locale)}</strong>{' '}
-              {t('profile.followers', { count: profile.follower_count })}
-            </li>
-            <li>
-              <strong>{formatCount(profile.following_count, locale)}</strong> {t('profile.following')}
-            </li>
-          </ul>
+          <FollowCounts followers={profile.follower_count} following={profile.following_count} />
         </div>
         {!mine && (
           <FollowButton

@@ -1,16 +1,7 @@
-import type { ReportCategory } from '../../../common/room';
-import type { Queryable } from '../../db/client';
+import type { ReportCategory, RoomPerson } from '../../../common/room';
 
-/** Someone in a list of the room (audience, top fans). */
-export interface RoomPerson {
-  uid: number;
-  short_id: string;
-  nickname: string;
-  face: string | null;
-  level: number;
-  /** Coins given to the host (this broadcast or all time, as the list says). */
-  coins: number;
-}
+export type { RoomPerson };
+import type { Queryable } from '../../db/client';
 
 const PERSON = 'u.uid, u.short_id, u.nickname, u.face, u.level';
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZODIAC_SIGNS } from '../../../common/profile';
 import { REPORT_CATEGORIES, REPORT_MAX_CHARS } from '../../../common/room';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requireAuth } from '../auth/context';
+import { publicProfileSchema } from '../users/schemas';
 import type { RoomService } from './service';
 
 const vid = z.string().regex(/^[A-Za-z0-9]{4,32}$/);
@@ -16,21 +16,7 @@ const person = z.object({
   level: z.number(),
   coins: z.number(),
 });
-const card = z.object({
-  uid: z.number(),
-  short_id: z.string(),
-  nickname: z.string(),
-  face: z.string().nullable(),
-  usign: z.string(),
-  sex: z.number(),
-  level: z.number(),
-  anchor_level: z.number(),
-  addr: z.string(),
-  birthday: z.string().nullable(),
-  age: z.number().nullable(),
-  zodiac: z.enum(ZODIAC_SIGNS).nullable(),
-  follower_count: z.number(),
-  following_count: z.number(),
+const card = publicProfileSchema.extend({
   relation: z.number(),
   is_host: z.boolean(),
   blocked: z.boolean(),

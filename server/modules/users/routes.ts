@@ -1,28 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../common/errors';
-import { ZODIAC_SIGNS } from '../../../common/profile';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requireAuth } from '../auth/context';
 import { AVATAR_MAX_BYTES } from './avatar';
+import { publicProfileSchema as profile } from './schemas';
 import type { UsersService } from './service';
 
-const profile = z.object({
-  uid: z.number(),
-  short_id: z.string(),
-  nickname: z.string(),
-  face: z.string().nullable(),
-  usign: z.string(),
-  sex: z.number(),
-  level: z.number(),
-  anchor_level: z.number(),
-  addr: z.string(),
-  birthday: z.string().nullable(),
-  age: z.number().nullable(),
-  zodiac: z.enum(ZODIAC_SIGNS).nullable(),
-  follower_count: z.number(),
-  following_count: z.number(),
-});
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
 export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {

@@ -50,6 +50,18 @@ export const ERRORS = {
   blocked_permanently: { code: 1308, http: 403 },
   cannot_block: { code: 1309, http: 400 },
   report_self: { code: 1310, http: 400 },
+  // Money: the ledger, gifts, the wallet.
+  insufficient_coins: { code: 1601, http: 402 },
+  /** Spec §8 'Insufficient diamond!'. */
+  insufficient_diamonds: { code: 1602, http: 402 },
+  /** Spec §8: gifts are not allowed while the host is offline. */
+  host_offline: { code: 1603, http: 409 },
+  gift_not_found: { code: 1604, http: 404 },
+  /** Spec §4: only video gifts are supported; a lottie gift raises this. */
+  gift_format_unsupported: { code: 1605, http: 422 },
+  gift_self: { code: 1606, http: 400 },
+  /** The same idempotency key was used for a different request. */
+  idempotency_conflict: { code: 1607, http: 409 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

@@ -1,0 +1,60 @@
+-- The ledger (issue 6): double-entry bookkeeping of coins and diamonds.
+--
+-- Every movement is one ledger transaction (with the caller's idempotency key) made of postings;
+-- a posting moves an amount from one account to another of the same currency, so every
+-- transaction sums to zero by construction (each posting is a debit and a credit). Balances are
+-- kept on the accounts, updated in the same database transaction, and users' balances can never
+-- go negative (CHECK). System accounts (where coins come from and go to) may.
+
+CREATE TABLE ledger_accounts (
+  id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  owner_uid    bigint REFERENCES users (uid) ON DELETE RESTRICT,
+  -- System accounts: 'payments' (coins bought), 'promotions' (coins given), 'gift_spend' (coins
+  -- spent on gifts), 'gift_mint' (diamonds earned from gifts), 'conversion', 'payouts'.
+  system_name  text CHECK (system_name ~ '^[a-z_]{3,32}$'),
+  currency     text NOT NULL CHECK (currency IN ('coin', 'diamond')),
+  balance      bigint NOT NULL DEFAULT 0,
+  CHECK ((owner_uid IS NULL) <> (system_name IS NULL)),
+  CHECK (system_name IS NOT NULL OR balance >= 0),
+  UNIQUE (owner_uid, currency),
+  UNIQUE (system_name, currency),
+  -- Postings name (account, currency): an account only ever moves its own currency.
+  UNIQUE (id, currency)
+);
+
+CREATE TABLE ledger_transactions (
+  id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kind             text NOT NULL CHECK (kind IN ('grant', 'recharge', 'gift', 'convert', 'cashout_hold',
+                     'cashout_release', 'payout')),
+  -- One movement per request: a retried request finds its transaction instead of making another.
+  idempotency_key  text NOT NULL UNIQUE CHECK (length(idempotency_key) BETWEEN 8 AND 120),
+  actor_uid        bigint REFERENCES users (uid) ON DELETE SET NULL,
+  meta             jsonb NOT NULL DEFAULT '{}',
+  created_at       timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE ledger_postings (
+  id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  tx_id         bigint NOT NULL REFERENCES ledger_transactions (id),
+  currency      text NOT NULL,
+  from_account  bigint NOT NULL,
+  to_account    bigint NOT NULL,
+  amount        bigint NOT NULL CHECK (amount > 0),
+  FOREIGN KEY (from_account, currency) REFERENCES ledger_accounts (id, currency),
+  FOREIGN KEY (to_account, currency) REFERENCES ledger_accounts (id, currency),
+  CHECK (from_account <> to_account)
+);
+CREATE INDEX ledger_postings_tx_idx ON ledger_postings (tx_id);
+CREATE INDEX ledger_postings_from_idx ON ledger_postings (from_account, id DESC);
+CREATE INDEX ledger_postings_to_idx ON ledger_postings (to_account, id DESC);
+
+-- The gift catalogue (spec §3 gift: gift_id, mobile_web_url; §4: video only, lottie refused).
+CREATE TABLE gifts (
+  gift_id     int PRIMARY KEY,
+  name        text NOT NULL,
+  price       int NOT NULL CHECK (price > 0),
+  format      text NOT NULL DEFAULT 'video' CHECK (format IN ('video', 'lottie')),
+  media_url   text,
+  sort        int NOT NULL DEFAULT 0,
+  active      boolean NOT NULL DEFAULT true
+);

@@ -1,0 +1,111 @@
+import { isDeepStrictEqual } from 'node:util';
+import { AppError } from '../../../common/errors';
+import type { Db, Queryable } from '../../db/client';
+import { ledgerRepo, type AccountRef, type Currency, type Posting } from './repo';
+
+export type MovementKind =
+  'grant' | 'recharge' | 'gift' | 'convert' | 'cashout_hold' | 'cashout_release' | 'payout';
+
+export interface Movement {
+  kind: MovementKind;
+  /** The caller's idempotency key: the same key makes the same movement once. */
+  key: string;
+  actor?: number | null;
+  /** What was asked (kept with the transaction; a retry must ask the same). */
+  meta?: Record<string, unknown>;
+  postings: Posting[];
+}
+
+export const INSUFFICIENT: Record<Currency, 'insufficient_coins' | 'insufficient_diamonds'> = {
+  coin: 'insufficient_coins',
+  diamond: 'insufficient_diamonds',
+};
+
+/** A positive whole amount a bigint column can hold; anything else is refused. */
+export function checkAmount(amount: number, field = 'amount'): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('validation_failed', { field });
+}
+
+/**
+ * The ledger's general movement: one database transaction per movement, the accounts it touches
+ * locked in id order (so two movements never deadlock), balances checked as they are debited
+ * (the schema's CHECK is the backstop). Right for recharges, conversions and cash-outs; gifts to
+ * a popular host go through GiftBatcher instead, which does not lock the host once per gift.
+ */
+export class Ledger {
+  readonly #system = new Map<string, number>();
+
+  constructor(private readonly db: Db) {}
+
+  async accountId(tx: Queryable, ref: AccountRef): Promise<number> {
+    if ('uid' in ref) {
+      const id = (await ledgerRepo.userAccounts(tx, [ref.uid], ref.currency)).get(ref.uid);
+      if (!id) throw new AppError('not_found');
+      return id;
+    }
+    const name = `${ref.system}:${ref.currency}`;
+    let id = this.#system.get(name);
+    if (!id) this.#system.set(name, (id = await ledgerRepo.systemAccount(tx, ref.system, ref.currency)));
+    return id;
+  }
+
+  /** Makes the movement once; a retry with the same key answers the first one (`replay`). */
+  async post(m: Movement): Promise<{ txId: number; replay: boolean }> {
+    for (const p of m.postings) checkAmount(p.amount);
+    const meta = m.meta ?? {};
+    return this.db.transaction(async (tx) => {
+      const [created] = await tx.query<{ id: number }>(
+        `INSERT INTO ledger_transactions (kind, idempotency_key, actor_uid, meta) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+        [m.kind, m.key, m.actor ?? null, JSON.stringify(meta)],
+      );
+      if (!created) return { txId: await sameRequest(tx, m.key, m.kind, meta), replay: true };
+      const legs = await Promise.all(
+        m.postings.map(async (p) => ({
+          p,
+          from: await this.accountId(tx, p.from),
+          to: await this.accountId(tx, p.to),
+        })),
+      );
+      const ids = [...new Set(legs.flatMap((l) => [l.from, l.to]))].sort((a, b) => a - b);
+      await tx.query('SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [
+        ids,
+      ]);
+      for (const { p, from, to } of legs) {
+        const debited = await tx.query(
+          `UPDATE ledger_accounts SET balance = balance - $2
+           WHERE id = $1 AND (system_name IS NOT NULL OR balance >= $2) RETURNING id`,
+          [from, p.amount],
+        );
+        if (!debited.length) throw new AppError(INSUFFICIENT[p.from.currency]);
+        await tx.query('UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1', [to, p.amount]);
+        await tx.query(
+          'INSERT INTO ledger_postings (tx_id, currency, from_account, to_account, amount) VALUES ($1, $2, $3, $4, $5)',
+          [created.id, p.from.currency, from, to, p.amount],
+        );
+      }
+      return { txId: created.id, replay: false };
+    });
+  }
+
+  async balances(uid: number): Promise<Record<Currency, number>> {
+    return ledgerRepo.balances(this.db, uid);
+  }
+}
+
+/** The transaction made earlier under `key`, if it was the same request. */
+export async function sameRequest(
+  tx: Queryable,
+  key: string,
+  kind: string,
+  meta: Record<string, unknown>,
+): Promise<number> {
+  const [row] = await tx.query<{ id: number; kind: string; meta: Record<string, unknown> }>(
+    'SELECT id, kind, meta FROM ledger_transactions WHERE idempotency_key = $1',
+    [key],
+  );
+  if (!row || row.kind !== kind || !isDeepStrictEqual(row.meta, JSON.parse(JSON.stringify(meta)))) {
+    throw new AppError('idempotency_conflict');
+  }
+  return row.id;
+}

@@ -1,0 +1,87 @@
+import type { Queryable } from '../../db/client';
+
+export type Currency = 'coin' | 'diamond';
+
+/** The system accounts: where coins and diamonds come from and go to. */
+export type SystemAccount = 'payments' | 'promotions' | 'gift_spend' | 'gift_mint' | 'conversion' | 'payouts';
+
+/** One side of a posting: a user's account, or a system account, in a currency. */
+export type AccountRef = { uid: number; currency: Currency } | { system: SystemAccount; currency: Currency };
+
+export interface Posting {
+  from: AccountRef;
+  to: AccountRef;
+  amount: number;
+}
+
+export interface HistoryRow {
+  tx_id: number;
+  kind: string;
+  currency: Currency;
+  /** Signed: what this account gained (positive) or lost (negative). */
+  amount: number;
+  meta: Record<string, unknown>;
+  created_at: Date;
+}
+
+export const ledgerRepo = {
+  /** The accounts of these users in a currency, created on first use; uid → account id. */
+  async userAccounts(
+    db: Queryable,
+    uids: readonly number[],
+    currency: Currency,
+  ): Promise<Map<number, number>> {
+    if (!uids.length) return new Map();
+    await db.query(
+      `INSERT INTO ledger_accounts (owner_uid, currency) SELECT u, $2 FROM unnest($1::bigint[]) AS u
+       ON CONFLICT (owner_uid, currency) DO NOTHING`,
+      [uids, currency],
+    );
+    const rows = await db.query<{ id: number; owner_uid: number }>(
+      'SELECT id, owner_uid FROM ledger_accounts WHERE owner_uid = ANY($1::bigint[]) AND currency = $2',
+      [uids, currency],
+    );
+    return new Map(rows.map((r) => [r.owner_uid, r.id]));
+  },
+
+  async systemAccount(db: Queryable, name: SystemAccount, currency: Currency): Promise<number> {
+    await db.query(
+      `INSERT INTO ledger_accounts (system_name, currency) VALUES ($1, $2)
+       ON CONFLICT (system_name, currency) DO NOTHING`,
+      [name, currency],
+    );
+    const [row] = await db.query<{ id: number }>(
+      'SELECT id FROM ledger_accounts WHERE system_name = $1 AND currency = $2',
+      [name, currency],
+    );
+    if (!row) throw new Error(`no system account ${name}`);
+    return row.id;
+  },
+
+  async balances(db: Queryable, uid: number): Promise<Record<Currency, number>> {
+    const rows = await db.query<{ currency: Currency; balance: number }>(
+      'SELECT currency, balance FROM ledger_accounts WHERE owner_uid = $1',
+      [uid],
+    );
+    const out: Record<Currency, number> = { coin: 0, diamond: 0 };
+    for (const r of rows) out[r.currency] = r.balance;
+    return out;
+  },
+
+  /** A user's movements, newest first, before `beforeTx` when paging. */
+  async history(db: Queryable, uid: number, limit: number, beforeTx?: number): Promise<HistoryRow[]> {
+    return db.query<HistoryRow>(
+      `SELECT t.id AS tx_id, t.kind, p.currency,
+              sum(CASE WHEN p.to_account = a.id THEN p.amount ELSE -p.amount END)::bigint AS amount,
+              t.meta, t.created_at
+       FROM ledger_accounts a
+       JOIN ledger_postings p ON p.from_account = a.id OR p.to_account = a.id
+       JOIN ledger_transactions t ON t.id = p.tx_id
+       WHERE a.owner_uid = $1 AND ($3::bigint IS NULL OR t.id < $3)
+       GROUP BY t.id, p.currency
+       ORDER BY t.id DESC
+       LIMIT $2`,
+      [uid, limit, beforeTx ?? null],
+    );
+  },
+};

@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../db/client';
+
+/** `n` users straight into the table (tests and benches of what comes after sign-up). */
+export async function makeUsers(db: Queryable, n: number): Promise<number[]> {
+  const tag = randomBytes(4).toString('hex');
+  const rows = await db.query<{ uid: number }>(
+    `INSERT INTO users (short_id, email, nickname)
+     SELECT lpad((floor(random() * 1e11))::bigint::text, 11, '0') || i % 10, 'p' || i || '-' || $2 || '@example.com', 'p' || i
+     FROM generate_series(1, $1) AS i RETURNING uid`,
+    [n, tag],
+  );
+  return rows.map((r) => r.uid);
+}
+
+/** A broadcast of `uid` that is live now; returns its vid. */
+export async function makeLive(db: Queryable, uid: number): Promise<string> {
+  const vid = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
+  await db.query(
+    `INSERT INTO lives (vid, uid, title, status, started_at) VALUES ($1, $2, 'Test live', 'live', now())`,
+    [vid, uid],
+  );
+  return vid;
+}

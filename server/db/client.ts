@@ -60,6 +60,9 @@ export function openPostgres(connectionString: string, max = 10): Db {
           value: string,
         ) => unknown)) as typeof pg.types.getTypeParser;
   const pool = new pg.Pool({ connectionString, max, types: { getTypeParser } });
+  // An idle connection the server dropped (restart, terminated) is discarded by the pool and the
+  // next query opens another; without a listener the process would crash on it.
+  pool.on('error', () => undefined);
   let closed = false;
   return {
     kind: 'postgres',

@@ -29,21 +29,15 @@ CREATE TABLE reports (
 CREATE INDEX reports_open_idx ON reports (created_at DESC) WHERE status = 'open';
 CREATE INDEX reports_target_idx ON reports (target_uid, created_at DESC);
 
--- Coins a fan gave a host in one broadcast, and in all (top fans: this broadcast, all time).
+-- Coins a fan gave a host in one broadcast (top fans of this broadcast; summed over the host's
+-- broadcasts, of all time). One row per (broadcast, fan): a gift updates one row, not two.
 CREATE TABLE fan_contributions (
   vid          text NOT NULL REFERENCES lives (vid) ON DELETE CASCADE,
   fan_uid      bigint NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+  host_uid     bigint NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
   coins        bigint NOT NULL CHECK (coins > 0),
   updated_at   timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (vid, fan_uid)
 );
 CREATE INDEX fan_contributions_rank_idx ON fan_contributions (vid, coins DESC);
-
-CREATE TABLE fan_totals (
-  host_uid     bigint NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
-  fan_uid      bigint NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
-  coins        bigint NOT NULL CHECK (coins > 0),
-  updated_at   timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (host_uid, fan_uid)
-);
-CREATE INDEX fan_totals_rank_idx ON fan_totals (host_uid, coins DESC);
+CREATE INDEX fan_contributions_host_idx ON fan_contributions (host_uid, fan_uid);

@@ -3,8 +3,8 @@
 -- Every movement is one ledger transaction (with the caller's idempotency key) made of postings;
 -- a posting moves an amount from one account to another of the same currency, so every
 -- transaction sums to zero by construction (each posting is a debit and a credit). Balances are
--- kept on the accounts, updated in the same database transaction, and users' balances can never
--- go negative (CHECK). System accounts (where coins come from and go to) may.
+-- kept on the accounts (plus credits pending, below), and users' balances can never go negative
+-- (CHECK). System accounts (where coins come from and go to) may.
 
 CREATE TABLE ledger_accounts (
   id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -34,19 +34,34 @@ CREATE TABLE ledger_transactions (
 );
 
 CREATE TABLE ledger_postings (
-  id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   tx_id         bigint NOT NULL REFERENCES ledger_transactions (id),
+  -- The posting's place in its transaction (1, 2, …).
+  leg           smallint NOT NULL CHECK (leg > 0),
   currency      text NOT NULL,
   from_account  bigint NOT NULL,
   to_account    bigint NOT NULL,
   amount        bigint NOT NULL CHECK (amount > 0),
+  -- The user's side of the posting (every posting has exactly one: users never pay each other
+  -- directly; coins and diamonds come from and go to system accounts): a user's history.
+  owner_account bigint NOT NULL CHECK (owner_account IN (from_account, to_account)),
   FOREIGN KEY (from_account, currency) REFERENCES ledger_accounts (id, currency),
   FOREIGN KEY (to_account, currency) REFERENCES ledger_accounts (id, currency),
-  CHECK (from_account <> to_account)
+  CHECK (from_account <> to_account),
+  PRIMARY KEY (tx_id, leg)
 );
-CREATE INDEX ledger_postings_tx_idx ON ledger_postings (tx_id);
-CREATE INDEX ledger_postings_from_idx ON ledger_postings (from_account, id DESC);
-CREATE INDEX ledger_postings_to_idx ON ledger_postings (to_account, id DESC);
+CREATE INDEX ledger_postings_owner_idx ON ledger_postings (owner_account, tx_id DESC);
+
+-- Credits not yet added to their account's balance. Gifts to a popular host would otherwise all
+-- wait for the one row of the host's balance (and of the system accounts): instead each batch
+-- of gifts appends what it adds here, and a roll-up moves these into the balances now and then
+-- (and before anything is taken from such an account). An account's balance is its `balance`
+-- plus its pending rows.
+CREATE TABLE ledger_pending (
+  id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  account_id   bigint NOT NULL REFERENCES ledger_accounts (id),
+  amount       bigint NOT NULL CHECK (amount <> 0)
+);
+CREATE INDEX ledger_pending_account_idx ON ledger_pending (account_id);
 
 -- The gift catalogue (spec §3 gift: gift_id, mobile_web_url; §4: video only, lottie refused).
 CREATE TABLE gifts (

@@ -21,6 +21,13 @@ export interface GiftReceipt {
   replay: boolean;
 }
 
+interface Accounts {
+  spend: number;
+  mint: number;
+  coinOf: Map<number, number>;
+  diamondOf: Map<number, number>;
+}
+
 interface Pending {
   order: GiftOrder;
   resolve: (r: GiftReceipt) => void;
@@ -29,6 +36,8 @@ interface Pending {
 
 /** The most gifts one database transaction carries. */
 const MAX_BATCH = 1000;
+/** Batches committing at once (each holds the shared rows only at its very end). */
+const MAX_IN_FLIGHT = 3;
 
 /**
  * Gifts in batches: every gift waiting while the previous batch commits goes into the next
@@ -40,8 +49,12 @@ const MAX_BATCH = 1000;
  */
 export class GiftBatcher {
   #queue: Pending[] = [];
-  #running = false;
-  readonly #accounts = new Map<string, number>();
+  #scheduled = false;
+  #inFlight = 0;
+  /** Senders and keys in a batch being committed: their next gift waits for the next batch. */
+  readonly #busySenders = new Set<number>();
+  readonly #busyKeys = new Set<string>();
+  readonly #known = new Map<string, number>();
   #system: { spend: number; mint: number } | null = null;
 
   constructor(private readonly db: Db) {}
@@ -51,42 +64,59 @@ export class GiftBatcher {
     checkAmount(order.diamonds, 'diamonds');
     return new Promise((resolve, reject) => {
       this.#queue.push({ order, resolve, reject });
-      if (this.#running) return;
-      this.#running = true;
-      setImmediate(() => void this.#drain());
+      this.#schedule();
     });
   }
 
-  async #drain(): Promise<void> {
-    while (this.#queue.length) {
-      // One gift per sender and per key in a batch: a sender's next gift sees this one's debit,
-      // and a retried key finds the first one made.
+  /** After this turn of the event loop (gifts that arrive together go together). */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#pump();
+    });
+  }
+
+  /**
+   * Starts batches while fewer than MAX_IN_FLIGHT are committing: the next batch does its own
+   * rows while the previous one holds the shared ones, which it takes last, just before commit.
+   */
+  #pump(): void {
+    while (this.#inFlight < MAX_IN_FLIGHT && this.#queue.length) {
+      // One gift per sender and per key in a batch and across the batches in flight: a sender's
+      // next gift sees this one's debit, and a retried key finds the first one made.
       const batch: Pending[] = [];
       const rest: Pending[] = [];
-      const senders = new Set<number>();
-      const keys = new Set<string>();
       for (const p of this.#queue) {
-        if (batch.length < MAX_BATCH && !senders.has(p.order.sender) && !keys.has(p.order.key)) {
+        const { sender, key } = p.order;
+        if (batch.length < MAX_BATCH && !this.#busySenders.has(sender) && !this.#busyKeys.has(key)) {
           batch.push(p);
-          senders.add(p.order.sender);
-          keys.add(p.order.key);
+          this.#busySenders.add(sender);
+          this.#busyKeys.add(key);
         } else rest.push(p);
       }
       this.#queue = rest;
-      await this.#settle(batch);
+      if (!batch.length) return;
+      this.#inFlight++;
+      void this.#settle(batch).finally(() => {
+        this.#inFlight--;
+        for (const p of batch) {
+          this.#busySenders.delete(p.order.sender);
+          this.#busyKeys.delete(p.order.key);
+        }
+        this.#pump();
+      });
     }
-    this.#running = false;
   }
 
   /** Commits a batch; when it fails as a whole, each gift is tried alone so one cannot sink all. */
   async #settle(batch: Pending[]): Promise<void> {
     try {
-      const results = await this.db.transaction((tx) =>
-        this.#commit(
-          tx,
-          batch.map((p) => p.order),
-        ),
-      );
+      const orders = batch.map((p) => p.order);
+      // Accounts first, outside the transaction (PGlite has one connection; a pool would use two).
+      const accounts = await this.#accounts(orders);
+      const results = await this.db.transaction((tx) => this.#commit(tx, orders, accounts));
       batch.forEach((p, i) => {
         const r = results[i];
         if (r instanceof Error) p.reject(r);
@@ -98,29 +128,37 @@ export class GiftBatcher {
     }
   }
 
-  async #accountIds(tx: Queryable, uids: number[], currency: Currency): Promise<Map<number, number>> {
+  /** Accounts are created outside the batch's transaction (see Ledger.accountId). */
+  async #accountIds(uids: number[], currency: Currency): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     const missing: number[] = [];
     for (const uid of uids) {
-      const id = this.#accounts.get(`${uid}:${currency}`);
+      const id = this.#known.get(`${uid}:${currency}`);
       if (id) out.set(uid, id);
       else missing.push(uid);
     }
-    for (const [uid, id] of await ledgerRepo.userAccounts(tx, missing, currency)) {
-      this.#accounts.set(`${uid}:${currency}`, id);
+    for (const [uid, id] of await ledgerRepo.userAccounts(this.db, missing, currency)) {
+      this.#known.set(`${uid}:${currency}`, id);
       out.set(uid, id);
     }
     return out;
   }
 
-  async #commit(tx: Queryable, orders: GiftOrder[]): Promise<(GiftReceipt | AppError)[]> {
+  async #accounts(orders: GiftOrder[]): Promise<Accounts> {
     this.#system ??= {
-      spend: await ledgerRepo.systemAccount(tx, 'gift_spend', 'coin'),
-      mint: await ledgerRepo.systemAccount(tx, 'gift_mint', 'diamond'),
+      spend: await ledgerRepo.systemAccount(this.db, 'gift_spend', 'coin'),
+      mint: await ledgerRepo.systemAccount(this.db, 'gift_mint', 'diamond'),
     };
-    const { spend, mint } = this.#system;
-    const coinOf = await this.#accountIds(tx, [...new Set(orders.map((o) => o.sender))], 'coin');
-    const diamondOf = await this.#accountIds(tx, [...new Set(orders.map((o) => o.host))], 'diamond');
+    const byId = (a: number, b: number) => a - b;
+    return {
+      ...this.#system,
+      coinOf: await this.#accountIds([...new Set(orders.map((o) => o.sender))].sort(byId), 'coin'),
+      diamondOf: await this.#accountIds([...new Set(orders.map((o) => o.host))].sort(byId), 'diamond'),
+    };
+  }
+
+  async #commit(tx: Queryable, orders: GiftOrder[], accounts: Accounts): Promise<(GiftReceipt | AppError)[]> {
+    const { spend, mint, coinOf, diamondOf } = accounts;
     const meta = (o: GiftOrder) => ({
       gift_id: o.giftId,
       count: o.count,
@@ -140,17 +178,7 @@ export class GiftBatcher {
     const txOf = new Map(created.map((r) => [r.idempotency_key, r.id]));
     const fresh = orders.filter((o) => txOf.has(o.key));
 
-    // 2. Lock every account this batch touches, in id order (no deadlock with another node).
-    const touched = new Set<number>([spend, mint]);
-    for (const o of fresh) {
-      touched.add(coinOf.get(o.sender) ?? 0);
-      touched.add(diamondOf.get(o.host) ?? 0);
-    }
-    await tx.query('SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [
-      [...touched].sort((a, b) => a - b),
-    ]);
-
-    // 3. Debit the senders whose coins suffice; the others' transactions are taken back.
+    // 2. Debit the senders whose coins suffice; the others' transactions are taken back.
     const debited = new Set(
       (
         await tx.query<{ id: number }>(
@@ -169,21 +197,37 @@ export class GiftBatcher {
       ]);
 
     if (paid.length) {
-      // 4. Two postings per gift: coins sender → gift_spend, diamonds gift_mint → host.
+      // 3. Two postings per gift: coins sender → gift_spend, diamonds gift_mint → host.
       const rows = paid.flatMap((o) => {
         const id = txOf.get(o.key);
+        const sender = coinOf.get(o.sender);
+        const host = diamondOf.get(o.host);
         return [
-          [id, 'coin', coinOf.get(o.sender), spend, o.coins],
-          [id, 'diamond', mint, diamondOf.get(o.host), o.diamonds],
+          [id, 1, 'coin', sender, spend, o.coins, sender],
+          [id, 2, 'diamond', mint, host, o.diamonds, host],
         ];
       });
       const col = (i: number) => rows.map((r) => r[i]);
       await tx.query(
-        `INSERT INTO ledger_postings (tx_id, currency, from_account, to_account, amount)
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])`,
-        [col(0), col(1), col(2), col(3), col(4)],
+        `INSERT INTO ledger_postings (tx_id, leg, currency, from_account, to_account, amount, owner_account)
+         SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])`,
+        [col(0), col(1), col(2), col(3), col(4), col(5), col(6)],
       );
-      // 5. Hosts and system accounts: one update each per batch.
+      // 4. Top fans of this broadcast (one sender per batch, so rows are distinct).
+      await tx.query(
+        `INSERT INTO fan_contributions (vid, fan_uid, host_uid, coins)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
+         ON CONFLICT (vid, fan_uid) DO UPDATE
+           SET coins = fan_contributions.coins + EXCLUDED.coins, updated_at = now()`,
+        [
+          paid.map((o) => o.vid),
+          paid.map((o) => o.sender),
+          paid.map((o) => o.host),
+          paid.map((o) => o.coins),
+        ],
+      );
+      // 5. What the host and the system accounts gain or give, one pending row each per batch:
+      // no lock on the rows every gift would otherwise wait for (see ledger_pending).
       const credit = new Map<number, number>([
         [spend, 0],
         [mint, 0],
@@ -195,24 +239,8 @@ export class GiftBatcher {
         credit.set(mint, (credit.get(mint) ?? 0) - o.diamonds);
       }
       await tx.query(
-        `UPDATE ledger_accounts a SET balance = a.balance + d.amount
-         FROM unnest($1::bigint[], $2::bigint[]) AS d(id, amount) WHERE a.id = d.id`,
+        'INSERT INTO ledger_pending (account_id, amount) SELECT * FROM unnest($1::bigint[], $2::bigint[])',
         [[...credit.keys()], [...credit.values()]],
-      );
-      // 6. Top fans: this broadcast and all time (one sender per batch, so rows are distinct).
-      await tx.query(
-        `INSERT INTO fan_contributions (vid, fan_uid, coins)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
-         ON CONFLICT (vid, fan_uid) DO UPDATE
-           SET coins = fan_contributions.coins + EXCLUDED.coins, updated_at = now()`,
-        [paid.map((o) => o.vid), paid.map((o) => o.sender), paid.map((o) => o.coins)],
-      );
-      await tx.query(
-        `INSERT INTO fan_totals (host_uid, fan_uid, coins)
-         SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
-         ON CONFLICT (host_uid, fan_uid) DO UPDATE
-           SET coins = fan_totals.coins + EXCLUDED.coins, updated_at = now()`,
-        [paid.map((o) => o.host), paid.map((o) => o.sender), paid.map((o) => o.coins)],
       );
     }
 

@@ -9,28 +9,37 @@ export interface LedgerSnapshot {
 
 /**
  * Checks the ledger's invariants and returns what it saw (to compare before and after retries):
- * every account's balance equals its postings; no user's balance is negative; each currency's
+ * every account's balance (pending credits included) equals its postings; no user's balance is negative; each currency's
  * balances sum to zero; every transaction has postings; each gift moved what it says; top fans
  * add up to the gifts. Throws on the first violation. For tests, benchmarks and audits.
  */
 export async function checkInvariants(db: Queryable): Promise<LedgerSnapshot> {
+  // A balance is the account's column plus its pending credits (ledger_pending).
   const drift = await db.query<{ id: number; balance: number; sum: number }>(
-    `SELECT a.id, a.balance,
-            coalesce((SELECT sum(amount) FROM ledger_postings WHERE to_account = a.id), 0)
-          - coalesce((SELECT sum(amount) FROM ledger_postings WHERE from_account = a.id), 0) AS sum
-     FROM ledger_accounts a`,
+    `WITH moves AS (
+       SELECT to_account AS id, amount FROM ledger_postings
+       UNION ALL SELECT from_account, -amount FROM ledger_postings),
+     sums AS (SELECT id, sum(amount) AS sum FROM moves GROUP BY id),
+     pend AS (SELECT account_id AS id, sum(amount) AS amount FROM ledger_pending GROUP BY account_id)
+     SELECT a.id, (a.balance + coalesce(pend.amount, 0))::bigint AS balance, coalesce(sums.sum, 0)::bigint AS sum
+     FROM ledger_accounts a LEFT JOIN sums ON sums.id = a.id LEFT JOIN pend ON pend.id = a.id`,
   );
-  const wrong = drift.filter((a) => Number(a.sum) !== Number(a.balance));
+  const wrong = drift.filter((a) => a.sum !== a.balance);
   if (wrong.length) throw new Error(`balances differ from postings: ${JSON.stringify(wrong.slice(0, 5))}`);
-  const negative = drift.length
-    ? await db.query('SELECT id FROM ledger_accounts WHERE owner_uid IS NOT NULL AND balance < 0')
-    : [];
+  const users = new Set(
+    (await db.query<{ id: number }>('SELECT id FROM ledger_accounts WHERE owner_uid IS NOT NULL')).map(
+      (r) => r.id,
+    ),
+  );
+  const negative = drift.filter((a) => users.has(a.id) && a.balance < 0);
   if (negative.length) throw new Error(`negative user balances: ${JSON.stringify(negative)}`);
   const totals = await db.query<{ currency: string; total: number }>(
-    'SELECT currency, sum(balance) AS total FROM ledger_accounts GROUP BY currency',
+    `SELECT a.currency,
+            sum(a.balance + coalesce((SELECT sum(amount) FROM ledger_pending WHERE account_id = a.id), 0))::bigint AS total
+     FROM ledger_accounts a GROUP BY a.currency`,
   );
   for (const t of totals)
-    if (Number(t.total) !== 0) throw new Error(`${t.currency} balances sum to ${t.total}, not 0`);
+    if (t.total !== 0) throw new Error(`${t.currency} balances sum to ${t.total}, not 0`);
   const empty = await db.query(
     'SELECT t.id FROM ledger_transactions t WHERE NOT EXISTS (SELECT 1 FROM ledger_postings p WHERE p.tx_id = t.id)',
   );
@@ -59,6 +68,6 @@ export async function checkInvariants(db: Queryable): Promise<LedgerSnapshot> {
   return {
     transactions: counts?.transactions ?? 0,
     postings: counts?.postings ?? 0,
-    balances: Object.fromEntries(drift.map((a) => [String(a.id), Number(a.balance)])),
+    balances: Object.fromEntries(drift.map((a) => [String(a.id), a.balance])),
   };
 }

@@ -14,6 +14,8 @@ export interface Movement {
   /** What was asked (kept with the transaction; a retry must ask the same). */
   meta?: Record<string, unknown>;
   postings: Posting[];
+  /** More to write in the same database transaction (a gift's top-fans rows). */
+  also?: (tx: Queryable) => Promise<void>;
 }
 
 export const INSUFFICIENT: Record<Currency, 'insufficient_coins' | 'insufficient_diamonds'> = {
@@ -37,15 +39,20 @@ export class Ledger {
 
   constructor(private readonly db: Db) {}
 
-  async accountId(tx: Queryable, ref: AccountRef): Promise<number> {
+  /**
+   * An account's id, created on first use. Created outside the movement's transaction (an empty
+   * account is harmless): two movements creating accounts in their own transactions would wait
+   * on each other's uncommitted rows, and could deadlock.
+   */
+  async accountId(ref: AccountRef): Promise<number> {
     if ('uid' in ref) {
-      const id = (await ledgerRepo.userAccounts(tx, [ref.uid], ref.currency)).get(ref.uid);
+      const id = (await ledgerRepo.userAccounts(this.db, [ref.uid], ref.currency)).get(ref.uid);
       if (!id) throw new AppError('not_found');
       return id;
     }
     const name = `${ref.system}:${ref.currency}`;
     let id = this.#system.get(name);
-    if (!id) this.#system.set(name, (id = await ledgerRepo.systemAccount(tx, ref.system, ref.currency)));
+    if (!id) this.#system.set(name, (id = await ledgerRepo.systemAccount(this.db, ref.system, ref.currency)));
     return id;
   }
 
@@ -53,6 +60,13 @@ export class Ledger {
   async post(m: Movement): Promise<{ txId: number; replay: boolean }> {
     for (const p of m.postings) checkAmount(p.amount);
     const meta = m.meta ?? {};
+    const legs: { p: Posting; from: number; to: number }[] = [];
+    for (const p of m.postings) {
+      // Every posting has one user side (its owner, for that user's history).
+      if ('uid' in p.from === 'uid' in p.to)
+        throw new Error('a posting moves between a user and a system account');
+      legs.push({ p, from: await this.accountId(p.from), to: await this.accountId(p.to) });
+    }
     return this.db.transaction(async (tx) => {
       const [created] = await tx.query<{ id: number }>(
         `INSERT INTO ledger_transactions (kind, idempotency_key, actor_uid, meta) VALUES ($1, $2, $3, $4)
@@ -60,18 +74,13 @@ export class Ledger {
         [m.kind, m.key, m.actor ?? null, JSON.stringify(meta)],
       );
       if (!created) return { txId: await sameRequest(tx, m.key, m.kind, meta), replay: true };
-      const legs = await Promise.all(
-        m.postings.map(async (p) => ({
-          p,
-          from: await this.accountId(tx, p.from),
-          to: await this.accountId(tx, p.to),
-        })),
-      );
       const ids = [...new Set(legs.flatMap((l) => [l.from, l.to]))].sort((a, b) => a - b);
       await tx.query('SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [
         ids,
       ]);
-      for (const { p, from, to } of legs) {
+      // Credits still pending count: into the balances before anything is taken from them.
+      await ledgerRepo.rollUp(tx, ids);
+      for (const [i, { p, from, to }] of legs.entries()) {
         const debited = await tx.query(
           `UPDATE ledger_accounts SET balance = balance - $2
            WHERE id = $1 AND (system_name IS NOT NULL OR balance >= $2) RETURNING id`,
@@ -80,16 +89,31 @@ export class Ledger {
         if (!debited.length) throw new AppError(INSUFFICIENT[p.from.currency]);
         await tx.query('UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1', [to, p.amount]);
         await tx.query(
-          'INSERT INTO ledger_postings (tx_id, currency, from_account, to_account, amount) VALUES ($1, $2, $3, $4, $5)',
-          [created.id, p.from.currency, from, to, p.amount],
+          `INSERT INTO ledger_postings (tx_id, leg, currency, from_account, to_account, amount, owner_account)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [created.id, i + 1, p.from.currency, from, to, p.amount, 'uid' in p.from ? from : to],
         );
       }
+      await m.also?.(tx);
       return { txId: created.id, replay: false };
     });
   }
 
   async balances(uid: number): Promise<Record<Currency, number>> {
     return ledgerRepo.balances(this.db, uid);
+  }
+
+  /** Moves pending credits (gifts' batches) into balances, a hundred accounts at a time. */
+  async rollUp(): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const accounts = await ledgerRepo.pendingAccounts(tx, 100);
+      if (!accounts.length) return 0;
+      await tx.query('SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [
+        accounts,
+      ]);
+      await ledgerRepo.rollUp(tx, accounts);
+      return accounts.length;
+    });
   }
 }
 

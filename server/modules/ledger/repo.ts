@@ -58,9 +58,32 @@ export const ledgerRepo = {
     return row.id;
   },
 
+  /** Moves these accounts' pending credits into their balances (the caller holds their rows). */
+  async rollUp(db: Queryable, accounts: readonly number[]): Promise<void> {
+    await db.query(
+      `WITH moved AS (DELETE FROM ledger_pending WHERE account_id = ANY($1::bigint[]) RETURNING account_id, amount)
+       UPDATE ledger_accounts a SET balance = a.balance + s.total
+       FROM (SELECT account_id, sum(amount)::bigint AS total FROM moved GROUP BY account_id) s
+       WHERE a.id = s.account_id`,
+      [accounts],
+    );
+  },
+
+  /** Accounts with credits pending, oldest first. */
+  async pendingAccounts(db: Queryable, limit: number): Promise<number[]> {
+    const rows = await db.query<{ account_id: number }>(
+      'SELECT DISTINCT account_id FROM ledger_pending ORDER BY account_id LIMIT $1',
+      [limit],
+    );
+    return rows.map((r) => r.account_id);
+  },
+
+  /** A user's balances, pending credits included. */
   async balances(db: Queryable, uid: number): Promise<Record<Currency, number>> {
     const rows = await db.query<{ currency: Currency; balance: number }>(
-      'SELECT currency, balance FROM ledger_accounts WHERE owner_uid = $1',
+      `SELECT a.currency,
+              (a.balance + coalesce((SELECT sum(amount) FROM ledger_pending p WHERE p.account_id = a.id), 0))::bigint AS balance
+       FROM ledger_accounts a WHERE a.owner_uid = $1`,
       [uid],
     );
     const out: Record<Currency, number> = { coin: 0, diamond: 0 };
@@ -75,7 +98,7 @@ export const ledgerRepo = {
               sum(CASE WHEN p.to_account = a.id THEN p.amount ELSE -p.amount END)::bigint AS amount,
               t.meta, t.created_at
        FROM ledger_accounts a
-       JOIN ledger_postings p ON p.from_account = a.id OR p.to_account = a.id
+       JOIN ledger_postings p ON p.owner_account = a.id
        JOIN ledger_transactions t ON t.id = p.tx_id
        WHERE a.owner_uid = $1 AND ($3::bigint IS NULL OR t.id < $3)
        GROUP BY t.id, p.currency

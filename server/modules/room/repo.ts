@@ -37,20 +37,15 @@ export const roomRepo = {
     return row?.id ?? 0;
   },
 
-  /** Adds a fan's coins to this broadcast's and the host's all-time totals (in the caller's transaction). */
+  /** Adds a fan's coins to their total in a broadcast (in the caller's transaction). */
   async contribute(
     db: Queryable,
     c: { vid: string; host: number; fan: number; coins: number },
   ): Promise<void> {
     await db.query(
-      `INSERT INTO fan_contributions (vid, fan_uid, coins) VALUES ($1, $2, $3)
+      `INSERT INTO fan_contributions (vid, fan_uid, host_uid, coins) VALUES ($1, $2, $3, $4)
        ON CONFLICT (vid, fan_uid) DO UPDATE SET coins = fan_contributions.coins + EXCLUDED.coins, updated_at = now()`,
-      [c.vid, c.fan, c.coins],
-    );
-    await db.query(
-      `INSERT INTO fan_totals (host_uid, fan_uid, coins) VALUES ($1, $2, $3)
-       ON CONFLICT (host_uid, fan_uid) DO UPDATE SET coins = fan_totals.coins + EXCLUDED.coins, updated_at = now()`,
-      [c.host, c.fan, c.coins],
+      [c.vid, c.fan, c.host, c.coins],
     );
   },
 
@@ -63,10 +58,14 @@ export const roomRepo = {
     );
   },
 
+  /** The biggest givers over all of a host's broadcasts. */
   async topOfHost(db: Queryable, host: number, limit: number): Promise<RoomPerson[]> {
     return db.query<RoomPerson>(
-      `SELECT ${PERSON}, t.coins FROM fan_totals t JOIN users u ON u.uid = t.fan_uid
-       WHERE t.host_uid = $1 ORDER BY t.coins DESC, t.updated_at ASC LIMIT $2`,
+      `SELECT ${PERSON}, t.coins FROM (
+         SELECT fan_uid, sum(coins)::bigint AS coins, max(updated_at) AS updated_at
+         FROM fan_contributions WHERE host_uid = $1 GROUP BY fan_uid
+       ) t JOIN users u ON u.uid = t.fan_uid
+       ORDER BY t.coins DESC, t.updated_at ASC LIMIT $2`,
       [host, limit],
     );
   },

@@ -4,7 +4,11 @@ import pg from 'pg';
 
 /** Anything SQL can be sent to: the database, or a transaction. Repositories take this. */
 export interface Queryable {
-  query<R extends object>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /**
+   * `prepared` names a statement run very often (a gift batch's): on a PostgreSQL server it is
+   * parsed and planned once per connection. Its SQL must never change under that name.
+   */
+  query<R extends object>(sql: string, params?: readonly unknown[], prepared?: string): Promise<R[]>;
 }
 
 /**
@@ -74,8 +78,11 @@ export function openPostgres(connectionString: string, max = 10): Db {
       try {
         await client.query('BEGIN');
         const result = await fn({
-          async query<R extends object>(sql: string, params?: readonly unknown[]) {
-            return (await client.query<R>(sql, params ? [...params] : undefined)).rows;
+          async query<R extends object>(sql: string, params?: readonly unknown[], prepared?: string) {
+            const values = params ? [...params] : undefined;
+            return (
+              await client.query<R>(prepared ? { name: prepared, text: sql, values } : { text: sql, values })
+            ).rows;
           },
         });
         await client.query('COMMIT');

@@ -39,5 +39,6 @@ CREATE TABLE fan_contributions (
   updated_at   timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (vid, fan_uid)
 );
-CREATE INDEX fan_contributions_rank_idx ON fan_contributions (vid, coins DESC);
+-- No index on coins: a gift's update then stays a heap-only (HOT) update; a broadcast's fans
+-- are read by the primary key and sorted.
 CREATE INDEX fan_contributions_host_idx ON fan_contributions (host_uid, fan_uid);

@@ -37,7 +37,7 @@ interface Pending {
 /** The most gifts one database transaction carries. */
 const MAX_BATCH = 1000;
 /** Batches committing at once (each holds the shared rows only at its very end). */
-const MAX_IN_FLIGHT = 3;
+const MAX_IN_FLIGHT = 4;
 
 /**
  * Gifts in batches: every gift waiting while the previous batch commits goes into the next
@@ -174,6 +174,7 @@ export class GiftBatcher {
        SELECT 'gift', k, a, m FROM unnest($1::text[], $2::bigint[], $3::jsonb[]) AS x(k, a, m)
        ON CONFLICT (idempotency_key) DO NOTHING RETURNING id, idempotency_key`,
       [orders.map((o) => o.key), orders.map((o) => o.sender), orders.map((o) => JSON.stringify(meta(o)))],
+      'gift_tx',
     );
     const txOf = new Map(created.map((r) => [r.idempotency_key, r.id]));
     const fresh = orders.filter((o) => txOf.has(o.key));
@@ -186,6 +187,7 @@ export class GiftBatcher {
            FROM unnest($1::bigint[], $2::bigint[]) AS d(id, amount)
            WHERE a.id = d.id AND a.balance >= d.amount RETURNING a.id`,
           [fresh.map((o) => coinOf.get(o.sender)), fresh.map((o) => o.coins)],
+          'gift_debit',
         )
       ).map((r) => r.id),
     );
@@ -212,6 +214,7 @@ export class GiftBatcher {
         `INSERT INTO ledger_postings (tx_id, leg, currency, from_account, to_account, amount, owner_account)
          SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])`,
         [col(0), col(1), col(2), col(3), col(4), col(5), col(6)],
+        'gift_postings',
       );
       // 4. Top fans of this broadcast (one sender per batch, so rows are distinct).
       await tx.query(
@@ -225,6 +228,7 @@ export class GiftBatcher {
           paid.map((o) => o.host),
           paid.map((o) => o.coins),
         ],
+        'gift_fans',
       );
       // 5. What the host and the system accounts gain or give, one pending row each per batch:
       // no lock on the rows every gift would otherwise wait for (see ledger_pending).
@@ -241,6 +245,7 @@ export class GiftBatcher {
       await tx.query(
         'INSERT INTO ledger_pending (account_id, amount) SELECT * FROM unnest($1::bigint[], $2::bigint[])',
         [[...credit.keys()], [...credit.values()]],
+        'gift_pending',
       );
     }
 

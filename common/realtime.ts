@@ -28,7 +28,9 @@ export type RoomEvent =
   | (Base & { t: 'delete'; mid: string })
   | (Base & { t: 'host'; state: 'live' | 'interrupted' | 'ended' })
   | (Base & { t: 'notice'; key: string; params?: Record<string, string | number> })
-  | (Base & { t: 'follow'; from: Sender });
+  | (Base & { t: 'follow'; from: Sender })
+  /** A gift sent in the room (everyone's animation queue plays it). */
+  | (Base & { t: 'gift'; from: Sender; gift_id: number; count: number; coins: number });
 
 /** What a publisher hands the bus; the bus assigns id and time. */
 export type RoomEventBody = RoomEvent extends infer E

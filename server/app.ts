@@ -45,6 +45,9 @@ import { UsersService } from './modules/users/service';
 import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
 import { ChatService } from './modules/chat/service';
+import { GiftService } from './modules/ledger/gifts';
+import { Ledger } from './modules/ledger/ledger';
+import { moneyRoutes } from './modules/ledger/routes';
 import { roomRoutes } from './modules/room/routes';
 import { RoomService } from './modules/room/service';
 import { socialRoutes } from './modules/social/routes';
@@ -191,6 +194,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     : null;
   const chat = new ChatService(db, kv, bus, { sensitive, limitScale: config.RATE_LIMIT_SCALE });
   const social = new SocialService(db, bus);
+  const ledger = new Ledger(db);
+  const gifts = new GiftService(db, ledger, bus, { diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN });
+  // Gifts' pending credits into balances every second (see ledger_pending).
+  const rollUp = setInterval(() => {
+    void ledger.rollUp().catch((err: unknown) => app.log.error({ err }, 'ledger roll-up failed'));
+  }, 1000);
+  rollUp.unref();
   const room = new RoomService(db, kv, bus, presence, users, social, (vid, uid) => live.dropViewer(vid, uid));
   const gateway = attachGateway(app, {
     db,
@@ -204,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
   });
   app.addHook('onClose', async () => {
+    clearInterval(rollUp);
     await gateway.close();
     await bus.close();
     await presence.close();
@@ -295,6 +306,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(usersRoutes(users));
   await app.register(socialRoutes(social, db));
   await app.register(roomRoutes(room, config.RATE_LIMIT_SCALE));
+  await app.register(moneyRoutes({ db, ledger, gifts }));
   await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));
   registerMediaRoutes(app, live);
   if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);

@@ -26,6 +26,8 @@ const schema = z
     WS_MAX_PER_IP: z.coerce.number().int().positive().default(50),
     /** Seconds a viewer watches without following before the follow invitation (spec §2). */
     FOLLOW_INVITE_SECONDS: z.coerce.number().positive().default(60),
+    /** Diamonds a host receives per coin a gift costs. */
+    GIFT_DIAMONDS_PER_COIN: z.coerce.number().positive().default(1),
     /** Files the embedded defaults keep (PGlite, uploads, recordings); relative to the working directory. */
     DATA_DIR: z
       .string()

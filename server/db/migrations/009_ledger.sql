@@ -73,3 +73,12 @@ CREATE TABLE gifts (
   sort        int NOT NULL DEFAULT 0,
   active      boolean NOT NULL DEFAULT true
 );
+
+-- The first gifts (prices in coins). Their animations are added with the gift wall.
+INSERT INTO gifts (gift_id, name, price, format, sort) VALUES
+  (1, 'Rose', 1, 'video', 1),
+  (2, 'Heart', 5, 'video', 2),
+  (3, 'Star', 10, 'video', 3),
+  (4, 'Crown', 100, 'video', 4),
+  (5, 'Rocket', 500, 'video', 5),
+  (90, 'Fireworks (lottie)', 50, 'lottie', 90);

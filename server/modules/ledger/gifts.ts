@@ -1,0 +1,83 @@
+import { AppError } from '../../../common/errors';
+import type { Db } from '../../db/client';
+import type { Bus } from '../../realtime/bus';
+import { liveRepo } from '../live/repo';
+import { GiftBatcher, type GiftReceipt } from './gift-batcher';
+import type { Ledger } from './ledger';
+import type { Currency } from './repo';
+
+export interface Gift {
+  gift_id: number;
+  name: string;
+  price: number;
+  format: 'video' | 'lottie';
+  media_url: string | null;
+}
+
+/** Most of one gift sent at once (a combo). */
+export const MAX_COMBO = 99;
+
+/**
+ * Sending gifts in a live room (spec giftV2): the host must be live, nobody gifts themselves,
+ * only video gifts play (spec §4: lottie raises an error). Coins go through the GiftBatcher; the
+ * room sees the gift once it is paid (a retry does not play it again).
+ */
+export class GiftService {
+  readonly #batcher: GiftBatcher;
+  #catalogue: { at: number; gifts: Gift[] } | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ledger: Ledger,
+    private readonly bus: Bus,
+    private readonly opts: { diamondsPerCoin: number },
+  ) {
+    this.#batcher = new GiftBatcher(db);
+  }
+
+  /** The gift wall (cached for a minute: every room asks). */
+  async catalogue(): Promise<Gift[]> {
+    if (this.#catalogue && Date.now() - this.#catalogue.at < 60_000) return this.#catalogue.gifts;
+    const gifts = await this.db.query<Gift>(
+      'SELECT gift_id, name, price, format, media_url FROM gifts WHERE active ORDER BY sort, gift_id',
+    );
+    this.#catalogue = { at: Date.now(), gifts };
+    return gifts;
+  }
+
+  async send(
+    who: { uid: number; name: string },
+    req: { vid: string; giftId: number; count: number; key: string },
+  ): Promise<GiftReceipt & { balances: Record<Currency, number> }> {
+    const gift = (await this.catalogue()).find((g) => g.gift_id === req.giftId);
+    if (!gift) throw new AppError('gift_not_found');
+    if (gift.format !== 'video') throw new AppError('gift_format_unsupported');
+    if (!Number.isInteger(req.count) || req.count < 1 || req.count > MAX_COMBO)
+      throw new AppError('validation_failed', { field: 'count' });
+    const live = await liveRepo.byVid(this.db, req.vid);
+    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
+    if (live.status !== 'live') throw new AppError('host_offline');
+    if (live.uid === who.uid) throw new AppError('gift_self');
+    const coins = gift.price * req.count;
+    const receipt = await this.#batcher.send({
+      // Keys are the sender's: two people's requests can never collide.
+      key: `gift:${who.uid}:${req.key}`,
+      sender: who.uid,
+      host: live.uid,
+      vid: live.vid,
+      giftId: gift.gift_id,
+      count: req.count,
+      coins,
+      diamonds: Math.max(1, Math.floor(coins * this.opts.diamondsPerCoin)),
+    });
+    if (!receipt.replay)
+      await this.bus.publish(live.vid, {
+        t: 'gift',
+        from: { uid: who.uid, name: who.name, role: 'viewer' },
+        gift_id: gift.gift_id,
+        count: req.count,
+        coins,
+      });
+    return { ...receipt, balances: await this.ledger.balances(who.uid) };
+  }
+}

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorSchema, okSchema } from '../../http/envelope';
+import { usersRepo } from '../users/repo';
+import type { Db } from '../../db/client';
+import { requireAuth } from '../auth/context';
+import { MAX_COMBO, type GiftService } from './gifts';
+import type { Ledger } from './ledger';
+import { ledgerRepo } from './repo';
+
+const errors = {
+  400: errorSchema,
+  401: errorSchema,
+  402: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  422: errorSchema,
+};
+const balances = z.object({ coin: z.number(), diamond: z.number() });
+
+/** Gifts (spec giftV2) and the wallet's balances and history (spec finanInfo). */
+export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/v1/gifts',
+      {
+        schema: {
+          tags: ['gifts'],
+          summary: 'The gift wall (spec giftV2/liveGiftList)',
+          response: {
+            200: okSchema(
+              z.object({
+                list: z.array(
+                  z.object({
+                    gift_id: z.number(),
+                    name: z.string(),
+                    price: z.number(),
+                    format: z.enum(['video', 'lottie']),
+                    media_url: z.string().nullable(),
+                  }),
+                ),
+              }),
+            ),
+          },
+        },
+      },
+      async () => ({ status: 200 as const, data: { list: await deps.gifts.catalogue() } }),
+    );
+
+    app.post(
+      '/api/v1/gifts/send',
+      {
+        schema: {
+          tags: ['gifts'],
+          summary:
+            'Send a gift in a live room (spec giftV2/sendGift). `key` makes a retry safe: the same key sends once',
+          body: z.object({
+            vid: z.string().regex(/^[A-Za-z0-9]{4,32}$/),
+            gift_id: z.number().int().positive(),
+            count: z.number().int().min(1).max(MAX_COMBO).default(1),
+            key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+          }),
+          response: {
+            200: okSchema(z.object({ tx_id: z.number(), replay: z.boolean(), balances })),
+            ...errors,
+          },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        const me = await usersRepo.byUid(deps.db, uid);
+        const r = await deps.gifts.send(
+          { uid, name: me?.nickname ?? '' },
+          { vid: req.body.vid, giftId: req.body.gift_id, count: req.body.count, key: req.body.key },
+        );
+        return { status: 200 as const, data: { tx_id: r.txId, replay: r.replay, balances: r.balances } };
+      },
+    );
+
+    app.get(
+      '/api/v1/wallet',
+      {
+        schema: {
+          tags: ['wallet'],
+          summary: 'Coins and diamonds (spec finanInfo), and the latest movements',
+          querystring: z.object({ before: z.coerce.number().int().positive().optional() }),
+          response: {
+            200: okSchema(
+              z.object({
+                balances,
+                history: z.array(
+                  z.object({
+                    tx_id: z.number(),
+                    kind: z.string(),
+                    currency: z.enum(['coin', 'diamond']),
+                    amount: z.number(),
+                    meta: z.record(z.string(), z.unknown()),
+                    created_at: z.date(),
+                  }),
+                ),
+              }),
+            ),
+            ...errors,
+          },
+        },
+      },
+      async (req, reply) => {
+        const { uid } = requireAuth(req);
+        void reply.header('cache-control', 'no-store');
+        return {
+          status: 200 as const,
+          data: {
+            balances: await deps.ledger.balances(uid),
+            history: await ledgerRepo.history(deps.db, uid, 20, req.query.before),
+          },
+        };
+      },
+    );
+  };
+}

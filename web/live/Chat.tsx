@@ -4,10 +4,12 @@ import { sessionMark } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { useI18n } from '../i18n/i18n';
 import { realtime, RealtimeError, type ConnectionState } from './realtime';
+import { giftName, useGifts } from './room-api';
 
 type ChatMessage = Extract<RoomEvent, { t: 'chat' }>;
-/** What the list shows: messages, and who followed the host. */
-type Line = ChatMessage | Extract<RoomEvent, { t: 'follow' }>;
+/** What the list shows: messages, who followed the host, and gifts. */
+type Line = ChatMessage | Extract<RoomEvent, { t: 'follow' }> | Extract<RoomEvent, { t: 'gift' }>;
+const shown = (e: RoomEvent): e is Line => e.t === 'chat' || e.t === 'follow' || e.t === 'gift';
 
 const KEEP = 200;
 
@@ -96,11 +98,11 @@ export function Chat({
     const leave = rt.join(vid, {
       joined: (events, viewers, fresh) => {
         callbacks.current.onViewers?.(viewers);
-        const chats = events.filter((e): e is Line => e.t === 'chat' || e.t === 'follow');
+        const chats = events.filter(shown);
         setMessages((old) => (fresh ? chats : [...old, ...chats]).slice(-KEEP));
       },
       event: (e) => {
-        if (e.t === 'chat' || e.t === 'follow') setMessages((old) => [...old, e].slice(-KEEP));
+        if (shown(e)) setMessages((old) => [...old, e].slice(-KEEP));
         else if (e.t === 'delete') setMessages((old) => old.filter((m) => m.t !== 'chat' || m.mid !== e.mid));
       },
       count: (viewers) => callbacks.current.onViewers?.(viewers),
@@ -159,7 +161,9 @@ export function Chat({
       <ol className="chat__list" ref={list} role="log" aria-live="polite">
         {messages.length === 0 && <li className="chat__empty muted">{t('chat.empty')}</li>}
         {messages.map((m) =>
-          m.t === 'follow' ? (
+          m.t === 'gift' ? (
+            <GiftLine key={m.id} name={m.from.name} giftId={m.gift_id} count={m.count} />
+          ) : m.t === 'follow' ? (
             <li key={m.id} className="chat__notice">
               {t('chat.followed', { name: m.from.name })}
             </li>
@@ -246,5 +250,16 @@ function Name({
     <button type="button" className="chat__name chat__name--button" onClick={() => onPick(uid)}>
       {children}
     </button>
+  );
+}
+
+/** '… sent Rose ×3' in the chat. */
+function GiftLine({ name, giftId, count }: { name: string; giftId: number; count: number }) {
+  const { t } = useI18n();
+  const gift = useGifts()?.find((g) => g.gift_id === giftId);
+  return (
+    <li className="chat__notice chat__gift">
+      {t('gifts.sent', { name, gift: gift ? giftName(t, gift) : '', count })}
+    </li>
   );
 }

@@ -1,4 +1,8 @@
+import { useEffect, useState } from 'react';
 import type { ZodiacSign } from '../../common/profile';
+import { api } from '../auth/api';
+import type { I18n } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/types';
 
 export type { RoomPerson } from '../../common/room';
 
@@ -18,4 +22,56 @@ export interface PersonalCardData {
   is_host: boolean;
   blocked: boolean;
   can_block: boolean;
+}
+
+/** A gift of the wall (GET /api/v1/gifts). */
+export interface Gift {
+  gift_id: number;
+  name: string;
+  price: number;
+  format: 'video' | 'lottie';
+  media_url: string | null;
+  icon_url: string | null;
+}
+
+let catalogue: Promise<Gift[]> | null = null;
+
+/**
+ * The gift wall, loaded once per page on first need (spec §4: it loads lazily once; whatever asks
+ * meanwhile waits for the same load). A failed load is tried again next time.
+ */
+export function loadGifts(): Promise<Gift[]> {
+  catalogue ??= api<{ list: Gift[] }>('GET', '/api/v1/gifts').then(
+    (d) => d.list,
+    (err: unknown) => {
+      catalogue = null;
+      throw err;
+    },
+  );
+  return catalogue;
+}
+
+/**
+ * A gift's name in the page's language: the catalogue's `gifts.name.{id}` where it has one (the
+ * seeded gifts), the name the staff gave it otherwise.
+ */
+export function giftName(t: I18n['t'], gift: { gift_id: number; name: string }): string {
+  const key = `gifts.name.${gift.gift_id}` as MessageKey;
+  const name = t(key);
+  return name === key ? gift.name : name;
+}
+
+/** The gift wall for a component, once loaded (null meanwhile or when it cannot load). */
+export function useGifts(): Gift[] | null {
+  const [gifts, setGifts] = useState<Gift[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadGifts()
+      .then((g) => live && setGifts(g))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return gifts;
 }

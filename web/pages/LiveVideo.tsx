@@ -7,6 +7,8 @@ import { useI18n } from '../i18n/i18n';
 import { useAuth } from '../auth/AuthContext';
 import { FollowButton } from '../live/FollowButton';
 import { FollowInvite } from '../live/FollowInvite';
+import { GiftOverlay } from '../live/GiftOverlay';
+import { GiftWall } from '../live/GiftWall';
 import { ReportButton } from '../live/ReportDialog';
 import { RoomPanel } from '../live/RoomPanel';
 import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
@@ -189,6 +191,7 @@ export default function LiveVideo({ data }: PageProps) {
           onPlaying={() => setView('playing')}
           aria-label={live.title}
         />
+        <GiftOverlay vid={live.vid} />
         <div className="live-page__top">
           <span className="live-badge">{t('live.badge')}</span>
           <span className="live-page__viewers">
@@ -245,6 +248,9 @@ export default function LiveVideo({ data }: PageProps) {
         hostUid={host.uid}
         viewers={viewers}
         onViewers={setViewers}
+        {...(user?.uid === host.uid
+          ? {}
+          : { extra: { label: t('gifts.title'), content: <GiftWall vid={live.vid} /> } })}
         onBlocked={() => {
           mediaEnded.current = true;
           setBlocked(true);

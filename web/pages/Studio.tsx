@@ -13,6 +13,7 @@ import { Link } from '../components/Link';
 import { NoContent, useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
 import { Broadcast, type Started } from '../live/broadcast';
+import { GiftOverlay } from '../live/GiftOverlay';
 import { RoomPanel } from '../live/RoomPanel';
 import { browserCanBroadcast, DeviceCheck, Preview, useDevices } from '../live/devices';
 
@@ -286,6 +287,7 @@ function LiveView({
     <div className="studio studio--live">
       <div className="studio__stage">
         <Preview stream={stream} className="studio__preview studio__preview--live" />
+        <GiftOverlay vid={vid} />
         <div className="studio__overlay">
           <span className="live-badge">{t('studio.live')}</span>
           <span className="studio__clock">
@@ -314,7 +316,7 @@ function LiveView({
           hostUid={user?.uid ?? 0}
           viewers={viewers}
           onViewers={setViewers}
-          extra={{ label: t('studio.tabGifts'), content: <NoContent>{t('studio.giftsEmpty')}</NoContent> }}
+          extra={{ label: t('studio.tabGifts'), content: <NoContent>{t('gifts.received')}</NoContent> }}
         />
         <button type="button" className="btn btn--danger btn--block" onClick={() => void end()}>
           {t('studio.end')}

@@ -70,15 +70,17 @@ CREATE TABLE gifts (
   price       int NOT NULL CHECK (price > 0),
   format      text NOT NULL DEFAULT 'video' CHECK (format IN ('video', 'lottie')),
   media_url   text,
+  icon_url    text,
   sort        int NOT NULL DEFAULT 0,
   active      boolean NOT NULL DEFAULT true
 );
 
--- The first gifts (prices in coins). Their animations are added with the gift wall.
-INSERT INTO gifts (gift_id, name, price, format, sort) VALUES
-  (1, 'Rose', 1, 'video', 1),
-  (2, 'Heart', 5, 'video', 2),
-  (3, 'Star', 10, 'video', 3),
-  (4, 'Crown', 100, 'video', 4),
-  (5, 'Rocket', 500, 'video', 5),
-  (90, 'Fireworks (lottie)', 50, 'lottie', 90);
+-- The first gifts (prices in coins); animations drawn by scripts/gifts/make-animations.ts.
+INSERT INTO gifts (gift_id, name, price, format, media_url, icon_url, sort) VALUES
+  (1, 'Rose', 1, 'video', '/gifts/1.mp4', '/gifts/1.webp', 1),
+  (2, 'Heart', 5, 'video', '/gifts/2.mp4', '/gifts/2.webp', 2),
+  (3, 'Star', 10, 'video', '/gifts/3.mp4', '/gifts/3.webp', 3),
+  (4, 'Crown', 100, 'video', '/gifts/4.mp4', '/gifts/4.webp', 4),
+  (5, 'Rocket', 500, 'video', '/gifts/5.mp4', '/gifts/5.webp', 5),
+  -- A lottie gift: spec §4 says only video gifts play; sending it raises the spec's error.
+  (90, 'Fireworks', 50, 'lottie', NULL, '/gifts/3.webp', 90);

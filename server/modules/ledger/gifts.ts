@@ -12,6 +12,7 @@ export interface Gift {
   price: number;
   format: 'video' | 'lottie';
   media_url: string | null;
+  icon_url: string | null;
 }
 
 /** Most of one gift sent at once (a combo). */
@@ -39,7 +40,7 @@ export class GiftService {
   async catalogue(): Promise<Gift[]> {
     if (this.#catalogue && Date.now() - this.#catalogue.at < 60_000) return this.#catalogue.gifts;
     const gifts = await this.db.query<Gift>(
-      'SELECT gift_id, name, price, format, media_url FROM gifts WHERE active ORDER BY sort, gift_id',
+      'SELECT gift_id, name, price, format, media_url, icon_url FROM gifts WHERE active ORDER BY sort, gift_id',
     );
     this.#catalogue = { at: Date.now(), gifts };
     return gifts;

@@ -38,6 +38,7 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
                     price: z.number(),
                     format: z.enum(['video', 'lottie']),
                     media_url: z.string().nullable(),
+                    icon_url: z.string().nullable(),
                   }),
                 ),
               }),

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import type { RoomEvent } from '../../common/realtime';
+import { useI18n } from '../i18n/i18n';
+import { realtime } from './realtime';
+import { giftName, loadGifts, type Gift } from './room-api';
+
+type GiftEvent = Extract<RoomEvent, { t: 'gift' }>;
+
+/** How many gifts wait at most; in a flood the oldest are dropped (they were shown in the chat). */
+const QUEUE = 20;
+
+/**
+ * Gift animations over the video, one after another, for everyone in the room: the gift's clip
+ * (drawn on black, blended with `screen` so black disappears) and who sent it.
+ */
+export function GiftOverlay({ vid }: { vid: string }) {
+  const { t } = useI18n();
+  const [queue, setQueue] = useState<GiftEvent[]>([]);
+  const [gifts, setGifts] = useState<Gift[]>([]);
+
+  useEffect(() => {
+    // Only gifts sent from now on play (history is for the chat).
+    return realtime().join(vid, {
+      joined: () => undefined,
+      event: (e) => {
+        if (e.t !== 'gift') return;
+        setQueue((q) => [...q, e].slice(-QUEUE));
+        void loadGifts()
+          .then(setGifts)
+          .catch(() => undefined);
+      },
+      count: () => undefined,
+    });
+  }, [vid]);
+
+  const current = queue[0];
+  const gift = current ? gifts.find((g) => g.gift_id === current.gift_id) : undefined;
+  const next = () => setQueue((q) => q.slice(1));
+  const clip = gift?.media_url;
+  useEffect(() => {
+    // A gift without a clip shows its caption for a moment.
+    if (!current || clip) return;
+    const timer = window.setTimeout(() => setQueue((q) => q.slice(1)), 2000);
+    return () => window.clearTimeout(timer);
+  }, [current, clip]);
+  if (!current) return null;
+  return (
+    <div className="gift-overlay" aria-live="polite">
+      {gift?.media_url && (
+        <video
+          key={current.id}
+          className="gift-overlay__clip"
+          src={gift.media_url}
+          autoPlay
+          muted
+          playsInline
+          onEnded={next}
+          onError={next}
+        />
+      )}
+      <p className="gift-overlay__caption">
+        {t('gifts.sent', {
+          name: current.from.name,
+          gift: gift ? giftName(t, gift) : '',
+          count: current.count,
+        })}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import { formatCount } from '../../common/format';
+import { api } from '../auth/api';
+import { useAuth } from '../auth/AuthContext';
+import { errorMessage } from '../auth/fields';
+import { useFeedback } from '../components/feedback';
+import { useI18n } from '../i18n/i18n';
+import { giftName, loadGifts, type Gift } from './room-api';
+
+/** Combos offered with one tap (the server takes 1 to 99). */
+const COMBOS = [1, 10, 99] as const;
+
+/**
+ * The gift wall of a live room: the catalogue, the viewer's coins, a combo, Send. Each send has
+ * its own key, so a retried request can never pay twice.
+ */
+export function GiftWall({ vid }: { vid: string }) {
+  const { t, locale } = useI18n();
+  const { user, requireLogin } = useAuth();
+  const { toast } = useFeedback();
+  const [gifts, setGifts] = useState<Gift[] | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [coins, setCoins] = useState<number | null>(null);
+  const [picked, setPicked] = useState<number | null>(null);
+  const [combo, setCombo] = useState<(typeof COMBOS)[number]>(1);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    loadGifts()
+      .then((g) => live && setGifts(g))
+      .catch((err: unknown) => live && setFailed(errorMessage(t, err)));
+    return () => {
+      live = false;
+    };
+  }, [t]);
+
+  useEffect(() => {
+    if (!user) return;
+    let live = true;
+    api<{ balances: { coin: number } }>('GET', '/api/v1/wallet')
+      .then((w) => live && setCoins(w.balances.coin))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [user]);
+
+  const send = async () => {
+    if (!user) return requireLogin(t('error.sign_in_first'));
+    if (picked === null) return;
+    setSending(true);
+    try {
+      const r = await api<{ balances: { coin: number } }>('POST', '/api/v1/gifts/send', {
+        vid,
+        gift_id: picked,
+        count: combo,
+        key: crypto.randomUUID(),
+      });
+      setCoins(r.balances.coin);
+    } catch (err) {
+      toast(errorMessage(t, err));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (failed)
+    return (
+      <p className="form-error" role="alert">
+        {failed}
+      </p>
+    );
+  if (!gifts) return <div className="spinner" role="progressbar" aria-label={t('common.loading')} />;
+  const chosen = gifts.find((g) => g.gift_id === picked);
+  return (
+    <div className="gift-wall">
+      <ul className="gift-wall__grid" role="listbox" aria-label={t('gifts.title')}>
+        {gifts.map((g) => (
+          <li key={g.gift_id} role="option" aria-selected={picked === g.gift_id}>
+            <button type="button" className="gift-wall__gift" onClick={() => setPicked(g.gift_id)}>
+              {g.icon_url && <img src={g.icon_url} alt="" width={48} height={48} loading="lazy" />}
+              <span className="gift-wall__name">{giftName(t, g)}</span>
+              <span className="gift-wall__price">
+                {t('room.coins', { count: g.price, formatted: formatCount(g.price, locale) })}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="gift-wall__bar">
+        <span className="gift-wall__balance">
+          {user
+            ? coins === null
+              ? '…'
+              : t('gifts.balance', { count: coins, formatted: formatCount(coins, locale) })
+            : t('gifts.signIn')}
+        </span>
+        <div className="segmented" role="group" aria-label={t('gifts.combo')}>
+          {COMBOS.map((n) => (
+            <button key={n} type="button" aria-pressed={combo === n} onClick={() => setCombo(n)}>
+              ×{n}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="btn btn--primary btn--sm"
+          disabled={sending || (Boolean(user) && !chosen)}
+          onClick={() => void send()}
+        >
+          {chosen
+            ? t('gifts.sendThis', { gift: giftName(t, chosen), count: combo * chosen.price })
+            : t('gifts.send')}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -99,7 +99,7 @@ export function GiftWall({ vid }: { vid: string }) {
         <div className="segmented" role="group" aria-label={t('gifts.combo')}>
           {COMBOS.map((n) => (
             <button key={n} type="button" aria-pressed={combo === n} onClick={() => setCombo(n)}>
-              ×{n}
+              <bdi dir="ltr">×{n}</bdi>
             </button>
           ))}
         </div>

@@ -27,3 +27,13 @@ export interface RoomPerson {
   /** Coins given to the host (this broadcast or all time, as the list says). */
   coins: number;
 }
+
+/** A gift of the wall (spec §3 gift; §4: only the video format plays). */
+export interface Gift {
+  gift_id: number;
+  name: string;
+  price: number;
+  format: 'video' | 'lottie';
+  media_url: string | null;
+  icon_url: string | null;
+}

@@ -64,17 +64,22 @@ async function signIn(page: Page, who: { email: string; password: string }): Pro
   await dialog.waitFor({ state: 'hidden' });
 }
 
+/** The host signs in at the studio and goes live from the fake camera. */
+async function goLive(title: string) {
+  const host = await open('/en/broadcast', 1280);
+  await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  await signIn(host.page, HOST);
+  await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
+  await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
+  await host.page.getByLabel('Title').fill(title);
+  await host.page.getByRole('button', { name: 'Go live' }).click();
+  await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
+  return { host, share: new URL(await host.page.getByLabel('Share your live').inputValue()) };
+}
+
 describe('the live room’s people', () => {
   it('audience, card, mention, report, follow invitation, and a permanent block', async () => {
-    const host = await open('/en/broadcast', 1280);
-    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    await signIn(host.page, HOST);
-    await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
-    await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
-    await host.page.getByLabel('Title').fill('Open mic night');
-    await host.page.getByRole('button', { name: 'Go live' }).click();
-    await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
-    const share = new URL(await host.page.getByLabel('Share your live').inputValue());
+    const { host, share } = await goLive('Open mic night');
     const vid = share.pathname.split('/').pop() ?? '';
 
     // A visitor opens the live page on a phone and signs in from the chat.
@@ -164,15 +169,7 @@ describe('the live room’s people', () => {
   });
 
   it('a viewer sends a gift: paid from their coins, played over the video for the room, ranked', async () => {
-    const host = await open('/en/broadcast', 1280);
-    await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    await signIn(host.page, HOST);
-    await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
-    await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
-    await host.page.getByLabel('Title').fill('Gift night');
-    await host.page.getByRole('button', { name: 'Go live' }).click();
-    await host.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
-    const share = new URL(await host.page.getByLabel('Share your live').inputValue());
+    const { host, share } = await goLive('Gift night');
 
     const viewer = await open(share.pathname, 390);
     await viewer.page.getByRole('tab', { name: 'Gifts' }).click();

@@ -96,3 +96,15 @@ export async function signedInUser(
     shortId: session.json<{ data: { user: { short_id: string } } }>().data.user.short_id,
   };
 }
+
+/** `signedInUser` plus the user's uid (through the public profile), for tests that need both. */
+export async function signedInPerson(
+  t: TestApp,
+  kv: Kv,
+  email: string,
+  password = 'test pass 1',
+): Promise<{ headers: Record<string, string>; shortId: string; uid: number }> {
+  const p = await signedInUser(t, kv, email, password);
+  const res = await t.app.inject({ url: `/api/v1/users/${p.shortId}` });
+  return { ...p, uid: res.json<{ data: { uid: number } }>().data.uid };
+}

@@ -4,7 +4,9 @@ import { api } from '../auth/api';
 import type { I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
 
-export type { RoomPerson } from '../../common/room';
+import type { Gift } from '../../common/room';
+
+export type { Gift, RoomPerson } from '../../common/room';
 
 /** GET /api/v1/live/:vid/card/:uid. */
 export interface PersonalCardData {
@@ -22,16 +24,6 @@ export interface PersonalCardData {
   is_host: boolean;
   blocked: boolean;
   can_block: boolean;
-}
-
-/** A gift of the wall (GET /api/v1/gifts). */
-export interface Gift {
-  gift_id: number;
-  name: string;
-  price: number;
-  format: 'video' | 'lottie';
-  media_url: string | null;
-  icon_url: string | null;
 }
 
 let catalogue: Promise<Gift[]> | null = null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorSchema } from '../../http/envelope';
+import { publicProfileSchema } from '../users/schemas';
 import type { UserRow } from './repo';
 
 export const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
@@ -16,21 +17,24 @@ export const errors = {
 };
 
 /** Spec §3 user_info (what exists so far) and the stored-login user (uid, country, area). */
-export const userInfoSchema = z.object({
-  uid: z.number(),
-  short_id: z.string(),
-  nickname: z.string(),
-  face: z.string().nullable(),
-  usign: z.string(),
-  sex: z.number(),
-  level: z.number(),
-  anchor_level: z.number(),
-  addr: z.string(),
-  country: z.string(),
-  area: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-});
+export const userInfoSchema = publicProfileSchema
+  .pick({
+    uid: true,
+    short_id: true,
+    nickname: true,
+    face: true,
+    usign: true,
+    sex: true,
+    level: true,
+    anchor_level: true,
+    addr: true,
+  })
+  .extend({
+    country: z.string(),
+    area: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+  });
 
 export function userInfo(u: UserRow): z.infer<typeof userInfoSchema> {
   return {

@@ -1,4 +1,5 @@
 import { AppError } from '../../../common/errors';
+import type { Gift } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { liveRepo } from '../live/repo';
@@ -6,14 +7,7 @@ import { GiftBatcher, type GiftReceipt } from './gift-batcher';
 import type { Ledger } from './ledger';
 import type { Currency } from './repo';
 
-export interface Gift {
-  gift_id: number;
-  name: string;
-  price: number;
-  format: 'video' | 'lottie';
-  media_url: string | null;
-  icon_url: string | null;
-}
+export type { Gift };
 
 /** Most of one gift sent at once (a combo). */
 export const MAX_COMBO = 99;

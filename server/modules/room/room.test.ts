@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { signedInUser } from '../../testing/auth';
+import { signedInPerson } from '../../testing/auth';
 import { realtimeClients } from '../../testing/realtime';
 import { roomRepo } from './repo';
 
@@ -17,11 +17,7 @@ let fan: Person;
 let other: Person;
 let vid: string;
 
-async function person(email: string): Promise<Person> {
-  const p = await signedInUser(t, kv, email, 'room pass 1');
-  const res = await t.app.inject({ url: `/api/v1/users/${p.shortId}` });
-  return { ...p, uid: res.json<{ data: { uid: number } }>().data.uid };
-}
+const person = (email: string): Promise<Person> => signedInPerson(t, kv, email, 'room pass 1');
 
 beforeAll(async () => {
   t = await createTestApp({ kv });

@@ -255,39 +255,30 @@ export class Gateway {
     this.#dirty.add(name);
   }
 
-  #leave(c: Connection, name: string): void {
-    if (!c.rooms.delete(name)) return;
+  /** Takes a connection out of a room on this node; false when it was not in it. */
+  #detach(c: Connection, name: string): boolean {
+    if (!c.rooms.delete(name)) return false;
     c.hosting.delete(name);
     c.catchUp.delete(name);
-    const room = this.#rooms.get(name);
-    if (!room) return;
-    room.subscribers.delete(c);
+    this.#rooms.get(name)?.subscribers.delete(c);
     this.#dirty.add(name);
-    c.reply({ t: 'left', room: name });
+    return true;
+  }
+
+  #leave(c: Connection, name: string): void {
+    if (this.#detach(c, name)) c.reply({ t: 'left', room: name });
   }
 
   /** The host blocked `uid`: out of the room at once, told why, and never let back in (canJoin). */
   #kick(name: string, uid: number): void {
-    const room = this.#rooms.get(name);
-    for (const c of room?.subscribers ?? []) {
-      if (c.who?.uid !== uid) continue;
-      room?.subscribers.delete(c);
-      c.rooms.delete(name);
-      c.hosting.delete(name);
-      c.catchUp.delete(name);
-      c.error('blocked_permanently', { room: name });
-    }
-    this.#dirty.add(name);
+    for (const c of [...(this.#rooms.get(name)?.subscribers ?? [])])
+      if (c.who?.uid === uid && this.#detach(c, name)) c.error('blocked_permanently', { room: name });
     this.opts.onKick?.(name, uid);
   }
 
   #close(c: Connection): void {
     this.#connections.delete(c);
-    for (const name of c.rooms) {
-      this.#rooms.get(name)?.subscribers.delete(c);
-      this.#dirty.add(name);
-    }
-    c.rooms.clear();
+    for (const name of [...c.rooms]) this.#detach(c, name);
   }
 
   /** Reports changed rooms' counts; the total goes to every node's subscribers as one signal. */

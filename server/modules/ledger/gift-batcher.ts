@@ -36,16 +36,19 @@ interface Pending {
 
 /** The most gifts one database transaction carries. */
 const MAX_BATCH = 1000;
-/** Batches committing at once (each holds the shared rows only at its very end). */
+/** Batches committing at once (they share no row: senders differ, hosts gain through pending rows). */
 const MAX_IN_FLIGHT = 4;
+/** Account ids remembered (users who sent or received gifts lately); forgotten past this. */
+const KNOWN_ACCOUNTS = 100_000;
 
 /**
- * Gifts in batches: every gift waiting while the previous batch commits goes into the next
- * database transaction together. Each gift is still its own ledger transaction (its key, its
- * postings), but the popular host's account, the system accounts and the top-fans rows are
- * locked and updated once per batch, not once per gift: that is what lets thousands of gifts a
- * second reach one host. A quiet room's gift commits alone at once; a busy one's wait at most one
- * batch. Senders' coins are debited only where they suffice; the others are refused.
+ * Gifts in batches: the gifts that arrive while batches commit go into the next database
+ * transaction together. Each gift is still its own ledger transaction (its key, its postings),
+ * but statements run once per batch, and what the popular host and the system accounts gain is
+ * appended to ledger_pending (one row per account per batch) instead of updating rows every gift
+ * would queue for: that is what lets thousands of gifts a second reach one host. A quiet room's
+ * gift commits alone at once. Senders' coins are debited only where they suffice; the others are
+ * refused.
  */
 export class GiftBatcher {
   #queue: Pending[] = [];
@@ -78,10 +81,7 @@ export class GiftBatcher {
     });
   }
 
-  /**
-   * Starts batches while fewer than MAX_IN_FLIGHT are committing: the next batch does its own
-   * rows while the previous one holds the shared ones, which it takes last, just before commit.
-   */
+  /** Starts batches while fewer than MAX_IN_FLIGHT are committing. */
   #pump(): void {
     while (this.#inFlight < MAX_IN_FLIGHT && this.#queue.length) {
       // One gift per sender and per key in a batch and across the batches in flight: a sender's
@@ -137,6 +137,7 @@ export class GiftBatcher {
       if (id) out.set(uid, id);
       else missing.push(uid);
     }
+    if (this.#known.size > KNOWN_ACCOUNTS) this.#known.clear();
     for (const [uid, id] of await ledgerRepo.userAccounts(this.db, missing, currency)) {
       this.#known.set(`${uid}:${currency}`, id);
       out.set(uid, id);

@@ -7,7 +7,7 @@ import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Bus } from '../../realtime/bus';
 import type { ClientMessage, RoomEvent } from '../../realtime/events';
 import type { Identity } from '../../realtime/gateway';
-import { liveRepo } from '../live/repo';
+import { existingLive } from '../live/existing';
 import { roomRepo } from '../room/repo';
 import { usersRepo } from '../users/repo';
 import type { SensitiveWords } from '../moderation/sensitive';
@@ -36,8 +36,7 @@ export class ChatService {
   async #host(room: string): Promise<number> {
     const hit = this.#hosts.get(room);
     if (hit && Date.now() - hit.at < 60_000) return hit.uid;
-    const live = await liveRepo.byVid(this.db, room);
-    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
+    const live = await existingLive(this.db, room);
     this.#hosts.set(room, { uid: live.uid, at: Date.now() });
     if (this.#hosts.size > 10_000) this.#hosts.delete(this.#hosts.keys().next().value ?? '');
     return live.uid;

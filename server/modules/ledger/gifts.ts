@@ -2,7 +2,7 @@ import { AppError } from '../../../common/errors';
 import type { Gift } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
-import { liveRepo } from '../live/repo';
+import { existingLive } from '../live/existing';
 import { GiftBatcher, type GiftReceipt } from './gift-batcher';
 import type { Ledger } from './ledger';
 import type { Currency } from './repo';
@@ -49,8 +49,7 @@ export class GiftService {
     if (gift.format !== 'video') throw new AppError('gift_format_unsupported');
     if (!Number.isInteger(req.count) || req.count < 1 || req.count > MAX_COMBO)
       throw new AppError('validation_failed', { field: 'count' });
-    const live = await liveRepo.byVid(this.db, req.vid);
-    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
+    const live = await existingLive(this.db, req.vid);
     if (live.status !== 'live') throw new AppError('host_offline');
     if (live.uid === who.uid) throw new AppError('gift_self');
     const coins = gift.price * req.count;

@@ -1,4 +1,5 @@
 import { roomRepo } from '../room/repo';
+import { existingLive } from './existing';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
@@ -207,8 +208,7 @@ export class LiveService {
 
   /** A viewer (WHEP) of a live broadcast; `uid` when signed in (the host may have blocked them). */
   async play(vid: string, offer: string, uid: number | null = null) {
-    const live = await liveRepo.byVid(this.db, vid);
-    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
+    const live = await existingLive(this.db, vid);
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
     if (uid && (await roomRepo.isBlocked(this.db, live.uid, uid))) throw new AppError('blocked_permanently');
     const session = await this.media.play(vid, offer);

@@ -1,12 +1,12 @@
 import { AppError } from '../../../common/errors';
 import { REPORT_MAX_CHARS, type ReportCategory } from '../../../common/room';
 import { countGraphemes } from '../../../common/validation';
-import type { Db, Queryable } from '../../db/client';
+import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Bus } from '../../realtime/bus';
 import type { Presence } from '../../realtime/presence';
-import { liveRepo, type LiveRow } from '../live/repo';
+import { existingLive } from '../live/existing';
 import type { SocialService } from '../social/service';
 import type { PublicProfile, UsersService } from '../users/service';
 import { roomRepo, type RoomPerson } from './repo';
@@ -42,14 +42,8 @@ export class RoomService {
     private readonly dropViewer: (vid: string, uid: number) => Promise<void>,
   ) {}
 
-  async #live(vid: string): Promise<LiveRow> {
-    const live = await liveRepo.byVid(this.db, vid);
-    if (!live || live.status === 'deleted') throw new AppError('video_not_found');
-    return live;
-  }
-
   async card(vid: string, uid: number, viewer: number | null): Promise<PersonalCard> {
-    const live = await this.#live(vid);
+    const live = await existingLive(this.db, vid);
     const [profile, state] = await Promise.all([this.users.byUid(uid), this.social.state(viewer, uid)]);
     if (!profile) throw new AppError('not_found');
     const host = viewer === live.uid;
@@ -62,14 +56,9 @@ export class RoomService {
     };
   }
 
-  async isBlocked(vid: string, uid: number): Promise<boolean> {
-    const live = await this.#live(vid);
-    return roomRepo.isBlocked(this.db, live.uid, uid);
-  }
-
   /** The host blocks `uid` from all their broadcasts: out of this room's chat and media now. */
   async block(host: number, vid: string, uid: number): Promise<void> {
-    const live = await this.#live(vid);
+    const live = await existingLive(this.db, vid);
     if (live.uid !== host) throw new AppError('not_room_owner');
     if (uid === host) throw new AppError('cannot_block');
     if (!(await this.users.byUid(uid))) throw new AppError('not_found');
@@ -79,7 +68,7 @@ export class RoomService {
   }
 
   async unblock(host: number, vid: string, uid: number): Promise<void> {
-    const live = await this.#live(vid);
+    const live = await existingLive(this.db, vid);
     if (live.uid !== host) throw new AppError('not_room_owner');
     await roomRepo.unblock(this.db, host, uid);
   }
@@ -95,32 +84,23 @@ export class RoomService {
     if (countGraphemes(reason) > REPORT_MAX_CHARS)
       throw new AppError('validation_failed', { field: 'reason' });
     if (!(await this.users.byUid(r.target))) throw new AppError('not_found');
-    const vid = r.vid ? (await this.#live(r.vid)).vid : null;
+    const vid = r.vid ? (await existingLive(this.db, r.vid)).vid : null;
     await enforceLimits(this.kv, [{ limit: REPORT_LIMIT, key: String(reporter) }], limitScale);
     return roomRepo.addReport(this.db, { reporter, target: r.target, vid, category: r.category, reason });
   }
 
   /** Signed-in people watching now (on any node), biggest givers of this broadcast first. */
   async audience(vid: string): Promise<RoomPerson[]> {
-    await this.#live(vid);
+    await existingLive(this.db, vid);
     const uids = await this.presence.audience(vid, AUDIENCE_SCAN);
     return roomRepo.people(this.db, vid, uids, LIST_LIMIT);
   }
 
   /** Top fans: of this broadcast, or of its host over all broadcasts. */
   async topFans(vid: string, scope: 'live' | 'all'): Promise<RoomPerson[]> {
-    const live = await this.#live(vid);
+    const live = await existingLive(this.db, vid);
     return scope === 'live'
       ? roomRepo.topOfBroadcast(this.db, vid, LIST_LIMIT)
       : roomRepo.topOfHost(this.db, live.uid, LIST_LIMIT);
-  }
-
-  /** Counts a fan's coins towards the rankings (gifts call this inside their transaction). */
-  async contribute(tx: Queryable, c: { vid: string; fan: number; coins: number }): Promise<void> {
-    if (!Number.isSafeInteger(c.coins) || c.coins <= 0)
-      throw new AppError('validation_failed', { field: 'coins' });
-    const live = await liveRepo.byVid(tx, c.vid);
-    if (!live) throw new AppError('video_not_found');
-    await roomRepo.contribute(tx, { vid: c.vid, host: live.uid, fan: c.fan, coins: c.coins });
   }
 }

@@ -256,7 +256,7 @@ function Name({
 /** '… sent Rose ×3' in the chat. */
 function GiftLine({ name, giftId, count }: { name: string; giftId: number; count: number }) {
   const { t } = useI18n();
-  const gift = useGifts()?.find((g) => g.gift_id === giftId);
+  const gift = useGifts().gifts?.find((g) => g.gift_id === giftId);
   return (
     <li className="chat__notice chat__gift">
       {t('gifts.sent', { name, gift: gift ? giftName(t, gift) : '', count })}

@@ -5,7 +5,7 @@ import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
 import { useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
-import { giftName, loadGifts, type Gift } from './room-api';
+import { giftName, useGifts } from './room-api';
 
 /** Combos offered with one tap (the server takes 1 to 99). */
 const COMBOS = [1, 10, 99] as const;
@@ -18,22 +18,11 @@ export function GiftWall({ vid }: { vid: string }) {
   const { t, locale } = useI18n();
   const { user, requireLogin } = useAuth();
   const { toast } = useFeedback();
-  const [gifts, setGifts] = useState<Gift[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const { gifts, error } = useGifts();
   const [coins, setCoins] = useState<number | null>(null);
   const [picked, setPicked] = useState<number | null>(null);
   const [combo, setCombo] = useState<(typeof COMBOS)[number]>(1);
   const [sending, setSending] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    loadGifts()
-      .then((g) => live && setGifts(g))
-      .catch((err: unknown) => live && setFailed(errorMessage(t, err)));
-    return () => {
-      live = false;
-    };
-  }, [t]);
 
   useEffect(() => {
     if (!user) return;
@@ -65,10 +54,10 @@ export function GiftWall({ vid }: { vid: string }) {
     }
   };
 
-  if (failed)
+  if (error)
     return (
       <p className="form-error" role="alert">
-        {failed}
+        {errorMessage(t, error)}
       </p>
     );
   if (!gifts) return <div className="spinner" role="progressbar" aria-label={t('common.loading')} />;

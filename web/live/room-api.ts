@@ -53,17 +53,18 @@ export function giftName(t: I18n['t'], gift: { gift_id: number; name: string }):
   return name === key ? gift.name : name;
 }
 
-/** The gift wall for a component, once loaded (null meanwhile or when it cannot load). */
-export function useGifts(): Gift[] | null {
-  const [gifts, setGifts] = useState<Gift[] | null>(null);
+/** The gift wall for a component: null while it loads, and why it could not load. */
+export function useGifts(): { gifts: Gift[] | null; error: unknown } {
+  const [state, setState] = useState<{ gifts: Gift[] | null; error: unknown }>({ gifts: null, error: null });
   useEffect(() => {
     let live = true;
-    loadGifts()
-      .then((g) => live && setGifts(g))
-      .catch(() => undefined);
+    loadGifts().then(
+      (gifts) => live && setState({ gifts, error: null }),
+      (error: unknown) => live && setState({ gifts: null, error }),
+    );
     return () => {
       live = false;
     };
   }, []);
-  return gifts;
+  return state;
 }

@@ -62,6 +62,25 @@ export const ERRORS = {
   gift_self: { code: 1606, http: 400 },
   /** The same idempotency key was used for a different request. */
   idempotency_conflict: { code: 1607, http: 409 },
+  /** Spec §8 getOrderFail: the payment provider could not open a checkout. */
+  get_order_fail: { code: 1608, http: 502 },
+  /** Spec §6: recharge needs a phone or a verified e-mail bound to the account. */
+  contact_required: { code: 1609, http: 403 },
+  package_not_found: { code: 1610, http: 404 },
+  /** A payment webhook whose signature does not verify (or is too old). */
+  bad_signature: { code: 1611, http: 400 },
+  /** Spec §8: the diamond balance is below the cash-out minimum. */
+  cashout_below_minimum: { code: 1612, http: 400 },
+  /** Spec §8: the weekly cash-out cap is reached. */
+  cashout_weekly_cap: { code: 1613, http: 409 },
+  /** Spec §8, §6: the payee account is not approved (yet). */
+  payee_not_approved: { code: 1614, http: 403 },
+  /** Spec §5: the payee account must be valid. */
+  payee_invalid: { code: 1615, http: 400 },
+  /** A staff decision on something already decided. */
+  already_reviewed: { code: 1616, http: 409 },
+  /** Converting diamonds: an amount the rate cannot divide into whole coins. */
+  convert_amount_invalid: { code: 1617, http: 400 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

@@ -11,7 +11,8 @@ import {
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_LOCALE, localeFromSegment, negotiateLocale, type Locale } from '../common/locales';
+import { DEFAULT_LOCALE } from '../common/locales';
+import { requestLocale } from './http/locale';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { localFileStore, type FileStore } from './infra/files';
@@ -46,6 +47,17 @@ import { NewsService } from './modules/news/service';
 import { CLIENT_DIST } from './paths';
 import { ChatService } from './modules/chat/service';
 import { GiftService } from './modules/ledger/gifts';
+import { PaymentService } from './modules/payments/service';
+import type { PaymentProvider } from './modules/payments/provider';
+import { paymentRoutes } from './modules/payments/routes';
+import { SandboxProvider } from './modules/payments/sandbox';
+import { sandboxPage } from './modules/payments/sandbox-page';
+import { StripeProvider } from './modules/payments/stripe';
+import { CashoutService } from './modules/wallet/cashout';
+import { walletRoutes } from './modules/wallet/routes';
+import { WalletService } from './modules/wallet/service';
+import { SmsCodes } from './modules/auth/sms-codes';
+import type { MoneyRules } from '../common/money';
 import { Ledger } from './modules/ledger/ledger';
 import { moneyRoutes } from './modules/ledger/routes';
 import { roomRoutes } from './modules/room/routes';
@@ -65,29 +77,14 @@ export interface AppDeps {
   kv?: Kv;
   mailer?: Mailer;
   sms?: SmsSender;
+  /** The payment provider (default: from PAYMENT_PROVIDER). */
+  payments?: PaymentProvider;
   media?: MediaEngine;
   risk?: RiskProvider;
   files?: FileStore;
   /** Overrides for tests. */
   assets?: Assets;
   content?: ContentStore;
-}
-
-/** The language an API error is reported in: ?locale=, then the lang cookie, then Accept-Language. */
-function requestLocale(req: {
-  query: unknown;
-  cookies: Record<string, string | undefined>;
-  headers: Record<string, unknown>;
-}): Locale {
-  const q = (req.query as Record<string, unknown> | undefined)?.locale;
-  return (
-    (typeof q === 'string' ? localeFromSegment(q) : null) ??
-    (req.cookies.lang ? localeFromSegment(req.cookies.lang) : null) ??
-    negotiateLocale(
-      typeof req.headers['accept-language'] === 'string' ? req.headers['accept-language'] : undefined,
-    ) ??
-    DEFAULT_LOCALE
-  );
 }
 
 /** Wires config, database and modules into a Fastify app (not yet listening). */
@@ -142,11 +139,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     baseUrl: config.publicBaseUrl,
     limitScale: config.RATE_LIMIT_SCALE,
   });
-  const phone = new PhoneAuthService(db, kv, sms, transportKey, risk, {
+  const smsSite = {
     name: config.SITE_NAME,
     limitScale: config.RATE_LIMIT_SCALE,
-    log: (err) => app.log.error({ err }, 'SMS provider failed'),
-  });
+    log: (err: unknown) => app.log.error({ err }, 'SMS provider failed'),
+  };
+  const codes = new SmsCodes(kv, sms, smsSite);
+  const phone = new PhoneAuthService(db, kv, sms, transportKey, risk, smsSite, codes);
   const meta = metaReader(config.COUNTRY_HEADER);
   const media =
     deps.media ??
@@ -202,6 +201,44 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }, 1000);
   rollUp.unref();
   const room = new RoomService(db, kv, bus, presence, users, social, (vid, uid) => live.dropViewer(vid, uid));
+  const provider =
+    deps.payments ??
+    (config.PAYMENT_PROVIDER === 'stripe'
+      ? new StripeProvider(config.STRIPE_SECRET_KEY ?? '', config.STRIPE_WEBHOOK_SECRET ?? '')
+      : new SandboxProvider(kv, {
+          secret: config.SANDBOX_PAY_SECRET,
+          publicBaseUrl: config.publicBaseUrl,
+          chaos: config.SANDBOX_PAY_CHAOS,
+          // The sandbox's webhooks go through the whole HTTP stack of this node, signature and all.
+          deliver: async (body, headers) =>
+            (
+              await app.inject({
+                method: 'POST',
+                url: '/api/v1/payments/webhook/sandbox',
+                payload: body,
+                headers,
+              })
+            ).statusCode,
+          log: (err) => app.log.warn({ err }, 'sandbox webhook delivery failed'),
+        }));
+  const payments = new PaymentService(db, ledger, provider, {
+    publicBaseUrl: config.publicBaseUrl,
+    log: (msg, detail) => app.log.error({ detail }, msg),
+  });
+  // Orders whose webhook never came are asked about at the provider (see PaymentService.repairStale).
+  const repair = setInterval(() => {
+    void payments.repairStale().catch((err: unknown) => app.log.error({ err }, 'payment repair failed'));
+  }, 60_000);
+  repair.unref();
+  const rules: MoneyRules = {
+    diamondsPerUsd: config.DIAMONDS_PER_USD,
+    convertDiamondsPerCoin: config.CONVERT_DIAMONDS_PER_COIN,
+    minCashoutUsd: config.CASHOUT_MIN_USD,
+    weeklyCapUsd: config.CASHOUT_WEEKLY_CAP_USD,
+    weekUtcOffset: config.CASHOUT_WEEK_UTC_OFFSET,
+  };
+  const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
+  const cashout = new CashoutService(db, kv, ledger, codes, rules, config.RATE_LIMIT_SCALE);
   const gateway = attachGateway(app, {
     db,
     auth,
@@ -215,6 +252,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     clearInterval(rollUp);
+    clearInterval(repair);
+    if (provider instanceof SandboxProvider) await provider.close();
     await gateway.close();
     await bus.close();
     await presence.close();
@@ -307,6 +346,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(socialRoutes(social, db));
   await app.register(roomRoutes(room, config.RATE_LIMIT_SCALE));
   await app.register(moneyRoutes({ db, ledger, gifts }));
+  await app.register(paymentRoutes({ payments, ledger }));
+  if (provider instanceof SandboxProvider) await app.register(sandboxPage(provider));
+  await app.register(walletRoutes({ db, wallet, cashout, meta }));
   await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));
   registerMediaRoutes(app, live);
   if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);

@@ -28,6 +28,28 @@ const schema = z
     FOLLOW_INVITE_SECONDS: z.coerce.number().positive().default(60),
     /** Diamonds a host receives per coin a gift costs. */
     GIFT_DIAMONDS_PER_COIN: z.coerce.number().positive().default(1),
+    /** Recharge: 'sandbox' (a provider that behaves like a real one, no money) or 'stripe'. */
+    PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    STRIPE_SECRET_KEY: z.string().optional(),
+    /** The signing secret of the Stripe webhook endpoint (whsec_…). */
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    /** Signs the sandbox provider's webhooks; share it between nodes. */
+    SANDBOX_PAY_SECRET: z.string().min(16).default('sandbox-development-secret'),
+    /** The sandbox delivers every webhook twice, in random order (as real networks may). */
+    SANDBOX_PAY_CHAOS: z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
+    /** Cash-out: diamonds worth one US dollar. */
+    DIAMONDS_PER_USD: z.coerce.number().int().positive().default(200),
+    /** Converting: diamonds one coin costs. */
+    CONVERT_DIAMONDS_PER_COIN: z.coerce.number().int().positive().default(1),
+    /** Spec §9: the cash-out minimum, in US dollars' worth of diamonds. */
+    CASHOUT_MIN_USD: z.coerce.number().int().positive().default(50),
+    /** Spec §9: cash-outs per week, in US dollars. */
+    CASHOUT_WEEKLY_CAP_USD: z.coerce.number().int().positive().default(4200),
+    /** Spec §9: the cash-out week's time zone, hours from UTC. */
+    CASHOUT_WEEK_UTC_OFFSET: z.coerce.number().int().min(-12).max(14).default(-7),
     /** Files the embedded defaults keep (PGlite, uploads, recordings); relative to the working directory. */
     DATA_DIR: z
       .string()
@@ -113,6 +135,12 @@ const schema = z
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'required online/gray' });
       if (!c.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required online/gray' });
       if (!c.SMS_URL) ctx.addIssue({ code: 'custom', path: ['SMS_URL'], message: 'required online/gray' });
+      if (c.PAYMENT_PROVIDER !== 'stripe')
+        ctx.addIssue({ code: 'custom', path: ['PAYMENT_PROVIDER'], message: 'stripe online/gray' });
+    }
+    if (c.PAYMENT_PROVIDER === 'stripe') {
+      for (const k of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)
+        if (!c[k]) ctx.addIssue({ code: 'custom', path: [k], message: 'required with PAYMENT_PROVIDER=stripe' });
     }
   });
 

@@ -1,24 +1,19 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { AppError } from '../../../common/errors';
 import { SMS_TYPE, type SmsType } from '../../../common/phone';
 import type { Db } from '../../db/client';
-import { translate } from '../../i18n';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { SmsSender } from '../../infra/sms';
 import { checkCaptcha, decryptPassword, issueAccessToken } from './checks';
-import { hashToken, newToken, safeEqual, type TransportKey } from './crypto';
+import { hashToken, newToken, type TransportKey } from './crypto';
 import { phoneFromParts } from './phone';
 import { authRepo, type UserRow } from './repo';
+import { SmsCodes } from './sms-codes';
 import type { RiskProvider } from './risk';
 import { ARGON2_OPTIONS, type RequestMeta } from './service';
 
-/** An SMS code is good for 10 minutes and 5 tries, and is used once. */
-const CODE_TTL_S = 600;
-const CODE_TRIES = 5;
-/** Spec §9: the code button is blocked for 60 s; the server holds the same line. */
-const RESEND_S = 60;
 /** After the code proved the phone, the new password must be chosen within this. */
 const PHONE_RESET_TTL_S = 600;
 
@@ -27,10 +22,6 @@ export interface PhoneInput {
   country: string;
   /** The national number as typed (digits; leading zeros are stripped). */
   phone: string;
-}
-
-function codeHash(code: string): string {
-  return createHash('sha256').update(code).digest('hex');
 }
 
 /** Spec §4 phone flows: SMS codes, register by phone, forget by phone → confirm new password. */
@@ -42,6 +33,7 @@ export class PhoneAuthService {
     private readonly key: TransportKey,
     private readonly risk: RiskProvider,
     private readonly site: { name: string; limitScale?: number; log?: (err: unknown) => void },
+    private readonly codes = new SmsCodes(kv, sms, site),
   ) {}
 
   #limit(checks: Parameters<typeof enforceLimits>[1]): Promise<void> {
@@ -66,36 +58,7 @@ export class PhoneAuthService {
     const user = await authRepo.userByPhone(this.db, phone);
     if (input.type === SMS_TYPE.register && user) throw new AppError('phone_exists');
     if (input.type === SMS_TYPE.forget && !user) throw new AppError('not_registered');
-    if ((await this.kv.incr(`smswait:${input.type}:${phone}`, RESEND_S)) > 1)
-      throw new AppError('too_many_requests');
-
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await this.kv.del(`smstries:${input.type}:${phone}`);
-    await this.kv.set(`sms:${input.type}:${phone}`, codeHash(code), CODE_TTL_S);
-    const text = translate(meta.locale, 'sms.code', { site: this.site.name, code, minutes: CODE_TTL_S / 60 });
-    try {
-      await this.sms.send(phone, text);
-    } catch (err) {
-      this.site.log?.(err);
-      await this.kv.del(`smswait:${input.type}:${phone}`);
-      throw new AppError('sms_failed');
-    }
-    return { phone, resendIn: RESEND_S };
-  }
-
-  /** Checks and uses up a code; too many wrong tries throw the code away. */
-  async #useCode(type: SmsType, phone: string, code: string | undefined): Promise<void> {
-    if (!code || !/^[0-9]{4,8}$/.test(code.trim())) throw new AppError('wrong_code');
-    const key = `sms:${type}:${phone}`;
-    const expected = await this.kv.get(key);
-    if (!expected) throw new AppError('wrong_code');
-    if ((await this.kv.incr(`smstries:${type}:${phone}`, CODE_TTL_S)) > CODE_TRIES) {
-      await this.kv.del(key);
-      throw new AppError('wrong_code');
-    }
-    if (!safeEqual(expected, codeHash(code.trim()))) throw new AppError('wrong_code');
-    // Single use: a second request with the same code finds nothing.
-    if ((await this.kv.take(key)) === null) throw new AppError('wrong_code');
+    return { phone, ...(await this.codes.send(String(input.type), phone, meta.locale)) };
   }
 
   /** Register by phone (spec §4): risk token, SMS code, password; signs in (access token). */
@@ -111,7 +74,7 @@ export class PhoneAuthService {
     await this.risk.check(input.riskToken, meta, 'register');
     const password = decryptPassword(this.key, input.verifyPwd);
     if (await authRepo.userByPhone(this.db, phone)) throw new AppError('phone_exists');
-    await this.#useCode(SMS_TYPE.register, phone, input.verifyCode);
+    await this.codes.use(String(SMS_TYPE.register), phone, input.verifyCode);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
     let user: UserRow | null = null;
     for (let i = 0; i < 5 && !user; i++) {
@@ -140,7 +103,7 @@ export class PhoneAuthService {
     ]);
     const user = await authRepo.userByPhone(this.db, phone);
     if (!user) throw new AppError('not_registered');
-    await this.#useCode(SMS_TYPE.forget, phone, input.verifyCode);
+    await this.codes.use(String(SMS_TYPE.forget), phone, input.verifyCode);
     const token = newToken();
     await authRepo.retireTokens(this.db, user.uid, 'phone_reset');
     await authRepo.insertToken(this.db, hashToken(token), user.uid, 'phone_reset', PHONE_RESET_TTL_S);

@@ -14,8 +14,11 @@ export interface Movement {
   /** What was asked (kept with the transaction; a retry must ask the same). */
   meta?: Record<string, unknown>;
   postings: Posting[];
-  /** More to write in the same database transaction (a gift's top-fans rows). */
-  also?: (tx: Queryable) => Promise<void>;
+  /**
+   * More to write in the same database transaction, after the postings (a recharge marks its
+   * order paid; a cash-out checks the weekly cap while the user's accounts are locked).
+   */
+  also?: (tx: Queryable, txId: number) => Promise<void>;
 }
 
 export const INSUFFICIENT: Record<Currency, 'insufficient_coins' | 'insufficient_diamonds'> = {
@@ -62,9 +65,9 @@ export class Ledger {
     const meta = m.meta ?? {};
     const legs: { p: Posting; from: number; to: number }[] = [];
     for (const p of m.postings) {
-      // Every posting has one user side (its owner, for that user's history).
-      if ('uid' in p.from === 'uid' in p.to)
-        throw new Error('a posting moves between a user and a system account');
+      // Users never pay each other directly: coins and diamonds come from and go to system
+      // accounts (a payout moves held diamonds between two of those).
+      if ('uid' in p.from && 'uid' in p.to) throw new Error('a posting never moves between two users');
       legs.push({ p, from: await this.accountId(p.from), to: await this.accountId(p.to) });
     }
     return this.db.transaction(async (tx) => {
@@ -91,10 +94,12 @@ export class Ledger {
         await tx.query(
           `INSERT INTO ledger_postings (tx_id, leg, currency, from_account, to_account, amount, owner_account)
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [created.id, i + 1, p.from.currency, from, to, p.amount, 'uid' in p.from ? from : to],
+          // The owner is the user's side (that user's history), or the giving side between two
+          // system accounts.
+          [created.id, i + 1, p.from.currency, from, to, p.amount, 'uid' in p.to ? to : from],
         );
       }
-      await m.also?.(tx);
+      await m.also?.(tx, created.id);
       return { txId: created.id, replay: false };
     });
   }

@@ -3,7 +3,14 @@ import type { Queryable } from '../../db/client';
 export type Currency = 'coin' | 'diamond';
 
 /** The system accounts: where coins and diamonds come from and go to. */
-export type SystemAccount = 'payments' | 'promotions' | 'gift_spend' | 'gift_mint' | 'conversion' | 'payouts';
+export type SystemAccount =
+  | 'payments'
+  | 'promotions'
+  | 'gift_spend'
+  | 'gift_mint'
+  | 'conversion'
+  | 'cashout_hold'
+  | 'payouts';
 
 /** One side of a posting: a user's account, or a system account, in a currency. */
 export type AccountRef = { uid: number; currency: Currency } | { system: SystemAccount; currency: Currency };

@@ -1,0 +1,76 @@
+// Money shared by the server, the wallet pages and the payment app: coin packages, the states of
+// an order, a payee and a withdrawal, and the cash-out week (spec §4, §9).
+
+/** A coin package of the payment app. Prices are in US cents (what the providers charge). */
+export interface CoinPackage {
+  id: string;
+  coins: number;
+  cents: number;
+}
+
+/** What the recharge page offers; the server charges these and nothing else. */
+export const COIN_PACKAGES: readonly CoinPackage[] = [
+  { id: 'c70', coins: 70, cents: 99 },
+  { id: 'c350', coins: 350, cents: 499 },
+  { id: 'c700', coins: 700, cents: 999 },
+  { id: 'c1400', coins: 1400, cents: 1999 },
+  { id: 'c3500', coins: 3500, cents: 4999 },
+  { id: 'c7000', coins: 7000, cents: 9999 },
+];
+
+export const ORDER_STATUSES = ['pending', 'paid', 'declined', 'expired'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PAYEE_STATUSES = ['pending', 'approved', 'rejected', 'replaced'] as const;
+export type PayeeStatus = (typeof PAYEE_STATUSES)[number];
+
+/**
+ * Spec §4: submitted → waiting for review → approved (or rejected) → paid; the final status is
+ * failed or successful. A request is submitted and waits for review in the same step (its
+ * diamonds are held at once), so `waiting_review` is the first stored state.
+ */
+export const WITHDRAWAL_STATUSES = [
+  'waiting_review',
+  'approved',
+  'rejected',
+  'successful',
+  'failed',
+] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/** Statuses whose diamonds count against the weekly cap (held or paid out). */
+export const CAPPED_STATUSES: readonly WithdrawalStatus[] = ['waiting_review', 'approved', 'successful'];
+
+/** The payout methods a payee account can be (PayPal-style: an e-mail address). */
+export const PAYEE_METHODS = ['paypal'] as const;
+export type PayeeMethod = (typeof PAYEE_METHODS)[number];
+
+/** The rates and limits the wallet pages show, as the server configures them. */
+export interface MoneyRules {
+  /** Diamonds worth one US dollar at cash-out. */
+  diamondsPerUsd: number;
+  /** Diamonds one coin costs when converting. */
+  convertDiamondsPerCoin: number;
+  minCashoutUsd: number;
+  weeklyCapUsd: number;
+  /** The cash-out week's time zone, hours from UTC (spec §9: UTC-7). */
+  weekUtcOffset: number;
+}
+
+/**
+ * The Monday 00:00 (in the cash-out time zone) that starts the week `at` falls in, as a date
+ * string `YYYY-MM-DD`.
+ */
+export function cashoutWeek(at: Date, utcOffsetHours: number): string {
+  const local = new Date(at.getTime() + utcOffsetHours * 3_600_000);
+  const sinceMonday = (local.getUTCDay() + 6) % 7;
+  const monday = new Date(
+    Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() - sinceMonday),
+  );
+  return monday.toISOString().slice(0, 10);
+}
+
+/** US cents the diamonds are worth at cash-out (whole cents, rounded down). */
+export function diamondsToCents(diamonds: number, diamondsPerUsd: number): number {
+  return Math.floor((diamonds * 100) / diamondsPerUsd);
+}

@@ -1,0 +1,214 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from '../../../common/errors';
+import type { Kv } from '../../infra/kv';
+import { safeEqual } from '../auth/crypto';
+import type { Checkout, CheckoutRequest, PaymentEvent, PaymentOutcome, PaymentProvider } from './provider';
+
+/** A checkout lives a day, as Stripe's do; after that it reads as expired. */
+const SESSION_TTL_S = 24 * 3600;
+/** Signed webhooks older than this are refused (replays). */
+const TOLERANCE_S = 300;
+/** Delivery attempts per event (then the order waits for the repair on return). */
+const ATTEMPTS = 5;
+
+/** Test cards, as Stripe's: these decline; any other well-formed number pays. */
+export const SANDBOX_DECLINES: Record<string, string> = {
+  '4000000000000002': 'card_declined',
+  '4000000000009995': 'insufficient_funds',
+};
+
+const sessionSchema = z.object({
+  ref: z.string(),
+  orderId: z.string(),
+  amountCents: z.number(),
+  currency: z.string(),
+  description: z.string(),
+  returnUrl: z.string(),
+  cancelUrl: z.string(),
+  locale: z.string(),
+  status: z.enum(['open', 'succeeded']),
+  declines: z.number(),
+});
+export type SandboxSession = z.infer<typeof sessionSchema>;
+
+const eventSchema = z.object({
+  id: z.string(),
+  type: z.enum(['payment.succeeded', 'payment.failed']),
+  created: z.number(),
+  data: z.object({ ref: z.string(), order_id: z.string(), amount: z.number(), currency: z.string() }),
+});
+
+export interface SandboxOptions {
+  /** Shared by every node (webhook signatures). */
+  secret: string;
+  /** Where checkouts are opened: `${publicBaseUrl}/sandbox-pay/<ref>`. */
+  publicBaseUrl: string;
+  /** Posts one signed webhook to our endpoint; answers the HTTP status. */
+  deliver: (body: string, headers: Record<string, string>) => Promise<number>;
+  /**
+   * Like a real provider's network: each event is delivered twice (the same id), after random
+   * delays, so duplicates and out-of-order arrivals are the normal case, not a test special.
+   */
+  chaos: boolean;
+  /** Delivery delay range, milliseconds. */
+  delayMs?: [number, number];
+  log?: (err: unknown) => void;
+}
+
+export function sign(secret: string, body: string, t: number): string {
+  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+/**
+ * A payment provider for development and tests that behaves like a real one: a hosted checkout
+ * page (server/modules/payments/sandbox-page.ts) the browser is redirected to, test cards that
+ * pay or decline, and the outcome reported by signed webhooks delivered asynchronously, retried on
+ * failure, duplicated and out of order. Sessions live in the key-value store, so any node can
+ * serve the page.
+ */
+export class SandboxProvider implements PaymentProvider {
+  readonly name = 'sandbox' as const;
+  readonly #inflight = new Set<Promise<void>>();
+  readonly #wakers = new Set<() => void>();
+  #closed = false;
+
+  constructor(
+    private readonly kv: Kv,
+    private readonly opts: SandboxOptions,
+  ) {}
+
+  async createCheckout(req: CheckoutRequest): Promise<Checkout> {
+    const ref = `cs_sbx_${randomBytes(12).toString('hex')}`;
+    const session: SandboxSession = { ...req, ref, status: 'open', declines: 0 };
+    await this.#save(session);
+    return { ref, url: `${this.opts.publicBaseUrl}/sandbox-pay/${ref}` };
+  }
+
+  async session(ref: string): Promise<SandboxSession | null> {
+    if (!/^cs_sbx_[0-9a-f]{24}$/.test(ref)) return null;
+    const raw = await this.kv.get(`sandboxpay:${ref}`);
+    return raw ? sessionSchema.parse(JSON.parse(raw)) : null;
+  }
+
+  async #save(s: SandboxSession): Promise<void> {
+    await this.kv.set(`sandboxpay:${s.ref}`, JSON.stringify(s), SESSION_TTL_S);
+  }
+
+  /**
+   * The buyer pressed Pay with this card number: a decline leaves the checkout open (they may try
+   * another card), a success closes it. Either way a webhook follows, asynchronously.
+   */
+  async pay(
+    ref: string,
+    card: string,
+  ): Promise<{ outcome: 'succeeded' | 'declined'; session: SandboxSession }> {
+    const s = await this.session(ref);
+    if (!s) throw new AppError('not_found');
+    if (s.status === 'succeeded') return { outcome: 'succeeded', session: s };
+    const digits = card.replace(/[\s-]/g, '');
+    if (!/^[0-9]{12,19}$/.test(digits)) throw new AppError('validation_failed', { field: 'card' });
+    const declined = digits in SANDBOX_DECLINES;
+    const next: SandboxSession = declined
+      ? { ...s, declines: s.declines + 1 }
+      : { ...s, status: 'succeeded' };
+    await this.#save(next);
+    this.#send(declined ? 'payment.failed' : 'payment.succeeded', next);
+    return { outcome: declined ? 'declined' : 'succeeded', session: next };
+  }
+
+  #send(type: 'payment.succeeded' | 'payment.failed', s: SandboxSession): void {
+    const body = JSON.stringify({
+      id: `evt_sbx_${randomBytes(12).toString('hex')}`,
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { ref: s.ref, order_id: s.orderId, amount: s.amountCents, currency: s.currency },
+    });
+    for (let copy = 0; copy < (this.opts.chaos ? 2 : 1); copy++) {
+      const p = this.#deliver(body).finally(() => this.#inflight.delete(p));
+      this.#inflight.add(p);
+    }
+  }
+
+  async #deliver(body: string): Promise<void> {
+    const [lo, hi] = this.opts.delayMs ?? [20, 400];
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const wait = attempt === 0 ? lo + Math.random() * (hi - lo) : 250 * 2 ** attempt;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.#wakers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, wait);
+        this.#wakers.add(wake);
+      });
+      if (this.#closed) return;
+      try {
+        const t = Math.floor(Date.now() / 1000);
+        const status = await this.opts.deliver(body, {
+          'content-type': 'application/json',
+          'sandbox-signature': sign(this.opts.secret, body, t),
+        });
+        if (status >= 200 && status < 300) return;
+      } catch (err) {
+        this.opts.log?.(err);
+      }
+    }
+  }
+
+  /** Stops delivering (shutdown): webhooks not yet sent are dropped, as a provider's would wait. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const wake of [...this.#wakers]) wake();
+    await this.settled();
+  }
+
+  /** Resolves when every webhook scheduled so far was delivered or given up (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.#inflight.size) await Promise.allSettled([...this.#inflight]);
+  }
+
+  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent {
+    const header = headers['sandbox-signature'];
+    const m = typeof header === 'string' ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null;
+    const t = Number(m?.[1]);
+    const body = rawBody.toString('utf8');
+    if (
+      !m ||
+      Math.abs(Date.now() / 1000 - t) > TOLERANCE_S ||
+      !safeEqual(sign(this.opts.secret, body, t), header as string)
+    )
+      throw new AppError('bad_signature');
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      throw new AppError('validation_failed', { field: 'body' });
+    }
+    const parsed = eventSchema.safeParse(json);
+    if (!parsed.success) throw new AppError('validation_failed', { field: 'body' });
+    const e = parsed.data;
+    return {
+      id: e.id,
+      type: e.type,
+      orderId: e.data.order_id,
+      ref: e.data.ref,
+      outcome: e.type === 'payment.succeeded' ? 'succeeded' : 'failed',
+      amountCents: e.data.amount,
+      currency: e.data.currency,
+    };
+  }
+
+  async lookup(
+    ref: string,
+  ): Promise<{ outcome: PaymentOutcome; amountCents: number | null; currency: string | null }> {
+    const s = await this.session(ref);
+    if (!s) return { outcome: 'expired', amountCents: null, currency: null };
+    return {
+      outcome: s.status === 'succeeded' ? 'succeeded' : 'pending',
+      amountCents: s.amountCents,
+      currency: s.currency,
+    };
+  }
+}

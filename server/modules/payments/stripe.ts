@@ -1,0 +1,97 @@
+import Stripe from 'stripe';
+import { AppError } from '../../../common/errors';
+import type { Checkout, CheckoutRequest, PaymentEvent, PaymentOutcome, PaymentProvider } from './provider';
+
+/** Stripe's Checkout locales that match ours (others get 'auto'). */
+const STRIPE_LOCALES = new Set(['ar', 'de', 'en', 'es', 'id', 'ja', 'vi', 'zh', 'zh-TW']);
+
+function outcomeOf(session: Stripe.Checkout.Session): PaymentOutcome {
+  if (session.status === 'expired') return 'expired';
+  if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')
+    return 'succeeded';
+  return 'pending';
+}
+
+/**
+ * Stripe Checkout through the official SDK: a hosted page per order, and webhooks verified with
+ * the endpoint's signing secret (Stripe-Signature, five minutes of tolerance).
+ */
+export class StripeProvider implements PaymentProvider {
+  readonly name = 'stripe' as const;
+  readonly #stripe: Stripe;
+
+  constructor(
+    secretKey: string,
+    private readonly webhookSecret: string,
+    options: { host?: string; port?: number; protocol?: 'http' | 'https' } = {},
+  ) {
+    this.#stripe = new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...options });
+  }
+
+  async createCheckout(req: CheckoutRequest): Promise<Checkout> {
+    const session = await this.#stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: req.currency,
+              unit_amount: req.amountCents,
+              product_data: { name: req.description },
+            },
+          },
+        ],
+        client_reference_id: req.orderId,
+        metadata: { order_id: req.orderId },
+        payment_intent_data: { metadata: { order_id: req.orderId } },
+        success_url: req.returnUrl,
+        cancel_url: req.cancelUrl,
+        locale: (STRIPE_LOCALES.has(req.locale)
+          ? req.locale
+          : 'auto') as Stripe.Checkout.SessionCreateParams.Locale,
+      },
+      // Stripe's own idempotency: a retried create answers the same session.
+      { idempotencyKey: `checkout-${req.orderId}` },
+    );
+    if (!session.url) throw new AppError('get_order_fail');
+    return { ref: session.id, url: session.url };
+  }
+
+  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent {
+    const signature = headers['stripe-signature'];
+    let event: Stripe.Event;
+    try {
+      if (typeof signature !== 'string') throw new Error('no signature');
+      event = this.#stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
+    } catch {
+      throw new AppError('bad_signature');
+    }
+    const base = { id: event.id, type: event.type };
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+      case 'checkout.session.async_payment_failed':
+      case 'checkout.session.expired': {
+        const session = event.data.object;
+        const outcome: PaymentOutcome =
+          event.type === 'checkout.session.async_payment_failed' ? 'failed' : outcomeOf(session);
+        return {
+          ...base,
+          orderId: session.metadata?.['order_id'] ?? session.client_reference_id ?? null,
+          ref: session.id,
+          outcome,
+          amountCents: session.amount_total,
+          currency: session.currency,
+        };
+      }
+      default:
+        return { ...base, orderId: null, ref: null, outcome: null, amountCents: null, currency: null };
+    }
+  }
+
+  async lookup(ref: string) {
+    const session = await this.#stripe.checkout.sessions.retrieve(ref);
+    return { outcome: outcomeOf(session), amountCents: session.amount_total, currency: session.currency };
+  }
+}

@@ -1,0 +1,202 @@
+import { AppError } from '../../../common/errors';
+import {
+  cashoutWeek,
+  diamondsToCents,
+  type MoneyRules,
+  type PayeeMethod,
+  type WithdrawalStatus,
+} from '../../../common/money';
+import { isEmail } from '../../../common/validation';
+import type { Db } from '../../db/client';
+import { enforceLimits, LIMITS } from '../../infra/ratelimit';
+import type { Kv } from '../../infra/kv';
+import { phoneFromParts } from '../auth/phone';
+import type { RequestMeta } from '../auth/service';
+import type { SmsCodes } from '../auth/sms-codes';
+import { checkAmount, type Ledger } from '../ledger/ledger';
+import { collectibles } from './collectibles';
+import { cashoutRepo, type PayeeRow, type WithdrawalRow } from './cashout-repo';
+
+/** The SMS code purpose for connecting a payee account. */
+const PAYEE_CODE = 'payee';
+
+export type WithdrawalAction = 'approve' | 'reject' | 'paid' | 'failed';
+
+/** What each staff action does: which states it leaves, where to, and where the held diamonds go. */
+const ACTIONS: Record<
+  WithdrawalAction,
+  { from: WithdrawalStatus[]; to: WithdrawalStatus; diamonds: 'keep' | 'return' | 'pay' }
+> = {
+  approve: { from: ['waiting_review'], to: 'approved', diamonds: 'keep' },
+  reject: { from: ['waiting_review', 'approved'], to: 'rejected', diamonds: 'return' },
+  paid: { from: ['approved'], to: 'successful', diamonds: 'pay' },
+  failed: { from: ['approved'], to: 'failed', diamonds: 'return' },
+};
+
+/**
+ * Cash out (spec §2, §4, §5, §6, §9): a payee account connected with a phone code and approved by
+ * staff; requests of at least the minimum and within the weekly cap (weeks in UTC-7), whose
+ * diamonds are held by the ledger at once and either paid out or returned when staff decide.
+ */
+export class CashoutService {
+  constructor(
+    private readonly db: Db,
+    private readonly kv: Kv,
+    private readonly ledger: Ledger,
+    private readonly codes: SmsCodes,
+    readonly rules: MoneyRules,
+    private readonly limitScale = 1,
+  ) {}
+
+  get minDiamonds(): number {
+    return this.rules.minCashoutUsd * this.rules.diamondsPerUsd;
+  }
+
+  async overview(uid: number, now = new Date()) {
+    const week = cashoutWeek(now, this.rules.weekUtcOffset);
+    return {
+      balances: await this.ledger.balances(uid),
+      payee: await cashoutRepo.currentPayee(this.db, uid),
+      week: {
+        start: week,
+        used_cents: await cashoutRepo.weekUsedCents(this.db, uid, week),
+        cap_cents: this.rules.weeklyCapUsd * 100,
+      },
+      withdrawals: await cashoutRepo.withdrawals(this.db, uid, 20),
+    };
+  }
+
+  /** Sends the code that proves the payee's phone (once a minute; the SMS limits apply). */
+  async sendPayeeCode(uid: number, input: { country: string; phone: string }, meta: RequestMeta) {
+    const phone = phoneFromParts(input.country, input.phone, meta.country);
+    await enforceLimits(
+      this.kv,
+      [
+        { limit: LIMITS.smsPhone, key: phone },
+        { limit: LIMITS.smsIp, key: meta.ip },
+      ],
+      this.limitScale,
+    );
+    return { phone, ...(await this.codes.send(`${PAYEE_CODE}:${uid}`, phone, meta.locale)) };
+  }
+
+  /** Connects a payee account (replacing the current one); it waits for staff approval. */
+  async connectPayee(
+    uid: number,
+    input: { method: PayeeMethod; account: string; country: string; phone: string; code: string },
+    meta: RequestMeta,
+  ): Promise<PayeeRow> {
+    const account = input.account.trim().toLowerCase();
+    if (!isEmail(account)) throw new AppError('payee_invalid');
+    const phone = phoneFromParts(input.country, input.phone, meta.country);
+    await this.codes.use(`${PAYEE_CODE}:${uid}`, phone, input.code);
+    return this.db.transaction(async (tx) => {
+      await cashoutRepo.retirePayees(tx, uid);
+      return cashoutRepo.insertPayee(tx, { uid, method: input.method, account, phone });
+    });
+  }
+
+  /** A cash-out request; the same key makes it once. */
+  async request(
+    uid: number,
+    input: { diamonds: number; key: string },
+    now = new Date(),
+  ): Promise<WithdrawalRow> {
+    checkAmount(input.diamonds, 'diamonds');
+    const payee = await cashoutRepo.currentPayee(this.db, uid);
+    if (payee?.status !== 'approved') throw new AppError('payee_not_approved');
+    if (input.diamonds < this.minDiamonds) throw new AppError('cashout_below_minimum');
+    const cents = diamondsToCents(input.diamonds, this.rules.diamondsPerUsd);
+    const week = cashoutWeek(now, this.rules.weekUtcOffset);
+    const capCents = this.rules.weeklyCapUsd * 100;
+    try {
+      await this.ledger.post({
+        kind: 'cashout_hold',
+        key: `cashout:${uid}:${input.key}`,
+        actor: uid,
+        meta: { diamonds: input.diamonds, payee: payee.id },
+        postings: [
+          {
+            from: { uid, currency: 'diamond' },
+            to: { system: 'cashout_hold', currency: 'diamond' },
+            amount: input.diamonds,
+          },
+        ],
+        // The user's diamond account is locked by now: their requests are checked one at a time.
+        also: async (tx, txId) => {
+          if ((await cashoutRepo.weekUsedCents(tx, uid, week)) + cents > capCents)
+            throw new AppError('cashout_weekly_cap');
+          await cashoutRepo.insertWithdrawal(tx, {
+            uid,
+            clientKey: input.key,
+            payeeId: payee.id,
+            diamonds: input.diamonds,
+            cents,
+            week,
+            holdTxId: txId,
+          });
+        },
+      });
+    } catch (err) {
+      // Spec §8: not enough diamonds for the minimum reads as "below the cash-out minimum".
+      if (err instanceof AppError && err.errorName === 'insufficient_diamonds') {
+        const { diamond } = await this.ledger.balances(uid);
+        if (diamond < this.minDiamonds) throw new AppError('cashout_below_minimum');
+      }
+      throw err;
+    }
+    const row = await cashoutRepo.withdrawalByKey(this.db, uid, input.key);
+    if (!row) throw new AppError('internal');
+    return row;
+  }
+
+  // Staff.
+
+  async queue() {
+    return {
+      payees: await cashoutRepo.pendingPayees(this.db),
+      withdrawals: await cashoutRepo.openWithdrawals(this.db),
+    };
+  }
+
+  async reviewPayee(staffUid: number, payeeId: number, approve: boolean): Promise<void> {
+    if (!(await cashoutRepo.reviewPayee(this.db, payeeId, approve ? 'approved' : 'rejected', staffUid)))
+      throw new AppError('already_reviewed');
+  }
+
+  async reviewWithdrawal(staffUid: number, id: number, action: WithdrawalAction): Promise<void> {
+    const w = await cashoutRepo.withdrawal(this.db, id);
+    if (!w) throw new AppError('not_found');
+    const step = ACTIONS[action];
+    if (!step.from.includes(w.status)) throw new AppError('already_reviewed');
+    if (step.diamonds === 'keep') {
+      if (!(await cashoutRepo.moveWithdrawal(this.db, id, step.from, step.to, staffUid, null)))
+        throw new AppError('already_reviewed');
+      return;
+    }
+    const held = { system: 'cashout_hold' as const, currency: 'diamond' as const };
+    try {
+      await this.ledger.post({
+        kind: step.diamonds === 'pay' ? 'payout' : 'cashout_release',
+        // One settlement per withdrawal: paying out and returning share the key.
+        key: `cashout-settle:${id}`,
+        actor: staffUid,
+        meta: { withdrawal: id, diamonds: w.diamonds },
+        postings: [
+          step.diamonds === 'pay'
+            ? { from: held, to: { system: 'payouts', currency: 'diamond' }, amount: w.diamonds }
+            : { from: held, to: { uid: w.uid, currency: 'diamond' }, amount: w.diamonds },
+        ],
+        also: async (tx, txId) => {
+          if (!(await cashoutRepo.moveWithdrawal(tx, id, step.from, step.to, staffUid, txId)))
+            throw new AppError('already_reviewed');
+          if (step.to === 'successful') await collectibles.award(tx, w.uid, 'first_cashout');
+        },
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.errorName === 'idempotency_conflict')
+        throw new AppError('already_reviewed');
+      throw err;
+    }
+  }
+}

@@ -1,6 +1,22 @@
 // Money shared by the server, the wallet pages and the payment app: coin packages, the states of
 // an order, a payee and a withdrawal, and the cash-out week (spec §4, §9).
 
+/** The payment app's screens (spec §2): recharge, and cash out. */
+export const PAY_APP_PATH = '/app/pay/dist/index.html';
+export const CASHOUT_APP_PATH = '/app/neww/dist/index.html';
+
+/**
+ * What the cash-out screen promises (spec §4, §9): staff review in 1 to 15 working days, payment
+ * in 7 to 10 working days after approval, no fee from us, up to 3 USD from the payout provider,
+ * whose hold can last up to 21 days.
+ */
+export const CASHOUT_TERMS = {
+  reviewDays: { min: 1, max: 15 },
+  payoutDays: { min: 7, max: 10 },
+  providerFeeUsd: 3,
+  providerHoldDays: 21,
+} as const;
+
 /** A coin package of the payment app. Prices are in US cents (what the providers charge). */
 export interface CoinPackage {
   id: string;

@@ -85,11 +85,11 @@ export function sandboxPage(sandbox: SandboxProvider): FastifyPluginAsync {
         return send(reply, 400, page(locale, s, escapeHtml(translate(locale, 'sandbox.badCard'))));
       try {
         const r = await sandbox.pay(ref, card.data.card);
-        if (r.outcome === 'succeeded') return reply.redirect(r.session.returnUrl, 303);
+        if (r.outcome === 'succeeded') return await reply.redirect(r.session.returnUrl, 303);
         const digits = card.data.card.replace(/[\s-]/g, '');
         const key =
           SANDBOX_DECLINES[digits] === 'insufficient_funds' ? 'sandbox.insufficient' : 'sandbox.declined';
-        return send(reply, 402, page(locale, r.session, escapeHtml(translate(locale, key))));
+        return await send(reply, 402, page(locale, r.session, escapeHtml(translate(locale, key))));
       } catch (err) {
         if (err instanceof AppError && err.errorName === 'validation_failed')
           return send(reply, 400, page(locale, s, escapeHtml(translate(locale, 'sandbox.badCard'))));

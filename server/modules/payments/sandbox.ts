@@ -53,6 +53,8 @@ export interface SandboxOptions {
   chaos: boolean;
   /** Delivery delay range, milliseconds. */
   delayMs?: [number, number];
+  /** The first retry's wait (doubling after), milliseconds. */
+  retryMs?: number;
   log?: (err: unknown) => void;
 }
 
@@ -133,7 +135,8 @@ export class SandboxProvider implements PaymentProvider {
   async #deliver(body: string): Promise<void> {
     const [lo, hi] = this.opts.delayMs ?? [20, 400];
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const wait = attempt === 0 ? lo + Math.random() * (hi - lo) : 250 * 2 ** attempt;
+      const wait =
+        attempt === 0 ? lo + Math.random() * (hi - lo) : (this.opts.retryMs ?? 500) * 2 ** (attempt - 1);
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
-import { COIN_PACKAGES, type OrderStatus } from '../../../common/money';
+import { COIN_PACKAGES, PAY_APP_PATH, type OrderStatus } from '../../../common/money';
 import type { Db } from '../../db/client';
 import type { Ledger } from '../ledger/ledger';
 import { collectibles } from '../wallet/collectibles';
 import type { PaymentOutcome, PaymentProvider } from './provider';
 import { paymentsRepo, type OrderRow } from './repo';
 
-/** Where the payment app lives (spec §2: /app/{pay app}/dist/index.html). */
-export const PAY_APP_PATH = '/app/pay/dist/index.html';
 /** An order still pending this long after its last news is asked about (the repair). */
 const STALE_S = 120;
 

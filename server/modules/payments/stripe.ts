@@ -47,9 +47,7 @@ export class StripeProvider implements PaymentProvider {
         payment_intent_data: { metadata: { order_id: req.orderId } },
         success_url: req.returnUrl,
         cancel_url: req.cancelUrl,
-        locale: (STRIPE_LOCALES.has(req.locale)
-          ? req.locale
-          : 'auto') as Stripe.Checkout.SessionCreateParams.Locale,
+        locale: STRIPE_LOCALES.has(req.locale) ? req.locale : 'auto',
       },
       // Stripe's own idempotency: a retried create answers the same session.
       { idempotencyKey: `checkout-${req.orderId}` },

@@ -168,6 +168,8 @@ export class CashoutService {
     const w = await cashoutRepo.withdrawal(this.db, id);
     if (!w) throw new AppError('not_found');
     const step = ACTIONS[action];
+    // The same decision again (a double click, a retry) is done already; another one is refused.
+    if (w.status === step.to) return;
     if (!step.from.includes(w.status)) throw new AppError('already_reviewed');
     if (step.diamonds === 'keep') {
       if (!(await cashoutRepo.moveWithdrawal(this.db, id, step.from, step.to, staffUid, null)))

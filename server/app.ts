@@ -348,7 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(moneyRoutes({ db, ledger, gifts }));
   await app.register(paymentRoutes({ payments, ledger }));
   if (provider instanceof SandboxProvider) await app.register(sandboxPage(provider));
-  await app.register(walletRoutes({ db, wallet, cashout, meta }));
+  await app.register(walletRoutes({ db, wallet, cashout, meta, staffEmails: config.STAFF_EMAILS }));
   await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));
   registerMediaRoutes(app, live);
   if (config.isDev && (mailer.kind === 'outbox' || sms.kind === 'outbox')) registerDevOutbox(app, db);

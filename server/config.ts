@@ -28,6 +28,16 @@ const schema = z
     FOLLOW_INVITE_SECONDS: z.coerce.number().positive().default(60),
     /** Diamonds a host receives per coin a gift costs. */
     GIFT_DIAMONDS_PER_COIN: z.coerce.number().positive().default(1),
+    /** Staff accounts (the review pages), by the e-mail they signed up with; comma list. */
+    STAFF_EMAILS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      ),
     /** Recharge: 'sandbox' (a provider that behaves like a real one, no money) or 'stripe'. */
     PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
     STRIPE_SECRET_KEY: z.string().optional(),
@@ -140,7 +150,8 @@ const schema = z
     }
     if (c.PAYMENT_PROVIDER === 'stripe') {
       for (const k of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)
-        if (!c[k]) ctx.addIssue({ code: 'custom', path: [k], message: 'required with PAYMENT_PROVIDER=stripe' });
+        if (!c[k])
+          ctx.addIssue({ code: 'custom', path: [k], message: 'required with PAYMENT_PROVIDER=stripe' });
     }
   });
 

@@ -50,11 +50,12 @@ export function walletRoutes(deps: {
   wallet: WalletService;
   cashout: CashoutService;
   meta: MetaReader;
+  staffEmails: readonly string[];
 }): FastifyPluginAsyncZod {
   const { wallet, cashout, meta } = deps;
   const requireStaff = async (req: FastifyRequest) => {
     const { uid } = requireAuth(req);
-    if (!(await cashoutRepo.isStaff(deps.db, uid))) throw new AppError('not_allowed');
+    if (!(await cashoutRepo.isStaff(deps.db, uid, deps.staffEmails))) throw new AppError('not_allowed');
     return uid;
   };
 

@@ -24,7 +24,10 @@ let staff: Person;
 
 beforeAll(async () => {
   // A small cap (100 USD = 20,000 diamonds at 200 a dollar) so two cash-outs reach it.
-  t = await createTestApp({ kv, sms }, { CASHOUT_WEEKLY_CAP_USD: '100' });
+  t = await createTestApp(
+    { kv, sms },
+    { CASHOUT_WEEKLY_CAP_USD: '100', STAFF_EMAILS: 'Named-Staff@example.com' },
+  );
   host = await signedInPerson(t, kv, 'cash-host@example.com', 'cash pass 1');
   staff = await signedInPerson(t, kv, 'cash-staff@example.com', 'staff pass 1');
   await t.testDb.db.query('UPDATE users SET staff = true WHERE uid = $1', [staff.uid]);
@@ -145,6 +148,9 @@ describe('cash out', () => {
 
     // Only staff review; the host is not staff.
     expect((await call(host, 'GET', '/api/v1/staff/cashout')).status).toBe(403);
+    // Staff by configuration (STAFF_EMAILS) as well as by the database flag.
+    const named = await signedInPerson(t, kv, 'named-staff@example.com', 'named pass 1');
+    expect((await call(named, 'GET', '/api/v1/staff/cashout')).status).toBe(200);
     expect((await review(host, 'payees', connected.body.data.payee.id, { approve: true })).status).toBe(403);
     const queue = await call<{ payees: { id: number; account: string }[] }>(
       staff,

@@ -37,4 +37,6 @@ export const LIMITS = {
   smsIp: { name: 'sms:ip', max: 20, windowSeconds: 3600 },
   smsDevice: { name: 'sms:device', max: 10, windowSeconds: 3600 },
   riskIp: { name: 'risk:ip', max: 60, windowSeconds: 600 },
+  /** Checkouts opened per buyer: each one is a call to the payment provider. */
+  orderUser: { name: 'order:user', max: 30, windowSeconds: 3600 },
 } satisfies Record<string, Limit>;

@@ -4,6 +4,8 @@ import { COIN_PACKAGES, ORDER_STATUSES } from '../../../common/money';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requestLocale } from '../../http/locale';
 import { requireAuth } from '../auth/context';
+import type { Kv } from '../../infra/kv';
+import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Ledger } from '../ledger/ledger';
 import type { PaymentService } from './service';
 
@@ -27,7 +29,12 @@ const order = z.object({
 const WEBHOOK_MAX_BYTES = 64 * 1024;
 
 /** Recharge (spec §2 payment app): packages, orders, and the providers' webhooks. */
-export function paymentRoutes(deps: { payments: PaymentService; ledger: Ledger }): FastifyPluginAsyncZod {
+export function paymentRoutes(deps: {
+  payments: PaymentService;
+  ledger: Ledger;
+  kv: Kv;
+  limitScale: number;
+}): FastifyPluginAsyncZod {
   const { payments } = deps;
   return async (app) => {
     app.get(
@@ -76,6 +83,7 @@ export function paymentRoutes(deps: { payments: PaymentService; ledger: Ledger }
       },
       async (req) => {
         const { uid } = requireAuth(req);
+        await enforceLimits(deps.kv, [{ limit: LIMITS.orderUser, key: String(uid) }], deps.limitScale);
         const r = await payments.createOrder(
           uid,
           { packageId: req.body.package_id, key: req.body.key },

@@ -24,7 +24,15 @@ interface Base {
 }
 
 export type RoomEvent =
-  | (Base & { t: 'chat'; mid: string; from: Sender; text: string; mentions: number[] })
+  | (Base & {
+      t: 'chat';
+      mid: string;
+      from: Sender;
+      text: string;
+      mentions: number[];
+      /** A sticker of the set, shown as its image (the text may then be empty). */
+      sticker?: number;
+    })
   | (Base & { t: 'delete'; mid: string })
   | (Base & { t: 'host'; state: 'live' | 'interrupted' | 'ended' })
   | (Base & { t: 'notice'; key: string; params?: Record<string, string | number> })

@@ -37,3 +37,10 @@ export interface Gift {
   media_url: string | null;
   icon_url: string | null;
 }
+
+/** A chat sticker of the gift catalogue's sticker set (spec §7 giftV2H5/giftStickers). */
+export interface Sticker {
+  sticker_id: number;
+  name: string;
+  image_url: string;
+}

@@ -13,7 +13,10 @@ export const clientMessage = z.discriminatedUnion('t', [
   z.object({
     t: z.literal('chat'),
     room,
-    text: z.string().min(1).max(1000),
+    /** May be empty when a sticker is sent. */
+    text: z.string().max(1000).default(''),
+    /** A sticker of the set (GET /api/v1/gifts/stickers) instead of, or with, text. */
+    sticker: z.number().int().positive().optional(),
     /** People named with @ in the text (the page knows their uids from the card it opened). */
     mentions: z.array(z.number().int().positive()).max(5).optional(),
     ref: z.string().max(40).optional(),

@@ -28,6 +28,8 @@ export function attachGateway(
     trustProxy: boolean;
     maxConnectionsPerIp: number;
     onKick: (room: string, uid: number) => void;
+    /** Staff write in every room as staff (their messages styled apart; they may delete). */
+    isStaff?: (uid: number) => Promise<boolean>;
   },
 ): Gateway {
   const gateway = new Gateway({
@@ -40,7 +42,8 @@ export function attachGateway(
       const session = await deps.auth.session(token);
       if (!session) return null;
       const user = await usersRepo.byUid(deps.db, session.uid);
-      return user ? { uid: user.uid, name: user.nickname, staff: false } : null;
+      if (!user) return null;
+      return { uid: user.uid, name: user.nickname, staff: (await deps.isStaff?.(user.uid)) ?? false };
     },
     allowOrigin: (origin, host) => {
       if (!origin) return true; // not a browser: no ambient cookies to abuse

@@ -5,6 +5,7 @@ import { useAuth } from '../auth/AuthContext';
 import { useI18n } from '../i18n/i18n';
 import { realtime, RealtimeError, type ConnectionState } from './realtime';
 import { giftName, useGifts } from './room-api';
+import { StickerImage, StickerPicker } from './Stickers';
 
 type ChatMessage = Extract<RoomEvent, { t: 'chat' }>;
 /** What the list shows: messages, who followed the host, and gifts. */
@@ -123,11 +124,12 @@ export function Chat({
     if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight;
   }, [messages]);
 
-  const send = async (e: SyntheticEvent) => {
-    e.preventDefault();
+  const send = async (e: SyntheticEvent | null, sticker?: number) => {
+    e?.preventDefault();
     if (!user) return requireLogin(t('error.sign_in_first'));
-    const body = text.trim();
-    if (!body) return setError('chat_empty');
+    // A sticker goes on its own; the text being typed stays in the box.
+    const body = sticker === undefined ? text.trim() : '';
+    if (!body && sticker === undefined) return setError('chat_empty');
     setSending(true);
     try {
       // Only the people still named in the text are mentioned.
@@ -137,9 +139,12 @@ export function Chat({
         room: vid,
         text: escapeChat(body),
         ...(mentions.length ? { mentions } : {}),
+        ...(sticker === undefined ? {} : { sticker }),
       });
-      setMentioned([]);
-      setText('');
+      if (sticker === undefined) {
+        setMentioned([]);
+        setText('');
+      }
       setError(null);
     } catch (err) {
       const name = err instanceof RealtimeError ? err.message : 'networkError';
@@ -183,9 +188,12 @@ export function Chat({
               {user && m.mentions.includes(user.uid) && (
                 <span className="sr-only">{t('chat.mentionsYou')} </span>
               )}
-              <span className="chat__text">
-                <bdi>{unescapeChat(m.text)}</bdi>
-              </span>
+              {m.text && (
+                <span className="chat__text">
+                  <bdi>{unescapeChat(m.text)}</bdi>
+                </span>
+              )}
+              {m.sticker !== undefined && <StickerImage id={m.sticker} />}
               {isHost && (
                 <button
                   type="button"
@@ -226,6 +234,13 @@ export function Chat({
             if (!user) requireLogin(t('error.sign_in_first'));
           }}
           autoComplete="off"
+        />
+        <StickerPicker
+          disabled={sending}
+          onPick={(id) => {
+            if (!user) requireLogin(t('error.sign_in_first'));
+            else void send(null, id);
+          }}
         />
         <button type="submit" className="btn btn--primary chat__send" disabled={sending}>
           {t('chat.send')}

@@ -140,7 +140,7 @@ class Realtime {
   /** Sends a room action; resolves with the event id, rejects with an error name. */
   act(
     msg:
-      | { t: 'chat'; room: string; text: string; mentions?: number[] }
+      | { t: 'chat'; room: string; text: string; mentions?: number[]; sticker?: number }
       | { t: 'delete'; room: string; mid: string },
   ): Promise<string> {
     const ref = String(++this.#ref);

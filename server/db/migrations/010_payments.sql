@@ -107,3 +107,22 @@ INSERT INTO collectibles (id, image_url, sort) VALUES
   ('first_light', '/collectibles/first_light.webp', 1),
   ('star_maker', '/collectibles/star_maker.webp', 2),
   ('first_cashout', '/collectibles/first_cashout.webp', 3);
+
+-- The sticker set (spec §7 giftV2H5/giftStickers): free images a viewer posts in the chat, from
+-- the gift catalogue's art. Drawn by scripts/gifts/make-stickers.ts.
+CREATE TABLE gift_stickers (
+  sticker_id  int PRIMARY KEY,
+  name        text NOT NULL,
+  image_url   text NOT NULL,
+  sort        int NOT NULL DEFAULT 0,
+  active      boolean NOT NULL DEFAULT true
+);
+INSERT INTO gift_stickers (sticker_id, name, image_url, sort) VALUES
+  (1, 'Hello', '/stickers/1.webp', 1),
+  (2, 'Love', '/stickers/2.webp', 2),
+  (3, 'Haha', '/stickers/3.webp', 3),
+  (4, 'Wow', '/stickers/4.webp', 4),
+  (5, 'Clap', '/stickers/5.webp', 5),
+  (6, 'Fire', '/stickers/6.webp', 6),
+  (7, 'Cool', '/stickers/7.webp', 7),
+  (8, 'GG', '/stickers/8.webp', 8);

@@ -77,6 +77,39 @@ describe('live room chat', () => {
     );
   });
 
+  it('sends stickers of the set, alone or with text, and refuses others', async () => {
+    const list = await t.app.inject({ url: '/api/v1/gifts/stickers' });
+    const stickers = list.json<{ data: { list: { sticker_id: number; image_url: string }[] } }>().data.list;
+    expect(stickers.length).toBe(8);
+    expect(stickers[0]?.image_url).toBe('/stickers/1.webp');
+    const h = await connect(host);
+    const v = await connect();
+    await h.join(vid);
+    await v.join(vid);
+    const before = v.chats().length;
+    h.send({ t: 'chat', room: vid, text: '', sticker: 6, ref: 's1' });
+    await h.wait((x) => !Array.isArray(x) && x.t === 'ack' && x.ref === 's1');
+    await v.wait(() => v.chats().length === before + 1);
+    expect(v.chats().at(-1)).toMatchObject({ t: 'chat', text: '', sticker: 6 });
+    h.send({ t: 'chat', room: vid, text: '', sticker: 999, ref: 's2' });
+    await h.wait(
+      (x) => !Array.isArray(x) && x.t === 'error' && x.name === 'validation_failed' && x.ref === 's2',
+    );
+    h.send({ t: 'chat', room: vid, text: '   ', ref: 's3' });
+    await h.wait((x) => !Array.isArray(x) && x.t === 'error' && x.name === 'chat_empty' && x.ref === 's3');
+  });
+
+  it('staff write as staff and may delete in any room', async () => {
+    const staff = await signedInUser(t, kv, 'chat-staff@example.com', 'staff pass 1');
+    await t.testDb.db.query("UPDATE users SET staff = true WHERE email = 'chat-staff@example.com'");
+    const s = await connect(staff.headers);
+    await s.join(vid);
+    s.send({ t: 'chat', room: vid, text: 'Be kind, everyone', ref: 'st1' });
+    await s.wait(() => s.chats().some((m) => m.t === 'chat' && m.from.role === 'staff'));
+    s.send({ t: 'delete', room: vid, mid: 'staff-deletes', ref: 'st2' });
+    await s.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'delete' && e.mid === 'staff-deletes'));
+  });
+
   it('only the host deletes a message, and everyone is told', async () => {
     const h = await connect(host);
     const f = await connect(fan);

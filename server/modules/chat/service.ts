@@ -29,7 +29,12 @@ export class ChatService {
     private readonly db: Db,
     private readonly kv: Kv,
     private readonly bus: Bus,
-    private readonly opts: { sensitive: SensitiveWords; limitScale?: number },
+    private readonly opts: {
+      sensitive: SensitiveWords;
+      limitScale?: number;
+      /** Whether a sticker id is in the set (the gift catalogue's). */
+      hasSticker?: (id: number) => Promise<boolean>;
+    },
   ) {}
 
   /** Whose room it is (cached briefly: every chat message asks). */
@@ -74,7 +79,9 @@ export class ChatService {
     const text = Array.from(graphemes.segment(msg.text.trim()), (g) => g.segment)
       .slice(0, MAX_CHAT_CHARS)
       .join('');
-    if (!text) throw new AppError('chat_empty');
+    if (!text && msg.sticker === undefined) throw new AppError('chat_empty');
+    if (msg.sticker !== undefined && !(await this.opts.hasSticker?.(msg.sticker)))
+      throw new AppError('validation_failed', { field: 'sticker' });
     await enforceLimits(
       this.kv,
       [{ limit: CHAT_LIMIT, key: `${who.uid}:${msg.room}` }],
@@ -90,6 +97,7 @@ export class ChatService {
       },
       text: escapeChat(this.opts.sensitive.mask(text)),
       mentions: await this.#mentions(text, msg.mentions),
+      ...(msg.sticker === undefined ? {} : { sticker: msg.sticker }),
     });
   }
 }

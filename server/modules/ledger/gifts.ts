@@ -1,5 +1,5 @@
 import { AppError } from '../../../common/errors';
-import type { Gift } from '../../../common/room';
+import type { Gift, Sticker } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { existingLive } from '../live/existing';
@@ -20,6 +20,7 @@ export const MAX_COMBO = 99;
 export class GiftService {
   readonly #batcher: GiftBatcher;
   #catalogue: { at: number; gifts: Gift[] } | null = null;
+  #stickers: { at: number; list: Sticker[] } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -38,6 +39,20 @@ export class GiftService {
     );
     this.#catalogue = { at: Date.now(), gifts };
     return gifts;
+  }
+
+  /** The sticker set (spec giftV2H5/giftStickers), cached like the gift wall. */
+  async stickers(): Promise<Sticker[]> {
+    if (this.#stickers && Date.now() - this.#stickers.at < 60_000) return this.#stickers.list;
+    const list = await this.db.query<Sticker>(
+      'SELECT sticker_id, name, image_url FROM gift_stickers WHERE active ORDER BY sort, sticker_id',
+    );
+    this.#stickers = { at: Date.now(), list };
+    return list;
+  }
+
+  async hasSticker(id: number): Promise<boolean> {
+    return (await this.stickers()).some((s) => s.sticker_id === id);
   }
 
   async send(

@@ -49,6 +49,27 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
       async () => ({ status: 200 as const, data: { list: await deps.gifts.catalogue() } }),
     );
 
+    app.get(
+      '/api/v1/gifts/stickers',
+      {
+        schema: {
+          tags: ['gifts'],
+          summary: 'The sticker set viewers post in the chat (spec giftV2H5/giftStickers)',
+          response: {
+            200: okSchema(
+              z.object({
+                list: z.array(z.object({ sticker_id: z.number(), name: z.string(), image_url: z.string() })),
+              }),
+            ),
+          },
+        },
+      },
+      async (_req, reply) => {
+        void reply.header('cache-control', 'public, max-age=300');
+        return { status: 200 as const, data: { list: await deps.gifts.stickers() } };
+      },
+    );
+
     app.post(
       '/api/v1/gifts/send',
       {

@@ -165,13 +165,4 @@ export const cashoutRepo = {
     );
     return rows.length > 0;
   },
-
-  /** Staff: marked in the database, or signed up with an address STAFF_EMAILS names. */
-  async isStaff(db: Queryable, uid: number, staffEmails: readonly string[]): Promise<boolean> {
-    const [row] = await db.query<{ staff: boolean }>(
-      'SELECT (staff OR email = ANY($2::text[])) AS staff FROM users WHERE uid = $1',
-      [uid, staffEmails],
-    );
-    return row?.staff ?? false;
-  },
 };

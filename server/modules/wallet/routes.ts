@@ -8,7 +8,7 @@ import { errorSchema, okSchema } from '../../http/envelope';
 import { requireAuth } from '../auth/context';
 import type { MetaReader } from '../auth/meta';
 import type { CashoutService } from './cashout';
-import { cashoutRepo } from './cashout-repo';
+import { isStaff } from '../users/staff';
 import type { WalletService } from './service';
 
 const errors = {
@@ -55,7 +55,7 @@ export function walletRoutes(deps: {
   const { wallet, cashout, meta } = deps;
   const requireStaff = async (req: FastifyRequest) => {
     const { uid } = requireAuth(req);
-    if (!(await cashoutRepo.isStaff(deps.db, uid, deps.staffEmails))) throw new AppError('not_allowed');
+    if (!(await isStaff(deps.db, uid, deps.staffEmails))) throw new AppError('not_allowed');
     return uid;
   };
 

@@ -1,0 +1,115 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Sticker } from '../../common/room';
+import { api } from '../auth/api';
+import { useI18n, type I18n } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/types';
+
+let set: Promise<Sticker[]> | null = null;
+
+/** The sticker set (spec giftV2H5/giftStickers), loaded once per page on first need. */
+function loadStickers(): Promise<Sticker[]> {
+  set ??= api<{ list: Sticker[] }>('GET', '/api/v1/gifts/stickers').then(
+    (d) => d.list,
+    (err: unknown) => {
+      set = null;
+      throw err;
+    },
+  );
+  return set;
+}
+
+function useStickers(load: boolean): Sticker[] | null {
+  const [list, setList] = useState<Sticker[] | null>(null);
+  useEffect(() => {
+    if (!load) return;
+    let live = true;
+    loadStickers().then(
+      (l) => live && setList(l),
+      () => live && setList([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  return list;
+}
+
+/** A sticker's name in the page's language (alt text), the catalogue's name otherwise. */
+function stickerName(t: I18n['t'], s: { sticker_id: number; name: string }): string {
+  const key = `stickers.name.${s.sticker_id}` as MessageKey;
+  const name = t(key);
+  return name === key ? s.name : name;
+}
+
+/** A sticker in a chat line. */
+export function StickerImage({ id }: { id: number }) {
+  const { t } = useI18n();
+  const sticker = useStickers(true)?.find((s) => s.sticker_id === id);
+  return (
+    <img
+      className="chat__sticker"
+      src={sticker?.image_url ?? `/stickers/${id}.webp`}
+      alt={sticker ? stickerName(t, sticker) : t('stickers.title')}
+      width={64}
+      height={64}
+      loading="lazy"
+    />
+  );
+}
+
+/** The sticker button beside the chat box: a grid of the set; picking one sends it. */
+export function StickerPicker({ onPick, disabled }: { onPick: (id: number) => void; disabled: boolean }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  const list = useStickers(open);
+  const panel = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return (
+    <div className="stickers">
+      <button
+        ref={button}
+        type="button"
+        className="btn chat__sticker-button"
+        aria-expanded={open}
+        aria-controls={panel}
+        aria-label={t('stickers.title')}
+        title={t('stickers.title')}
+        disabled={disabled}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span aria-hidden="true">☺</span>
+      </button>
+      {open && (
+        <div
+          id={panel}
+          className="stickers__panel"
+          role="group"
+          aria-label={t('stickers.title')}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') close();
+          }}
+        >
+          {list === null && <p className="muted">{t('stickers.loading')}</p>}
+          {list?.length === 0 && <p className="muted">{t('stickers.none')}</p>}
+          {list?.map((s) => (
+            <button
+              key={s.sticker_id}
+              type="button"
+              className="stickers__item"
+              onClick={() => {
+                onPick(s.sticker_id);
+                close();
+              }}
+            >
+              <img src={s.image_url} alt={stickerName(t, s)} width={48} height={48} />
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

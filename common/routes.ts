@@ -18,6 +18,9 @@ export type RouteId =
   | 'welcome'
   | 'activate'
   | 'resetPassword'
+  | 'wallet'
+  | 'nft'
+  | 'staffCashout'
   | 'notFound';
 
 interface RouteDef {
@@ -63,6 +66,10 @@ export const ROUTES: readonly RouteDef[] = [
     auth: false,
     prefixable: false,
   },
+  { id: 'wallet', pattern: ['wallet'], layout: 'main', auth: true, prefixable: true },
+  { id: 'nft', pattern: ['wallet', 'nft'], layout: 'main', auth: true, prefixable: true },
+  // The staff's review of payee accounts and cash-outs (not a spec route: no prefixes).
+  { id: 'staffCashout', pattern: ['staff', 'cashout'], layout: 'main', auth: true, prefixable: false },
 ];
 
 export interface RouteMatch {

@@ -196,6 +196,9 @@ describe('the live room’s people', () => {
     await viewer.page.getByRole('button', { name: /^Send Rocket/ }).click();
     await viewer.page.getByText('Not enough coins. Recharge to send this gift.').waitFor();
     await viewer.page.getByText('90 coins left').waitFor();
+    // …with the way to the payment app, in a new tab (the live keeps playing).
+    const recharge = viewer.page.getByRole('link', { name: 'Recharge (opens in a new tab)' });
+    expect(await recharge.getAttribute('href')).toBe('/app/pay/dist/index.html?locale=en');
     // The top fans of this live.
     await viewer.page.getByRole('tab', { name: 'Top fans' }).click();
     await viewer.page.getByRole('button', { name: /Gifter/ }).waitFor();

@@ -80,22 +80,65 @@ async function buildClient() {
   return { ...result.metafile, cssFile: Object.keys(css.metafile.outputs)[0] };
 }
 
-function manifestFrom(metafile) {
-  const toUrl = (p) => '/' + relative(client, join(root, p)).split('\\').join('/');
+const toUrl = (p) => '/' + relative(client, join(root, p)).split('\\').join('/');
+
+/** An entry's file and static imports, and every lazily loaded chunk by its source file. */
+function entryChunks(metafile, source) {
   let entry = null;
   let entryImports = [];
   const chunks = {};
   for (const [file, info] of Object.entries(metafile.outputs)) {
     if (!file.endsWith('.js')) continue;
     const imports = info.imports.filter((i) => i.kind === 'import-statement').map((i) => toUrl(i.path));
-    if (info.entryPoint === 'web/client.tsx') {
+    if (info.entryPoint === source) {
       entry = toUrl(file);
       entryImports = imports;
     } else if (info.entryPoint) {
       chunks[info.entryPoint] = { file: toUrl(file), imports };
     }
   }
-  if (!entry) throw new Error('client entry missing from metafile');
+  if (!entry) throw new Error(`${source} missing from metafile`);
+  return { entry, entryImports, chunks };
+}
+
+// The payment app (spec §2: /app/pay/dist/index.html and /app/neww/dist/index.html): its own
+// small entry and stylesheet, not the SPA; catalogues and the phone rules are lazy chunks.
+async function buildPayApp() {
+  const result = await esbuild.build({
+    plugins: [precompiledMessages],
+    absWorkingDir: root,
+    entryPoints: { payapp: 'web/payapp/main.tsx' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    target: ['chrome90', 'firefox90', 'safari15'],
+    minify: true,
+    sourcemap: 'linked',
+    metafile: true,
+    jsx: 'automatic',
+    outdir: join(client, 'assets'),
+    entryNames: '[name]-[hash]',
+    chunkNames: 'p-[hash]',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const css = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { payapp: 'web/styles/payapp.css' },
+    bundle: true,
+    minify: true,
+    metafile: true,
+    outdir: join(client, 'assets'),
+    entryNames: '[name]-[hash]',
+    logLevel: 'warning',
+  });
+  const { entry, entryImports, chunks } = entryChunks(result.metafile, 'web/payapp/main.tsx');
+  return { entry, entryImports, chunks, css: toUrl(Object.keys(css.metafile.outputs)[0]) };
+}
+
+function manifestFrom(metafile) {
+  const { entry, entryImports, chunks } = entryChunks(metafile, 'web/client.tsx');
   const hash = createHash('sha256');
   for (const file of Object.keys(metafile.outputs).sort()) hash.update(readFileSync(join(root, file)));
   hash.update(readFileSync(join(root, metafile.cssFile)));
@@ -141,7 +184,7 @@ async function buildServer() {
 async function buildAll() {
   const started = Date.now();
   const metafile = await buildClient();
-  const manifest = manifestFrom(metafile);
+  const manifest = { ...manifestFrom(metafile), payApp: await buildPayApp() };
   writeFileSync(join(client, 'manifest.json'), JSON.stringify(manifest, null, 2));
   mkdirSync(join(client, 'builds', 'meta'), { recursive: true });
   const latest = { id: manifest.buildId, timestamp: Date.parse(manifest.builtAt) };

@@ -55,6 +55,7 @@ import { sandboxPage } from './modules/payments/sandbox-page';
 import { StripeProvider } from './modules/payments/stripe';
 import { CashoutService } from './modules/wallet/cashout';
 import { walletRoutes } from './modules/wallet/routes';
+import { isStaff } from './modules/users/staff';
 import { WalletService } from './modules/wallet/service';
 import { SmsCodes } from './modules/auth/sms-codes';
 import type { MoneyRules } from '../common/money';
@@ -69,6 +70,7 @@ import { openBus } from './realtime/redis-bus';
 import { attachGateway } from './realtime/wire';
 import { liveAssets, loadAssets, type Assets } from './ssr/assets';
 import { registerPages } from './ssr/pages';
+import { payAppPages } from './ssr/payapp';
 import { registerSeo } from './ssr/seo';
 
 export interface AppDeps {
@@ -191,10 +193,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         redirectUri: `${config.publicBaseUrl}/api/v1/auth/third/callback`,
       })
     : null;
-  const chat = new ChatService(db, kv, bus, { sensitive, limitScale: config.RATE_LIMIT_SCALE });
-  const social = new SocialService(db, bus);
   const ledger = new Ledger(db);
   const gifts = new GiftService(db, ledger, bus, { diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN });
+  const chat = new ChatService(db, kv, bus, {
+    sensitive,
+    limitScale: config.RATE_LIMIT_SCALE,
+    hasSticker: (id) => gifts.hasSticker(id),
+  });
+  const social = new SocialService(db, bus);
   // Gifts' pending credits into balances every second (see ledger_pending).
   const rollUp = setInterval(() => {
     void ledger.rollUp().catch((err: unknown) => app.log.error({ err }, 'ledger roll-up failed'));
@@ -249,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.APP_ENV === 'online' || config.APP_ENV === 'gray',
     maxConnectionsPerIp: config.WS_MAX_PER_IP,
     onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
+    isStaff: (uid) => isStaff(db, uid, config.STAFF_EMAILS),
   });
   app.addHook('onClose', async () => {
     clearInterval(rollUp);
@@ -346,7 +353,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(socialRoutes(social, db));
   await app.register(roomRoutes(room, config.RATE_LIMIT_SCALE));
   await app.register(moneyRoutes({ db, ledger, gifts }));
-  await app.register(paymentRoutes({ payments, ledger }));
+  await app.register(paymentRoutes({ payments, ledger, kv, limitScale: config.RATE_LIMIT_SCALE }));
   if (provider instanceof SandboxProvider) await app.register(sandboxPage(provider));
   await app.register(walletRoutes({ db, wallet, cashout, meta, staffEmails: config.STAFF_EMAILS }));
   await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));
@@ -383,6 +390,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   registerSeo(app, { config, news });
+  await app.register(payAppPages({ config, assets }));
   pageHandler = registerPages(app, { config, assets, content, news, auth, users, live, metrics });
   return app;
 }

@@ -15,6 +15,20 @@ export interface BuildManifest {
   /** Source file (e.g. `web/pages/Home.tsx`) → its chunk and that chunk's static imports. */
   chunks: Record<string, { file: string; imports: string[] }>;
   css: string;
+  /** The payment app's own entry and stylesheet (web/payapp/main.tsx, web/styles/payapp.css). */
+  payApp: {
+    entry: string;
+    entryImports: string[];
+    chunks: Record<string, { file: string; imports: string[] }>;
+    css: string;
+  };
+}
+
+/** The payment app's files: its script, stylesheet and what to preload for a language. */
+export interface PayAppAssets {
+  entry: string;
+  cssHref: string;
+  preloadsFor(locale: Locale): readonly string[];
 }
 
 export interface Assets {
@@ -24,6 +38,7 @@ export interface Assets {
   cssHref: string;
   /** modulepreload list: the entry's imports, the page's chunk and imports, the language's catalogue. */
   preloadsFor(route: RouteId, locale: Locale): readonly string[];
+  payApp: PayAppAssets;
 }
 
 export function loadAssets(dir = CLIENT_DIST): Assets {
@@ -36,6 +51,8 @@ export function loadAssets(dir = CLIENT_DIST): Assets {
     const chunk = manifest.chunks[source];
     return chunk ? [chunk.file, ...chunk.imports] : [];
   };
+  const pay = manifest.payApp;
+  const payPreloads = new Map<Locale, string[]>();
   return {
     buildId: manifest.buildId,
     entry: manifest.entry,
@@ -49,6 +66,21 @@ export function loadAssets(dir = CLIENT_DIST): Assets {
         cache.set(key, list);
       }
       return list;
+    },
+    payApp: {
+      entry: pay.entry,
+      cssHref: pay.css,
+      preloadsFor(locale) {
+        let list = payPreloads.get(locale);
+        if (!list) {
+          const messages = pay.chunks[`web/i18n/messages/${locale}.json`];
+          list = [
+            ...new Set([...pay.entryImports, ...(messages ? [messages.file, ...messages.imports] : [])]),
+          ];
+          payPreloads.set(locale, list);
+        }
+        return list;
+      },
     },
   };
 }
@@ -84,5 +116,14 @@ export function liveAssets(dir = CLIENT_DIST): Assets {
       return fresh().cssHref;
     },
     preloadsFor: (route, locale) => fresh().preloadsFor(route, locale),
+    payApp: {
+      get entry() {
+        return fresh().payApp.entry;
+      },
+      get cssHref() {
+        return fresh().payApp.cssHref;
+      },
+      preloadsFor: (locale) => fresh().payApp.preloadsFor(locale),
+    },
   };
 }

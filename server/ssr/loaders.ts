@@ -1,3 +1,4 @@
+import type { MoneyRules } from '../../common/money';
 import { STATIC_PAGES } from '../../common/pages';
 import type { RouteId, RouteMatch } from '../../common/routes';
 import type { Locale } from '../../common/locales';
@@ -14,7 +15,9 @@ import type {
   StaticPageData,
   UserPageData,
   LiveVideoData,
+  WalletData,
 } from '../../web/pages/data';
+import type { Config } from '../config';
 import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
 import type { AuthService } from '../modules/auth/service';
@@ -35,6 +38,34 @@ export interface LoadContext {
   auth: AuthService;
   users: UsersService;
   live: LiveService;
+  /** The wallet's rates and limits, as configured. */
+  money: MoneyRules;
+}
+
+/** The rates and limits of the wallet pages, from the configuration (as the wallet API has them). */
+export function moneyRules(config: Config): MoneyRules {
+  return {
+    diamondsPerUsd: config.DIAMONDS_PER_USD,
+    convertDiamondsPerCoin: config.CONVERT_DIAMONDS_PER_COIN,
+    minCashoutUsd: config.CASHOUT_MIN_USD,
+    weeklyCapUsd: config.CASHOUT_WEEKLY_CAP_USD,
+    weekUtcOffset: config.CASHOUT_WEEK_UTC_OFFSET,
+  };
+}
+
+/**
+ * A page whose content is the signed-in user's and comes from the API in the browser: the server
+ * renders its frame (the same for everyone), kept out of search engines.
+ */
+function accountPage(key: string, data: (ctx: LoadContext) => unknown = () => ({})) {
+  return (ctx: LoadContext): Loaded => ({
+    status: 200,
+    data: data(ctx),
+    ...meta(ctx, key),
+    noindex: true,
+    ogType: 'website',
+    cacheMs: Infinity,
+  });
 }
 
 export interface Loaded {
@@ -238,6 +269,10 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     const data: ResetPasswordData = { token: ctx.match.params.token ?? '' };
     return { status: 200, data, ...meta(ctx, 'resetPassword'), noindex: true, ogType: 'website', cacheMs: 0 };
   },
+
+  wallet: accountPage('wallet', (ctx): WalletData => ({ rules: ctx.money })),
+  nft: accountPage('nft'),
+  staffCashout: accountPage('staffCashout'),
 
   notFound(ctx) {
     const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;

@@ -20,7 +20,7 @@ import type { LiveService } from '../modules/live/service';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
 import { renderDocument } from './document';
-import { LOADERS, NotFoundSignal, type Loaded } from './loaders';
+import { LOADERS, moneyRules, NotFoundSignal, type Loaded } from './loaders';
 
 interface Deps {
   config: Config;
@@ -50,6 +50,7 @@ export function registerPages(
 ): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   const cache = new LRUCache<string, Rendered>({ max: 5000, ttlAutopurge: false });
   const config = publicConfig(deps.config);
+  const money = moneyRules(deps.config);
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const url = req.url;
@@ -116,6 +117,7 @@ export function registerPages(
       auth: deps.auth,
       users: deps.users,
       live: deps.live,
+      money,
     };
     try {
       loaded = await LOADERS[match.id]({ ...ctx, match });

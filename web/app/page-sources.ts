@@ -18,5 +18,8 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   welcome: 'web/pages/Welcome.tsx',
   activate: 'web/pages/Activate.tsx',
   resetPassword: 'web/pages/ResetPassword.tsx',
+  wallet: 'web/pages/Wallet.tsx',
+  nft: 'web/pages/NftWallet.tsx',
+  staffCashout: 'web/pages/StaffCashout.tsx',
   notFound: 'web/pages/NotFound.tsx',
 };

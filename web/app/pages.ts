@@ -27,5 +27,8 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   welcome: () => import('../pages/Welcome'),
   activate: () => import('../pages/Activate'),
   resetPassword: () => import('../pages/ResetPassword'),
+  wallet: () => import('../pages/Wallet'),
+  nft: () => import('../pages/NftWallet'),
+  staffCashout: () => import('../pages/StaffCashout'),
   notFound: () => import('../pages/NotFound'),
 };

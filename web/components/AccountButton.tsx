@@ -37,6 +37,9 @@ export function AccountButton() {
           <Link to={`/u/${user.short_id}`}>{t('auth.myPage')}</Link>
         </li>
         <li>
+          <Link to="/wallet">{t('wallet.menu')}</Link>
+        </li>
+        <li>
           <button type="button" className="linklike" onClick={() => void signOut()}>
             {t('auth.signOut')}
           </button>

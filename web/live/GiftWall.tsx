@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
-import { api } from '../auth/api';
+import { api, ApiError } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
 import { useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
+import { rechargeHref } from '../wallet/format';
 import { giftName, useGifts } from './room-api';
 
 /** Combos offered with one tap (the server takes 1 to 99). */
@@ -23,15 +24,27 @@ export function GiftWall({ vid }: { vid: string }) {
   const [picked, setPicked] = useState<number | null>(null);
   const [combo, setCombo] = useState<(typeof COMBOS)[number]>(1);
   const [sending, setSending] = useState(false);
+  /** The server said the coins were not enough (the balance shown may be old). */
+  const [refused, setRefused] = useState(false);
 
   useEffect(() => {
     if (!user) return;
     let live = true;
-    api<{ balances: { coin: number } }>('GET', '/api/v1/wallet')
-      .then((w) => live && setCoins(w.balances.coin))
-      .catch(() => undefined);
+    const read = () => {
+      api<{ balances: { coin: number } }>('GET', '/api/v1/wallet')
+        .then((w) => {
+          if (!live) return;
+          setCoins(w.balances.coin);
+          setRefused(false);
+        })
+        .catch(() => undefined);
+    };
+    read();
+    // Back from recharging in another tab: show the new balance.
+    window.addEventListener('focus', read);
     return () => {
       live = false;
+      window.removeEventListener('focus', read);
     };
   }, [user]);
 
@@ -48,7 +61,8 @@ export function GiftWall({ vid }: { vid: string }) {
       });
       setCoins(r.balances.coin);
     } catch (err) {
-      toast(errorMessage(t, err));
+      if (err instanceof ApiError && err.error === 'insufficient_coins') setRefused(true);
+      else toast(errorMessage(t, err));
     } finally {
       setSending(false);
     }
@@ -62,12 +76,22 @@ export function GiftWall({ vid }: { vid: string }) {
     );
   if (!gifts) return <div className="spinner" role="progressbar" aria-label={t('common.loading')} />;
   const chosen = gifts.find((g) => g.gift_id === picked);
+  // Not enough coins for this gift: said at once, with the way to recharge. Send stays on (the
+  // balance shown may be older than a recharge in another tab); the server has the last word.
+  const short = refused || (coins !== null && chosen !== undefined && combo * chosen.price > coins);
   return (
     <div className="gift-wall">
       <ul className="gift-wall__grid" role="listbox" aria-label={t('gifts.title')}>
         {gifts.map((g) => (
           <li key={g.gift_id} role="option" aria-selected={picked === g.gift_id}>
-            <button type="button" className="gift-wall__gift" onClick={() => setPicked(g.gift_id)}>
+            <button
+              type="button"
+              className="gift-wall__gift"
+              onClick={() => {
+                setPicked(g.gift_id);
+                setRefused(false);
+              }}
+            >
               {g.icon_url && <img src={g.icon_url} alt="" width={48} height={48} loading="lazy" />}
               <span className="gift-wall__name">{giftName(t, g)}</span>
               <span className="gift-wall__price">
@@ -87,7 +111,15 @@ export function GiftWall({ vid }: { vid: string }) {
         </span>
         <div className="segmented" role="group" aria-label={t('gifts.combo')}>
           {COMBOS.map((n) => (
-            <button key={n} type="button" aria-pressed={combo === n} onClick={() => setCombo(n)}>
+            <button
+              key={n}
+              type="button"
+              aria-pressed={combo === n}
+              onClick={() => {
+                setCombo(n);
+                setRefused(false);
+              }}
+            >
               <bdi dir="ltr">×{n}</bdi>
             </button>
           ))}
@@ -103,6 +135,21 @@ export function GiftWall({ vid }: { vid: string }) {
             : t('gifts.send')}
         </button>
       </div>
+      {user && short && (
+        <p className="gift-wall__short" role="status">
+          {t('error.insufficient_coins')}{' '}
+          {/* The payment app is its own page: a new tab keeps the live playing here. */}
+          <a
+            href={rechargeHref(locale)}
+            target="_blank"
+            rel="noopener"
+            className="btn btn--primary btn--sm"
+            aria-label={t('a11y.opensNewTab', { label: t('wallet.recharge') })}
+          >
+            {t('wallet.recharge')}
+          </a>
+        </p>
+      )}
     </div>
   );
 }

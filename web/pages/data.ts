@@ -1,4 +1,5 @@
 // Data each page receives, produced by the server's loaders (server/ssr/loaders.ts).
+import type { MoneyRules } from '../../common/money';
 import type { StaticPageSlug } from '../../common/pages';
 import type { NewsArticle, NewsPage, NewsSummary } from '../../server/modules/news/service';
 import type { PublicProfile } from '../../server/modules/users/service';
@@ -45,6 +46,11 @@ export interface ActivateData {
 
 export interface ResetPasswordData {
   token: string;
+}
+
+/** /wallet: the rates the page shows (balances and history come from the API, per user). */
+export interface WalletData {
+  rules: MoneyRules;
 }
 
 export interface UserPageData {

@@ -4,13 +4,7 @@ export type Currency = 'coin' | 'diamond';
 
 /** The system accounts: where coins and diamonds come from and go to. */
 export type SystemAccount =
-  | 'payments'
-  | 'promotions'
-  | 'gift_spend'
-  | 'gift_mint'
-  | 'conversion'
-  | 'cashout_hold'
-  | 'payouts';
+  'payments' | 'promotions' | 'gift_spend' | 'gift_mint' | 'conversion' | 'cashout_hold' | 'payouts';
 
 /** One side of a posting: a user's account, or a system account, in a currency. */
 export type AccountRef = { uid: number; currency: Currency } | { system: SystemAccount; currency: Currency };
@@ -98,7 +92,11 @@ export const ledgerRepo = {
     return out;
   },
 
-  /** A user's movements, newest first, before `beforeTx` when paging. */
+  /**
+   * A user's movements, newest first, before `beforeTx` when paging: `limit` transactions, each
+   * with a row per currency it moved for the user (a conversion has two), so a page never ends
+   * halfway through a transaction.
+   */
   async history(db: Queryable, uid: number, limit: number, beforeTx?: number): Promise<HistoryRow[]> {
     return db.query<HistoryRow>(
       `SELECT t.id AS tx_id, t.kind, p.currency,
@@ -107,10 +105,14 @@ export const ledgerRepo = {
        FROM ledger_accounts a
        JOIN ledger_postings p ON p.owner_account = a.id
        JOIN ledger_transactions t ON t.id = p.tx_id
-       WHERE a.owner_uid = $1 AND ($3::bigint IS NULL OR t.id < $3)
+       WHERE a.owner_uid = $1 AND t.id IN (
+         SELECT DISTINCT mine.tx_id FROM ledger_accounts own
+         JOIN ledger_postings mine ON mine.owner_account = own.id
+         WHERE own.owner_uid = $1 AND ($3::bigint IS NULL OR mine.tx_id < $3)
+         ORDER BY mine.tx_id DESC
+         LIMIT $2)
        GROUP BY t.id, p.currency
-       ORDER BY t.id DESC
-       LIMIT $2`,
+       ORDER BY t.id DESC, p.currency`,
       [uid, limit, beforeTx ?? null],
     );
   },

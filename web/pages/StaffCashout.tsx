@@ -1,0 +1,45 @@
+import { ApiError } from '../auth/api';
+import { useAuth } from '../auth/AuthContext';
+import { SignInPrompt } from '../auth/SignInPrompt';
+import { useI18n } from '../i18n/i18n';
+import type { StaffQueue } from '../wallet/api';
+import { PayeeQueue, WithdrawalQueue } from '../wallet/StaffQueues';
+import { LoadError, Loading } from '../wallet/ui';
+import { useApiData } from '../wallet/use-api';
+
+/** /staff/cashout: staff approve payee accounts and decide cash-outs (spec §4). */
+export default function StaffCashout() {
+  const { t } = useI18n();
+  const { user } = useAuth();
+  if (!user)
+    return <SignInPrompt title={t('staff.title')} text={t('staff.only')} className="wallet-signin" />;
+  return <Review />;
+}
+
+function Review() {
+  const { t } = useI18n();
+  const { data, error, loading, reload } = useApiData<StaffQueue>('/api/v1/staff/cashout');
+  if (error instanceof ApiError && (error.error === 'not_allowed' || error.error === 'invalid_session'))
+    return (
+      <div className="wallet-signin" role="alert">
+        <h1>{t('staff.title')}</h1>
+        <p className="muted">{t('staff.only')}</p>
+      </div>
+    );
+  return (
+    <div className="wallet staff">
+      <header className="page-head">
+        <h1>{t('staff.title')}</h1>
+        <p className="muted">{t('staff.intro')}</p>
+      </header>
+      {loading && <Loading />}
+      {error !== null && <LoadError error={error} onRetry={reload} />}
+      {data && (
+        <>
+          <PayeeQueue payees={data.payees} onChanged={reload} />
+          <WithdrawalQueue withdrawals={data.withdrawals} onChanged={reload} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { useState } from 'react';
+import { api } from '../auth/api';
+import { errorMessage } from '../auth/fields';
+import { NoContent, useFeedback } from '../components/feedback';
+import { Link } from '../components/Link';
+import { useI18n } from '../i18n/i18n';
+import type { StaffAction, StaffQueue } from './api';
+import { formatAmount, formatDateTime, formatUsd } from './format';
+import { StaffConfirm } from './StaffConfirm';
+import { WithdrawalStatusBadge } from './WithdrawalStatus';
+
+type QueuedPayee = StaffQueue['payees'][number];
+type QueuedWithdrawal = StaffQueue['withdrawals'][number];
+
+/** Sends one staff decision; says what happened (or why not) and has the queue read again. */
+function useDecision(onChanged: () => void) {
+  const { t } = useI18n();
+  const { toast } = useFeedback();
+  const [busy, setBusy] = useState<string | null>(null);
+  const decide = async (id: string, path: string, body: object) => {
+    setBusy(id);
+    try {
+      await api('POST', path, body);
+      toast(t('staff.done'));
+    } catch (err) {
+      toast(errorMessage(t, err));
+    } finally {
+      setBusy(null);
+      onChanged();
+    }
+  };
+  return { busy, decide };
+}
+
+function Person({ nickname, shortId }: { nickname: string; shortId: string }) {
+  const { t } = useI18n();
+  return (
+    <span className="staff-item__who">
+      <Link to={`/u/${shortId}`}>
+        <bdi>{nickname}</bdi>
+      </Link>{' '}
+      <span className="muted small">{t('profile.id', { id: shortId })}</span>
+    </span>
+  );
+}
+
+/** Payee accounts waiting for approval: approving lets their owner cash out. */
+export function PayeeQueue({ payees, onChanged }: { payees: QueuedPayee[]; onChanged: () => void }) {
+  const { t, locale } = useI18n();
+  const { busy, decide } = useDecision(onChanged);
+  return (
+    <section className="section" aria-labelledby="staff-payees">
+      <h2 id="staff-payees">{t('staff.payees', { count: payees.length })}</h2>
+      {payees.length === 0 ? (
+        <NoContent>
+          <p className="muted">{t('staff.noPayees')}</p>
+        </NoContent>
+      ) : (
+        <ul className="staff-list">
+          {payees.map((p) => (
+            <li key={p.id} className="staff-item">
+              <Person nickname={p.nickname} shortId={p.short_id} />
+              <dl className="staff-item__facts">
+                <div>
+                  <dt>{t('cashout.payee.paypal')}</dt>
+                  <dd className="break">{p.account}</dd>
+                </div>
+                <div>
+                  <dt>{t('cashout.payee.phone')}</dt>
+                  <dd>
+                    <bdi dir="ltr">{p.phone}</bdi>
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('staff.submitted')}</dt>
+                  <dd>{formatDateTime(p.created_at, locale)}</dd>
+                </div>
+              </dl>
+              <div className="staff-item__actions">
+                <button
+                  type="button"
+                  className="btn btn--primary btn--sm"
+                  disabled={busy !== null}
+                  onClick={() => void decide(`p${p.id}`, `/api/v1/staff/payees/${p.id}`, { approve: true })}
+                >
+                  {t('staff.action.approve')}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--sm"
+                  disabled={busy !== null}
+                  onClick={() => void decide(`p${p.id}`, `/api/v1/staff/payees/${p.id}`, { approve: false })}
+                >
+                  {t('staff.action.reject')}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** What each state of a cash-out lets staff do next (the server enforces the same). */
+const NEXT: Record<string, StaffAction[]> = {
+  waiting_review: ['approve', 'reject'],
+  approved: ['paid', 'failed'],
+};
+
+/**
+ * Open cash-outs: approve or reject the new ones, then mark approved ones paid (or failed) once
+ * the payout provider has answered. Everything that moves diamonds is confirmed first.
+ */
+export function WithdrawalQueue({
+  withdrawals,
+  onChanged,
+}: {
+  withdrawals: QueuedWithdrawal[];
+  onChanged: () => void;
+}) {
+  const { t, locale } = useI18n();
+  const { busy, decide } = useDecision(onChanged);
+  const [asking, setAsking] = useState<{ w: QueuedWithdrawal; action: StaffAction } | null>(null);
+  const act = (w: QueuedWithdrawal, action: StaffAction) =>
+    decide(`w${w.id}`, `/api/v1/staff/withdrawals/${w.id}`, { action });
+  return (
+    <section className="section" aria-labelledby="staff-withdrawals">
+      <h2 id="staff-withdrawals">{t('staff.withdrawals', { count: withdrawals.length })}</h2>
+      {withdrawals.length === 0 ? (
+        <NoContent>
+          <p className="muted">{t('staff.noWithdrawals')}</p>
+        </NoContent>
+      ) : (
+        <ul className="staff-list">
+          {withdrawals.map((w) => (
+            <li key={w.id} className="staff-item">
+              <div className="staff-item__head">
+                <Person nickname={w.nickname} shortId={w.short_id} />
+                <WithdrawalStatusBadge status={w.status} />
+              </div>
+              <p className="staff-item__amount">
+                <bdi>{formatUsd(w.usd_cents, locale)}</bdi>{' '}
+                <span className="muted">
+                  {t('wallet.diamonds', { count: w.diamonds, formatted: formatAmount(w.diamonds, locale) })}
+                </span>
+              </p>
+              <dl className="staff-item__facts">
+                <div>
+                  <dt>{t('cashout.payee.paypal')}</dt>
+                  <dd className="break">{w.account}</dd>
+                </div>
+                <div>
+                  <dt>{t('staff.requested')}</dt>
+                  <dd>{formatDateTime(w.created_at, locale)}</dd>
+                </div>
+                {w.reviewed_at && (
+                  <div>
+                    <dt>{t('staff.reviewed')}</dt>
+                    <dd>{formatDateTime(w.reviewed_at, locale)}</dd>
+                  </div>
+                )}
+              </dl>
+              <div className="staff-item__actions">
+                {(NEXT[w.status] ?? []).map((action) => (
+                  <button
+                    key={action}
+                    type="button"
+                    className={
+                      action === 'approve' || action === 'paid'
+                        ? 'btn btn--primary btn--sm'
+                        : 'btn btn--ghost btn--sm'
+                    }
+                    disabled={busy !== null}
+                    onClick={() => (action === 'approve' ? void act(w, action) : setAsking({ w, action }))}
+                  >
+                    {t(`staff.action.${action}`)}
+                  </button>
+                ))}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {asking && (
+        <StaffConfirm
+          withdrawal={asking.w}
+          action={asking.action}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            setAsking(null);
+            void act(asking.w, asking.action);
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+// What the wallet, payment and staff endpoints answer (server/modules/ledger/routes.ts,
+// server/modules/payments/routes.ts, server/modules/wallet/routes.ts), as the browser reads it.
+import type {
+  CoinPackage,
+  MoneyRules,
+  OrderStatus,
+  PayeeMethod,
+  PayeeStatus,
+  WithdrawalStatus,
+} from '../../common/money';
+
+export interface Balances {
+  coin: number;
+  diamond: number;
+}
+
+/** One currency a ledger transaction moved for the user (a conversion has two rows). */
+export interface HistoryRow {
+  tx_id: number;
+  kind: string;
+  currency: 'coin' | 'diamond';
+  /** Signed: gained (positive) or spent (negative). */
+  amount: number;
+  meta: Record<string, unknown>;
+  created_at: string;
+}
+
+/** GET /api/v1/wallet. */
+export interface WalletAnswer {
+  balances: Balances;
+  history: HistoryRow[];
+}
+
+/** Transactions per history page (GET /api/v1/wallet answers 20 at a time). */
+export const HISTORY_PAGE = 20;
+
+export type CollectibleId = 'first_light' | 'star_maker' | 'first_cashout';
+
+/** The NFT wallet's editions, in the order the wallet shows them. */
+export const COLLECTIBLES: readonly CollectibleId[] = ['first_light', 'star_maker', 'first_cashout'];
+
+export interface OwnedCollectible {
+  id: CollectibleId;
+  image_url: string;
+  serial: number;
+  awarded_at: string;
+}
+
+/** GET /api/v1/payments/packages. */
+export interface PackagesAnswer {
+  packages: CoinPackage[];
+  provider: 'sandbox' | 'stripe';
+  /** Null for a visitor. */
+  contact_bound: boolean | null;
+  coins: number | null;
+}
+
+export interface Order {
+  id: string;
+  status: OrderStatus;
+  coins: number;
+  amount_cents: number;
+  currency: string;
+  created_at: string;
+}
+
+export interface Payee {
+  id: number;
+  method: PayeeMethod;
+  account: string;
+  phone: string;
+  status: PayeeStatus;
+  created_at: string;
+  reviewed_at: string | null;
+}
+
+export interface Withdrawal {
+  id: number;
+  diamonds: number;
+  usd_cents: number;
+  week_start: string;
+  status: WithdrawalStatus;
+  created_at: string;
+  reviewed_at: string | null;
+  settled_at: string | null;
+}
+
+/** GET /api/v1/cashout. */
+export interface CashoutOverview {
+  rules: MoneyRules;
+  balances: Balances;
+  payee: Payee | null;
+  week: { start: string; used_cents: number; cap_cents: number };
+  withdrawals: Withdrawal[];
+}
+
+/** GET /api/v1/staff/cashout. */
+export interface StaffQueue {
+  payees: (Payee & { nickname: string; short_id: string })[];
+  withdrawals: (Withdrawal & { nickname: string; short_id: string; account: string })[];
+}
+
+export type StaffAction = 'approve' | 'reject' | 'paid' | 'failed';

@@ -40,6 +40,7 @@ ${error ? `<p class="error" role="alert">${error}</p>` : ''}
 <form method="post" action="/sandbox-pay/${s.ref}/cancel"><button class="link" type="submit">${t('sandbox.cancel')}</button></form>`;
   return `<!doctype html><html lang="${htmlLang(locale)}" dir="${isRtl(locale) ? 'rtl' : 'ltr'}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${t('sandbox.title')}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 

@@ -91,6 +91,10 @@ describe('the live room’s people', () => {
     await fan.page.getByPlaceholder('Say something…').fill('hi from the fan');
     await fan.page.getByRole('button', { name: 'Send' }).click();
     await host.page.locator('.chat__message', { hasText: 'hi from the fan' }).waitFor({ timeout: 10_000 });
+    // A sticker from the set, picked with the keyboard-reachable sticker button.
+    await fan.page.getByRole('button', { name: 'Stickers' }).click();
+    await fan.page.getByRole('button', { name: 'Fire' }).click();
+    await host.page.getByRole('img', { name: 'Fire' }).waitFor({ timeout: 10_000 });
     await fan.page.getByRole('button', { name: 'Tap to unmute' }).waitFor({ timeout: 15_000 });
 
     // The follow invitation comes after a while of watching without following; not now.

@@ -72,6 +72,8 @@ const DESIGNS: Record<string, string> = {
 
 mkdirSync(out, { recursive: true });
 for (const [id, svg] of Object.entries(DESIGNS)) {
-  await sharp(Buffer.from(svg)).webp({ quality: 82 }).toFile(join(out, `${id}.webp`));
+  await sharp(Buffer.from(svg))
+    .webp({ quality: 82 })
+    .toFile(join(out, `${id}.webp`));
   console.log(`${id}.webp`);
 }

@@ -29,7 +29,8 @@ export class SmsCodes {
 
   /** Sends a fresh code (once a minute per phone and purpose). */
   async send(purpose: string, phone: string, locale: Locale): Promise<{ resendIn: number }> {
-    if ((await this.kv.incr(`smswait:${purpose}:${phone}`, RESEND_S)) > 1) throw new AppError('too_many_requests');
+    if ((await this.kv.incr(`smswait:${purpose}:${phone}`, RESEND_S)) > 1)
+      throw new AppError('too_many_requests');
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await this.kv.del(`smstries:${purpose}:${phone}`);
     await this.kv.set(`sms:${purpose}:${phone}`, codeHash(code), CODE_TTL_S);

@@ -47,11 +47,12 @@ const precompiledMessages = {
   },
 };
 
-async function buildClient() {
+/** One browser bundle (code-split ES modules) and its stylesheet. */
+async function buildBrowser({ name, source, stylesheet, cssName, chunkNames }) {
   const result = await esbuild.build({
     plugins: [precompiledMessages],
     absWorkingDir: root,
-    entryPoints: { client: 'web/client.tsx' },
+    entryPoints: { [name]: source },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -62,14 +63,14 @@ async function buildClient() {
     jsx: 'automatic',
     outdir: join(client, 'assets'),
     entryNames: '[name]-[hash]',
-    chunkNames: 'c-[hash]',
+    chunkNames,
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
     logLevel: 'warning',
   });
   const css = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { app: 'web/styles/app.css' },
+    entryPoints: { [cssName]: stylesheet },
     bundle: true,
     minify: true,
     metafile: true,
@@ -77,7 +78,18 @@ async function buildClient() {
     entryNames: '[name]-[hash]',
     logLevel: 'warning',
   });
-  return { ...result.metafile, cssFile: Object.keys(css.metafile.outputs)[0] };
+  return { metafile: result.metafile, cssFile: Object.keys(css.metafile.outputs)[0] };
+}
+
+async function buildClient() {
+  const { metafile, cssFile } = await buildBrowser({
+    name: 'client',
+    source: 'web/client.tsx',
+    stylesheet: 'web/styles/app.css',
+    cssName: 'app',
+    chunkNames: 'c-[hash]',
+  });
+  return { ...metafile, cssFile };
 }
 
 const toUrl = (p) => '/' + relative(client, join(root, p)).split('\\').join('/');
@@ -104,37 +116,15 @@ function entryChunks(metafile, source) {
 // The payment app (spec §2: /app/pay/dist/index.html and /app/neww/dist/index.html): its own
 // small entry and stylesheet, not the SPA; catalogues and the phone rules are lazy chunks.
 async function buildPayApp() {
-  const result = await esbuild.build({
-    plugins: [precompiledMessages],
-    absWorkingDir: root,
-    entryPoints: { payapp: 'web/payapp/main.tsx' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    target: ['chrome90', 'firefox90', 'safari15'],
-    minify: true,
-    sourcemap: 'linked',
-    metafile: true,
-    jsx: 'automatic',
-    outdir: join(client, 'assets'),
-    entryNames: '[name]-[hash]',
+  const { metafile, cssFile } = await buildBrowser({
+    name: 'payapp',
+    source: 'web/payapp/main.tsx',
+    stylesheet: 'web/styles/payapp.css',
+    cssName: 'payapp',
     chunkNames: 'p-[hash]',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    legalComments: 'none',
-    logLevel: 'warning',
   });
-  const css = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: { payapp: 'web/styles/payapp.css' },
-    bundle: true,
-    minify: true,
-    metafile: true,
-    outdir: join(client, 'assets'),
-    entryNames: '[name]-[hash]',
-    logLevel: 'warning',
-  });
-  const { entry, entryImports, chunks } = entryChunks(result.metafile, 'web/payapp/main.tsx');
-  return { entry, entryImports, chunks, css: toUrl(Object.keys(css.metafile.outputs)[0]) };
+  const { entry, entryImports, chunks } = entryChunks(metafile, 'web/payapp/main.tsx');
+  return { entry, entryImports, chunks, css: toUrl(cssFile) };
 }
 
 function manifestFrom(metafile) {

@@ -74,3 +74,14 @@ export async function openPage(
   await waitReady(page);
   return { context, page, errors };
 }
+
+/** The newest SMS code sent to a number (the development outbox), as the phone would show it. */
+export async function smsCode(e2e: E2E, phone: string): Promise<string> {
+  const [row] = await e2e.app.testDb.db.query<{ body: string }>(
+    "SELECT body FROM outbox WHERE channel = 'sms' AND recipient = $1 ORDER BY id DESC LIMIT 1",
+    [phone],
+  );
+  const code = /\b(\d{6})\b/.exec(row?.body ?? '')?.[1];
+  if (!code) throw new Error(`no SMS to ${phone}`);
+  return code;
+}

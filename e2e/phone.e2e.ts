@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
-import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
+import { smsCode, startE2E, waitReady, watchErrors, type E2E } from './fixture';
 
 // Phone sign-up, sign-in and recovery in the browser; SMS land in the outbox table (no provider).
 let e2e: E2E;
@@ -50,17 +50,6 @@ async function solveCaptcha(dialog: Locator, fetched: Promise<{ id: string }>) {
   await dialog.getByLabel('Verification code').fill((await kv.get(`captcha:${id}`)) ?? '');
 }
 
-/** The newest SMS to a number, as the phone would show it. */
-async function smsCode(phone: string): Promise<string> {
-  const [row] = await e2e.app.testDb.db.query<{ body: string }>(
-    "SELECT body FROM outbox WHERE channel = 'sms' AND recipient = $1 ORDER BY id DESC LIMIT 1",
-    [phone],
-  );
-  const code = /\b(\d{6})\b/.exec(row?.body ?? '')?.[1];
-  if (!code) throw new Error(`no SMS to ${phone}`);
-  return code;
-}
-
 /** Captcha, 'Get code', then the code from the SMS. */
 async function getCode(page: Page, dialog: Locator, captcha: Promise<{ id: string }>, phone: string) {
   await solveCaptcha(dialog, captcha);
@@ -70,7 +59,7 @@ async function getCode(page: Page, dialog: Locator, captcha: Promise<{ id: strin
   await page.getByText(`We sent a code to ${phone}`).waitFor();
   // Spec §4: the button counts down 60 s and is blocked meanwhile.
   expect(await dialog.getByRole('button', { name: /Resend in \d+ s/ }).isDisabled()).toBe(true);
-  await dialog.getByLabel('SMS code').fill(await smsCode(phone));
+  await dialog.getByLabel('SMS code').fill(await smsCode(e2e, phone));
 }
 
 describe('phone numbers', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { Ledger } from '../server/modules/ledger/ledger';
 import { signedInPerson } from '../server/testing/auth';
-import { freePort, openPage, startE2E, waitReady, type E2E } from './fixture';
+import { freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fixture';
 
 // Money in real browsers: a viewer recharges through the payment app and the sandbox's hosted
 // checkout (a declined card first), sees the coins, the history and the NFT; a host converts
@@ -72,17 +72,6 @@ async function expectAccessible(page: Page): Promise<void> {
     .analyze();
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
-}
-
-/** The newest SMS to a number, as the phone would show it. */
-async function smsCode(phone: string): Promise<string> {
-  const [row] = await e2e.app.testDb.db.query<{ body: string }>(
-    "SELECT body FROM outbox WHERE channel = 'sms' AND recipient = $1 ORDER BY id DESC LIMIT 1",
-    [phone],
-  );
-  const code = /\b(\d{6})\b/.exec(row?.body ?? '')?.[1];
-  if (!code) throw new Error(`no SMS to ${phone}`);
-  return code;
 }
 
 describe('the wallet', () => {
@@ -168,7 +157,7 @@ describe('the wallet', () => {
     await host.page.getByRole('button', { name: 'Send code' }).click();
     await host.page.getByText('We sent a code to +12015550123').waitFor();
     expect(await host.page.getByRole('button', { name: /Resend in \d+ s/ }).isDisabled()).toBe(true);
-    await host.page.getByLabel('SMS code').fill(await smsCode('+12015550123'));
+    await host.page.getByLabel('SMS code').fill(await smsCode(e2e, '+12015550123'));
     await host.page.getByRole('button', { name: 'Connect', exact: true }).click();
     await host.page.getByText('Waiting for approval').waitFor();
     expect(await host.page.getByRole('button', { name: 'Request cash-out' }).isDisabled()).toBe(true);

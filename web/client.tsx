@@ -1,30 +1,13 @@
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { isIgnorableScriptError, loadChunk } from './app/chunks';
+import { loadChunk } from './app/chunks';
+import { reportScriptErrors } from './app/error-report';
 import { PAGES } from './app/pages';
 import { restoreProse, STATE_ELEMENT_ID, type AppState } from './app/state';
 import { MESSAGE_LOADERS } from './i18n/load';
 
-function report(message: string, stack?: string) {
-  if (isIgnorableScriptError(message)) {
-    // Spec §8: cross-origin 'Script error.' and 'Illegal invocation' noise is only logged.
-    console.info('[ignored script error]', message);
-    return;
-  }
-  const body = JSON.stringify({
-    message: message.slice(0, 500),
-    stack: stack?.slice(0, 2000),
-    url: location.pathname,
-  });
-  navigator.sendBeacon('/api/v1/client-errors', new Blob([body], { type: 'application/json' }));
-}
-
-window.addEventListener('error', (e) => report(e.message || 'error', (e.error as Error | undefined)?.stack));
-window.addEventListener('unhandledrejection', (e) => {
-  const reason = e.reason as { message?: string; stack?: string } | undefined;
-  report(reason?.message ?? String(e.reason), reason?.stack);
-});
+reportScriptErrors();
 
 async function start() {
   const el = document.getElementById(STATE_ELEMENT_ID);

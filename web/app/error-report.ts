@@ -1,0 +1,26 @@
+import { isIgnorableScriptError } from './chunks';
+
+function report(message: string, stack?: string) {
+  if (isIgnorableScriptError(message)) {
+    // Spec §8: cross-origin 'Script error.' and 'Illegal invocation' noise is only logged.
+    console.info('[ignored script error]', message);
+    return;
+  }
+  const body = JSON.stringify({
+    message: message.slice(0, 500),
+    stack: stack?.slice(0, 2000),
+    url: location.pathname,
+  });
+  navigator.sendBeacon('/api/v1/client-errors', new Blob([body], { type: 'application/json' }));
+}
+
+/** Sends the page's uncaught errors and rejections to the server's log (the site and the payment app). */
+export function reportScriptErrors(): void {
+  window.addEventListener('error', (e) =>
+    report(e.message || 'error', (e.error as Error | undefined)?.stack),
+  );
+  window.addEventListener('unhandledrejection', (e) => {
+    const reason = e.reason as { message?: string; stack?: string } | undefined;
+    report(reason?.message ?? String(e.reason), reason?.stack);
+  });
+}

@@ -55,6 +55,43 @@ const order = (sender: number, host: { uid: number; vid: string }, coins: number
   coins,
   diamonds: coins,
 });
+/** Diamonds to coins, as WalletService.convert moves them (two postings, one movement). */
+const convert = (uid: number, diamonds: number, k: string) => () =>
+  ledger.post({
+    kind: 'convert',
+    key: k,
+    meta: { diamonds },
+    postings: [
+      {
+        from: { uid, currency: 'diamond' },
+        to: { system: 'conversion', currency: 'diamond' },
+        amount: diamonds,
+      },
+      { from: { system: 'conversion', currency: 'coin' }, to: { uid, currency: 'coin' }, amount: diamonds },
+    ],
+  });
+/** A cash-out as CashoutService moves it: diamonds held, then paid out or returned. */
+const cashout = (uid: number, diamonds: number, outcome: 'paid' | 'returned', k: string) => async () => {
+  const held = { system: 'cashout_hold' as const, currency: 'diamond' as const };
+  await ledger.post({
+    kind: 'cashout_hold',
+    key: `${k}-hold`,
+    meta: { diamonds },
+    postings: [{ from: { uid, currency: 'diamond' }, to: held, amount: diamonds }],
+  });
+  return ledger.post({
+    kind: outcome === 'paid' ? 'payout' : 'cashout_release',
+    key: `${k}-settle`,
+    meta: { diamonds },
+    postings: [
+      {
+        from: held,
+        to: outcome === 'paid' ? { system: 'payouts', currency: 'diamond' } : { uid, currency: 'diamond' },
+        amount: diamonds,
+      },
+    ],
+  });
+};
 const errorName = (err: unknown) => (err instanceof AppError ? err.errorName : String(err));
 
 describe('the ledger', () => {
@@ -108,6 +145,8 @@ describe('the ledger', () => {
     type Op =
       | { t: 'grant'; user: number; amount: number }
       | { t: 'gift'; sender: number; host: number; coins: number }
+      | { t: 'convert'; user: number; diamonds: number }
+      | { t: 'cashout'; user: number; diamonds: number; outcome: 'paid' | 'returned' }
       | { t: 'retry'; of: number };
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({
@@ -120,6 +159,18 @@ describe('the ledger', () => {
         sender: fc.nat(11),
         host: fc.nat(2),
         coins: fc.integer({ min: 1, max: 120 }),
+      }),
+      // Hosts (users 0–2) earn diamonds from the gifts: they convert and cash out.
+      fc.record({
+        t: fc.constant('convert' as const),
+        user: fc.nat(3),
+        diamonds: fc.integer({ min: 1, max: 80 }),
+      }),
+      fc.record({
+        t: fc.constant('cashout' as const),
+        user: fc.nat(3),
+        diamonds: fc.integer({ min: 1, max: 150 }),
+        outcome: fc.constantFrom('paid' as const, 'returned' as const),
       }),
       fc.record({ t: fc.constant('retry' as const), of: fc.nat(1000) }),
     );
@@ -144,6 +195,16 @@ describe('the ledger', () => {
             made.push(f);
             return f;
           }
+          if (o.t === 'convert') {
+            const f = convert(users[o.user] ?? 0, o.diamonds, key());
+            made.push(f);
+            return f;
+          }
+          if (o.t === 'cashout') {
+            const f = cashout(users[o.user] ?? 0, o.diamonds, o.outcome, key());
+            made.push(f);
+            return f;
+          }
           return made[o.of % Math.max(1, made.length)] ?? (() => Promise.resolve());
         });
         operations += run.length;
@@ -151,7 +212,8 @@ describe('the ledger', () => {
         const settled = await Promise.allSettled([...run.map((f) => f()), ledger.rollUp()]);
         settled.pop();
         for (const s of settled)
-          if (s.status === 'rejected') expect(['insufficient_coins']).toContain(errorName(s.reason));
+          if (s.status === 'rejected')
+            expect(['insufficient_coins', 'insufficient_diamonds']).toContain(errorName(s.reason));
         const before = await checkInvariants(db);
         // What succeeded, again with the same keys: nothing moves. (A refused gift left nothing
         // behind, so trying it again is a new attempt, not a retry.)
@@ -163,7 +225,8 @@ describe('the ledger', () => {
         }
         expect(await checkInvariants(db)).toEqual(before);
       }),
-      { numRuns: 25 },
+      // No shrinking: a failing run reports its case at once instead of running past the timeout.
+      { numRuns: 25, endOnFailure: true },
     );
     expect(operations).toBeGreaterThan(1000);
   });

@@ -78,9 +78,14 @@ export class Ledger {
       );
       if (!created) return { txId: await sameRequest(tx, m.key, m.kind, meta), replay: true };
       const ids = [...new Set(legs.flatMap((l) => [l.from, l.to]))].sort((a, b) => a - b);
-      await tx.query('SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [
-        ids,
-      ]);
+      // NO KEY UPDATE, as the balance updates themselves take: it does not wait for the key-share
+      // locks other transactions' postings hold on these rows through their foreign keys. FOR
+      // UPDATE would, and a gift batch debiting this user while posting to their diamond account
+      // deadlocked with it (found by the property test).
+      await tx.query(
+        'SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE',
+        [ids],
+      );
       // Credits still pending count: into the balances before anything is taken from them.
       await ledgerRepo.rollUp(tx, ids);
       for (const [i, { p, from, to }] of legs.entries()) {
@@ -113,9 +118,10 @@ export class Ledger {
     return this.db.transaction(async (tx) => {
       const accounts = await ledgerRepo.pendingAccounts(tx, 100);
       if (!accounts.length) return 0;
-      await tx.query('SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE', [
-        accounts,
-      ]);
+      await tx.query(
+        'SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE',
+        [accounts],
+      );
       await ledgerRepo.rollUp(tx, accounts);
       return accounts.length;
     });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LOCALE } from '../common/locales';
 import { requestLocale } from './http/locale';
-import type { Config } from './config';
+import { moneyRules, type Config } from './config';
 import type { Db } from './db/client';
 import { localFileStore, type FileStore } from './infra/files';
 import { openKv, type Kv } from './infra/kv';
@@ -58,7 +58,6 @@ import { walletRoutes } from './modules/wallet/routes';
 import { isStaff } from './modules/users/staff';
 import { WalletService } from './modules/wallet/service';
 import { SmsCodes } from './modules/auth/sms-codes';
-import type { MoneyRules } from '../common/money';
 import { Ledger } from './modules/ledger/ledger';
 import { moneyRoutes } from './modules/ledger/routes';
 import { roomRoutes } from './modules/room/routes';
@@ -236,13 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void payments.repairStale().catch((err: unknown) => app.log.error({ err }, 'payment repair failed'));
   }, 60_000);
   repair.unref();
-  const rules: MoneyRules = {
-    diamondsPerUsd: config.DIAMONDS_PER_USD,
-    convertDiamondsPerCoin: config.CONVERT_DIAMONDS_PER_COIN,
-    minCashoutUsd: config.CASHOUT_MIN_USD,
-    weeklyCapUsd: config.CASHOUT_WEEKLY_CAP_USD,
-    weekUtcOffset: config.CASHOUT_WEEK_UTC_OFFSET,
-  };
+  const rules = moneyRules(config);
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, codes, rules, config.RATE_LIMIT_SCALE);
   const gateway = attachGateway(app, {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { MoneyRules } from '../common/money';
 
 /**
  * The one validated configuration object. Environments are the spec's (online, gray, test) plus
@@ -212,5 +213,16 @@ export function publicConfig(c: Config): PublicConfig {
       samsungStore: c.SAMSUNG_STORE_URL,
       apk: c.APK_URL ?? null,
     },
+  };
+}
+
+/** The wallet's rates and limits (the cash-out service, the wallet API and the wallet pages). */
+export function moneyRules(config: Config): MoneyRules {
+  return {
+    diamondsPerUsd: config.DIAMONDS_PER_USD,
+    convertDiamondsPerCoin: config.CONVERT_DIAMONDS_PER_COIN,
+    minCashoutUsd: config.CASHOUT_MIN_USD,
+    weeklyCapUsd: config.CASHOUT_WEEKLY_CAP_USD,
+    weekUtcOffset: config.CASHOUT_WEEK_UTC_OFFSET,
   };
 }

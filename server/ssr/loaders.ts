@@ -17,7 +17,6 @@ import type {
   LiveVideoData,
   WalletData,
 } from '../../web/pages/data';
-import type { Config } from '../config';
 import { translate } from '../i18n';
 import type { ContentStore } from '../modules/content/content';
 import type { AuthService } from '../modules/auth/service';
@@ -40,17 +39,6 @@ export interface LoadContext {
   live: LiveService;
   /** The wallet's rates and limits, as configured. */
   money: MoneyRules;
-}
-
-/** The rates and limits of the wallet pages, from the configuration (as the wallet API has them). */
-export function moneyRules(config: Config): MoneyRules {
-  return {
-    diamondsPerUsd: config.DIAMONDS_PER_USD,
-    convertDiamondsPerCoin: config.CONVERT_DIAMONDS_PER_COIN,
-    minCashoutUsd: config.CASHOUT_MIN_USD,
-    weeklyCapUsd: config.CASHOUT_WEEKLY_CAP_USD,
-    weekUtcOffset: config.CASHOUT_WEEK_UTC_OFFSET,
-  };
 }
 
 /**

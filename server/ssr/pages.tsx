@@ -8,7 +8,7 @@ import { PAGES } from '../../web/app/pages';
 import { withoutProse, type AppState, type PagePayload } from '../../web/app/state';
 import { CONSENT_COOKIE } from '../../web/components/CookieBanner';
 import { CATALOGUES } from '../../web/i18n/catalogues';
-import { publicConfig, type Config } from '../config';
+import { moneyRules, publicConfig, type Config } from '../config';
 import { CompressedBody, pickEncoding } from '../http/compress';
 import type { Metrics } from '../http/metrics';
 import { translate } from '../i18n';
@@ -20,7 +20,7 @@ import type { LiveService } from '../modules/live/service';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
 import { renderDocument } from './document';
-import { LOADERS, moneyRules, NotFoundSignal, type Loaded } from './loaders';
+import { LOADERS, NotFoundSignal, type Loaded } from './loaders';
 
 interface Deps {
   config: Config;

@@ -90,3 +90,7 @@ export function cashoutWeek(at: Date, utcOffsetHours: number): string {
 export function diamondsToCents(diamonds: number, diamondsPerUsd: number): number {
   return Math.floor((diamonds * 100) / diamondsPerUsd);
 }
+
+/** The NFT wallet's collectibles (docs/money.md), in the order the wallet shows them. */
+export const COLLECTIBLES = ['first_light', 'star_maker', 'first_cashout'] as const;
+export type CollectibleId = (typeof COLLECTIBLES)[number];

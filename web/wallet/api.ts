@@ -1,6 +1,7 @@
 // What the wallet, payment and staff endpoints answer (server/modules/ledger/routes.ts,
 // server/modules/payments/routes.ts, server/modules/wallet/routes.ts), as the browser reads it.
 import type {
+  CollectibleId,
   CoinPackage,
   MoneyRules,
   OrderStatus,
@@ -34,10 +35,7 @@ export interface WalletAnswer {
 /** Transactions per history page (GET /api/v1/wallet answers 20 at a time). */
 export const HISTORY_PAGE = 20;
 
-export type CollectibleId = 'first_light' | 'star_maker' | 'first_cashout';
-
-/** The NFT wallet's editions, in the order the wallet shows them. */
-export const COLLECTIBLES: readonly CollectibleId[] = ['first_light', 'star_maker', 'first_cashout'];
+export { COLLECTIBLES, type CollectibleId } from '../../common/money';
 
 export interface OwnedCollectible {
   id: CollectibleId;

@@ -1,6 +1,5 @@
+import type { CollectibleId } from '../../../common/money';
 import type { Queryable } from '../../db/client';
-
-export type CollectibleId = 'first_light' | 'star_maker' | 'first_cashout';
 
 export interface OwnedCollectible {
   id: CollectibleId;

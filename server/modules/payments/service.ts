@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../../../common/errors';
 import { COIN_PACKAGES, PAY_APP_PATH, type OrderStatus } from '../../../common/money';
 import type { Db } from '../../db/client';
@@ -7,6 +8,8 @@ import { collectibles } from '../wallet/collectibles';
 import type { PaymentOutcome, PaymentProvider } from './provider';
 import { paymentsRepo, type OrderRow } from './repo';
 
+/** How often a polled order that is still pending is looked up at the provider. */
+const LOOKUP_EVERY_MS = 3_000;
 /** An order still pending this long after its last news is asked about (the repair). */
 const STALE_S = 120;
 
@@ -37,6 +40,8 @@ function view(o: OrderRow): OrderView {
  * and the repair below all end in that same idempotent movement.
  */
 export class PaymentService {
+  readonly #asked = new LRUCache<string, true>({ max: 10_000, ttl: LOOKUP_EVERY_MS });
+
   constructor(
     private readonly db: Db,
     private readonly ledger: Ledger,
@@ -155,7 +160,13 @@ export class PaymentService {
   async order(uid: number, id: string): Promise<OrderView> {
     let order = await paymentsRepo.order(this.db, id);
     if (!order || order.uid !== uid) throw new AppError('not_found');
-    if ((order.status === 'pending' || order.status === 'declined') && order.provider_ref) {
+    // The payment app polls every second: the provider is asked at most every few seconds.
+    if (
+      (order.status === 'pending' || order.status === 'declined') &&
+      order.provider_ref &&
+      !this.#asked.has(id)
+    ) {
+      this.#asked.set(id, true);
       await this.#repair(order);
       order = (await paymentsRepo.order(this.db, id)) ?? order;
     }

@@ -5,6 +5,8 @@ import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from '../ledger/invariants';
 import { SandboxProvider, sign } from './sandbox';
+import { PaymentService } from './service';
+import { Ledger } from '../ledger/ledger';
 
 // Recharge through the whole app with the sandbox provider: its hosted page, test cards, and its
 // webhooks (each delivered twice, after random delays, through the app's HTTP stack).
@@ -173,6 +175,38 @@ describe('recharge with the sandbox provider', () => {
     expect((await poll(buyer, id)).data).toMatchObject({ order: { status: 'paid' }, coins: 770 });
     expect((await poll(buyer, id)).data.coins).toBe(770);
     expect(await recharges(buyer.uid)).toBe(2);
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('the minute sweep repairs silent orders too, and moves open checkouts to the back', async () => {
+    const abandoned = await order(buyer, 'c70', 'order-key-0007');
+    const paid = await order(buyer, 'c70', 'order-key-0008');
+    delivering = false;
+    try {
+      await pay(paid.body.data.url, '4242424242424242');
+      await sandbox.settled();
+    } finally {
+      delivering = true;
+    }
+    await t.testDb.db.query(
+      "UPDATE payment_orders SET updated_at = now() - interval '10 minutes' WHERE id = ANY($1::text[])",
+      [[abandoned.body.data.order.id, paid.body.data.order.id]],
+    );
+    const service = new PaymentService(t.testDb.db, new Ledger(t.testDb.db), sandbox, {
+      publicBaseUrl: 'https://beamly.test',
+    });
+    expect(await service.repairStale()).toBe(2);
+    const rows = await t.testDb.db.query<{ id: string; status: string; fresh: boolean }>(
+      "SELECT id, status, updated_at > now() - interval '1 minute' AS fresh FROM payment_orders WHERE id = ANY($1::text[])",
+      [[abandoned.body.data.order.id, paid.body.data.order.id]],
+    );
+    expect(rows.find((r) => r.id === paid.body.data.order.id)?.status).toBe('paid');
+    expect(rows.find((r) => r.id === abandoned.body.data.order.id)).toMatchObject({
+      status: 'pending',
+      fresh: true,
+    });
+    // Nothing is stale now: the next sweep asks nobody.
+    expect(await service.repairStale()).toBe(0);
     await checkInvariants(t.testDb.db);
   });
 

@@ -72,6 +72,10 @@ export const paymentsRepo = {
     );
   },
 
+  async touch(db: Queryable, id: string): Promise<void> {
+    await db.query('UPDATE payment_orders SET updated_at = now() WHERE id = $1', [id]);
+  },
+
   /** Orders still waiting for their provider, oldest first (the repair sweep). */
   async stale(db: Queryable, olderThanS: number, limit: number): Promise<OrderRow[]> {
     return db.query<OrderRow>(

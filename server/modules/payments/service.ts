@@ -177,6 +177,9 @@ export class PaymentService {
     if (!order.provider_ref) return;
     const now = await this.provider.lookup(order.provider_ref);
     if (now.outcome !== 'pending') await this.#apply(order, now.outcome, now.amountCents, now.currency);
+    // Still open (an abandoned checkout, until the provider expires it): to the back of the
+    // sweep's queue, so it cannot keep newer orders from being looked at.
+    else await paymentsRepo.touch(this.db, order.id);
   }
 
   /** Asks the provider about orders that heard nothing for a while (run every minute). */

@@ -116,6 +116,7 @@ describe('recharge with the sandbox provider', () => {
     const page = await t.app.inject({ url: new URL(made.body.data.url).pathname });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('$9.99');
+    expect(page.body).toContain('700 coins');
 
     const declined = await pay(made.body.data.url, '4000 0000 0000 0002');
     expect(declined.status).toBe(402);

@@ -33,7 +33,7 @@ function page(locale: Locale, s: SandboxSession | null, error: string | null): s
 ${error ? `<p class="error" role="alert">${error}</p>` : ''}
 <form method="post" action="/sandbox-pay/${s.ref}/pay">
 <label for="card">${t('sandbox.card')}</label>
-<input id="card" name="card" inputmode="numeric" autocomplete="cc-number" value="4242 4242 4242 4242" required>
+<input id="card" name="card" dir="ltr" inputmode="numeric" autocomplete="cc-number" value="4242 4242 4242 4242" required>
 <small>${t('sandbox.cards')}</small>
 <button type="submit">${t('sandbox.pay', { amount: money(locale, s.amountCents, s.currency) })}</button>
 </form>

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../../../common/errors';
 import { COIN_PACKAGES, PAY_APP_PATH, type OrderStatus } from '../../../common/money';
+import { htmlLang, type Locale } from '../../../common/locales';
 import type { Db } from '../../db/client';
+import { translate } from '../../i18n';
 import type { Ledger } from '../ledger/ledger';
 import { collectibles } from '../wallet/collectibles';
 import type { PaymentOutcome, PaymentProvider } from './provider';
@@ -58,7 +60,7 @@ export class PaymentService {
   async createOrder(
     uid: number,
     input: { packageId: string; key: string },
-    locale: string,
+    locale: Locale,
   ): Promise<{ order: OrderView; url: string }> {
     if (!(await this.contactBound(uid))) throw new AppError('contact_required');
     const pack = COIN_PACKAGES.find((p) => p.id === input.packageId);
@@ -83,7 +85,11 @@ export class PaymentService {
         orderId: order.id,
         amountCents: order.amount_cents,
         currency: order.currency,
-        description: `${pack.coins} coins`,
+        // What the provider's page says is being bought, in the buyer's language ("700 coins").
+        description: translate(locale, 'room.coins', {
+          count: pack.coins,
+          formatted: new Intl.NumberFormat(htmlLang(locale)).format(pack.coins),
+        }),
         returnUrl: back,
         cancelUrl: `${back}&cancelled=1`,
         locale,

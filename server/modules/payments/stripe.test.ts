@@ -88,6 +88,7 @@ describe('Stripe Checkout adapter', () => {
     const sent = requests.find((r) => r.path === '/v1/checkout/sessions');
     expect(sent?.form.get('line_items[0][price_data][unit_amount]')).toBe('499');
     expect(sent?.form.get('metadata[order_id]')).toBe(order.id);
+    expect(sent?.form.get('line_items[0][price_data][product_data][name]')).toBe('350 coins');
     expect(sent?.form.get('success_url')).toBe(
       `https://beamly.test/app/pay/dist/index.html?order=${order.id}`,
     );

@@ -76,7 +76,9 @@ export class PaymentService {
       provider: this.provider.name,
     });
     if (order.package_id !== pack.id) throw new AppError('idempotency_conflict');
-    if (order.status !== 'pending') throw new AppError('idempotency_conflict');
+    // A declined card leaves the checkout open (another card may pay): the same click goes back
+    // to it. A paid or expired order is done; buying again is a new intent with a new key.
+    if (order.status === 'paid' || order.status === 'expired') throw new AppError('idempotency_conflict');
     if (order.checkout_url) return { order: view(order), url: order.checkout_url };
     const back = `${this.opts.publicBaseUrl}${PAY_APP_PATH}?order=${order.id}`;
     let checkout;

@@ -76,8 +76,11 @@ async function run(impl: 'locking' | 'batched', senders: number, seconds: number
     await Promise.all(fans.map((f) => send(f)));
     const latencies: number[] = [];
     let refused = 0;
-    // Pending credits are rolled into balances every second meanwhile, as the server does.
-    const roll = setInterval(() => void ledger.rollUp().catch(() => undefined), 1000);
+    // Pending credits and top-fans rows are rolled up every second meanwhile, as the server does.
+    const roll = setInterval(() => {
+      void ledger.rollUp().catch(() => undefined);
+      void roomRepo.rollUpFans(db).catch(() => undefined);
+    }, 1000);
     const end = performance.now() + seconds * 1000;
     const t0 = performance.now();
     await Promise.all(
@@ -96,6 +99,7 @@ async function run(impl: 'locking' | 'batched', senders: number, seconds: number
     const elapsed = (performance.now() - t0) / 1000;
     clearInterval(roll);
     await ledger.rollUp();
+    await roomRepo.rollUpFans(db);
     let invariants = 'ok';
     try {
       await checkInvariants(db);

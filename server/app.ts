@@ -60,6 +60,7 @@ import { WalletService } from './modules/wallet/service';
 import { SmsCodes } from './modules/auth/sms-codes';
 import { Ledger } from './modules/ledger/ledger';
 import { moneyRoutes } from './modules/ledger/routes';
+import { roomRepo } from './modules/room/repo';
 import { roomRoutes } from './modules/room/routes';
 import { RoomService } from './modules/room/service';
 import { socialRoutes } from './modules/social/routes';
@@ -200,9 +201,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     hasSticker: (id) => gifts.hasSticker(id),
   });
   const social = new SocialService(db, bus);
-  // Gifts' pending credits into balances every second (see ledger_pending).
+  // Gifts' pending credits into balances, and their top-fans rows, every second (see ledger_pending, fan_pending).
   const rollUp = setInterval(() => {
     void ledger.rollUp().catch((err: unknown) => app.log.error({ err }, 'ledger roll-up failed'));
+    void roomRepo.rollUpFans(db).catch((err: unknown) => app.log.error({ err }, 'top-fans roll-up failed'));
   }, 1000);
   rollUp.unref();
   const room = new RoomService(db, kv, bus, presence, users, social, (vid, uid) => live.dropViewer(vid, uid));

@@ -126,3 +126,24 @@ INSERT INTO gift_stickers (sticker_id, name, image_url, sort) VALUES
   (6, 'Fire', '/stickers/6.webp', 6),
   (7, 'Cool', '/stickers/7.webp', 7),
   (8, 'GG', '/stickers/8.webp', 8);
+
+-- Gifts' top-fans contributions not yet added to fan_contributions, as ledger_pending is for
+-- balances: a gift batch appends one row per gift (no index, no foreign key, no upsert on the
+-- hot path), and a roll-up every second adds them to fan_contributions. Readers use fan_totals.
+CREATE TABLE fan_pending (
+  vid       text NOT NULL,
+  fan_uid   bigint NOT NULL,
+  host_uid  bigint NOT NULL,
+  coins     bigint NOT NULL CHECK (coins > 0),
+  at        timestamptz NOT NULL DEFAULT now()
+);
+
+-- What each fan gave in each broadcast, rolled up or still pending.
+CREATE VIEW fan_totals AS
+  SELECT vid, fan_uid, host_uid, sum(coins)::bigint AS coins, max(updated_at) AS updated_at
+  FROM (
+    SELECT vid, fan_uid, host_uid, coins, updated_at FROM fan_contributions
+    UNION ALL
+    SELECT vid, fan_uid, host_uid, coins, at FROM fan_pending
+  ) c
+  GROUP BY vid, fan_uid, host_uid;

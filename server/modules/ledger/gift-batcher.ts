@@ -217,12 +217,9 @@ export class GiftBatcher {
         [col(0), col(1), col(2), col(3), col(4), col(5), col(6)],
         'gift_postings',
       );
-      // 4. Top fans of this broadcast (one sender per batch, so rows are distinct).
+      // 4. Top fans: appended, rolled up into fan_contributions every second (see fan_pending).
       await tx.query(
-        `INSERT INTO fan_contributions (vid, fan_uid, host_uid, coins)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])
-         ON CONFLICT (vid, fan_uid) DO UPDATE
-           SET coins = fan_contributions.coins + EXCLUDED.coins, updated_at = now()`,
+        'INSERT INTO fan_pending (vid, fan_uid, host_uid, coins) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])',
         [
           paid.map((o) => o.vid),
           paid.map((o) => o.sender),

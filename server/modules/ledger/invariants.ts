@@ -58,7 +58,7 @@ export async function checkInvariants(db: Queryable): Promise<LedgerSnapshot> {
        SELECT t.meta->>'vid' AS vid, sum((t.meta->>'coins')::bigint) AS coins
        FROM ledger_transactions t WHERE t.kind = 'gift' AND t.meta ? 'vid' GROUP BY 1)
      SELECT g.vid FROM given g
-     WHERE g.coins <> coalesce((SELECT sum(coins) FROM fan_contributions c WHERE c.vid = g.vid), 0)`,
+     WHERE g.coins <> coalesce((SELECT sum(coins) FROM fan_totals c WHERE c.vid = g.vid), 0)`,
   );
   if (fans.length) throw new Error(`top fans differ from gifts in ${JSON.stringify(fans)}`);
   const [counts] = await db.query<{ transactions: number; postings: number }>(

@@ -7,6 +7,7 @@ import { createTestDb, type TestDb } from '../../testing/db';
 import { makeLive, makeUsers } from '../../testing/people';
 import { GiftBatcher, type GiftOrder } from './gift-batcher';
 import { Ledger } from './ledger';
+import { roomRepo } from '../room/repo';
 import { checkInvariants } from './invariants';
 
 // The ledger on real PostgreSQL (PGlite without DATABASE_URL): random concurrent movements, then
@@ -209,8 +210,12 @@ describe('the ledger', () => {
         });
         operations += run.length;
         // Pending credits are rolled up while gifts go on, as the server does now and then.
-        const settled = await Promise.allSettled([...run.map((f) => f()), ledger.rollUp()]);
-        settled.pop();
+        const settled = await Promise.allSettled([
+          ...run.map((f) => f()),
+          ledger.rollUp(),
+          roomRepo.rollUpFans(db),
+        ]);
+        settled.splice(-2);
         for (const s of settled)
           if (s.status === 'rejected')
             expect(['insufficient_coins', 'insufficient_diamonds']).toContain(errorName(s.reason));
@@ -229,5 +234,10 @@ describe('the ledger', () => {
       { numRuns: 25, endOnFailure: true },
     );
     expect(operations).toBeGreaterThan(1000);
+    // Everything pending rolled up: balances and top fans still add up, and nothing is left over.
+    await ledger.rollUp();
+    await roomRepo.rollUpFans(db);
+    await checkInvariants(db);
+    expect(await db.query('SELECT 1 FROM fan_pending')).toEqual([]);
   });
 });

@@ -49,10 +49,25 @@ export const roomRepo = {
     );
   },
 
+  /**
+   * Adds the gift batches' pending contributions (fan_pending) to fan_contributions, one row per
+   * fan and broadcast. Rows of broadcasts deleted meanwhile go with them, as the cascade would.
+   */
+  async rollUpFans(db: Queryable): Promise<void> {
+    await db.query(
+      `WITH moved AS (DELETE FROM fan_pending RETURNING vid, fan_uid, host_uid, coins, at)
+       INSERT INTO fan_contributions AS f (vid, fan_uid, host_uid, coins, updated_at)
+       SELECT m.vid, m.fan_uid, min(m.host_uid), sum(m.coins), max(m.at) FROM moved m
+       WHERE EXISTS (SELECT 1 FROM lives l WHERE l.vid = m.vid) AND EXISTS (SELECT 1 FROM users u WHERE u.uid = m.fan_uid)
+       GROUP BY m.vid, m.fan_uid
+       ON CONFLICT (vid, fan_uid) DO UPDATE SET coins = f.coins + EXCLUDED.coins, updated_at = EXCLUDED.updated_at`,
+    );
+  },
+
   /** The biggest givers of one broadcast; ties go to who reached the amount first. */
   async topOfBroadcast(db: Queryable, vid: string, limit: number): Promise<RoomPerson[]> {
     return db.query<RoomPerson>(
-      `SELECT ${PERSON}, c.coins FROM fan_contributions c JOIN users u ON u.uid = c.fan_uid
+      `SELECT ${PERSON}, c.coins FROM fan_totals c JOIN users u ON u.uid = c.fan_uid
        WHERE c.vid = $1 ORDER BY c.coins DESC, c.updated_at ASC LIMIT $2`,
       [vid, limit],
     );
@@ -63,7 +78,7 @@ export const roomRepo = {
     return db.query<RoomPerson>(
       `SELECT ${PERSON}, t.coins FROM (
          SELECT fan_uid, sum(coins)::bigint AS coins, max(updated_at) AS updated_at
-         FROM fan_contributions WHERE host_uid = $1 GROUP BY fan_uid
+         FROM fan_totals WHERE host_uid = $1 GROUP BY fan_uid
        ) t JOIN users u ON u.uid = t.fan_uid
        ORDER BY t.coins DESC, t.updated_at ASC LIMIT $2`,
       [host, limit],
@@ -75,7 +90,7 @@ export const roomRepo = {
     if (!uids.length) return [];
     return db.query<RoomPerson>(
       `SELECT ${PERSON}, coalesce(c.coins, 0) AS coins
-       FROM users u LEFT JOIN fan_contributions c ON c.vid = $1 AND c.fan_uid = u.uid
+       FROM users u LEFT JOIN fan_totals c ON c.vid = $1 AND c.fan_uid = u.uid
        WHERE u.uid = ANY($2::bigint[])
        ORDER BY coins DESC, u.level DESC, u.uid LIMIT $3`,
       [vid, uids, limit],

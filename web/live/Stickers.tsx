@@ -1,22 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Sticker } from '../../common/room';
-import { api } from '../auth/api';
 import { useI18n, type I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
-
-let set: Promise<Sticker[]> | null = null;
+import { loadOnce } from './room-api';
 
 /** The sticker set (spec giftV2H5/giftStickers), loaded once per page on first need. */
-function loadStickers(): Promise<Sticker[]> {
-  set ??= api<{ list: Sticker[] }>('GET', '/api/v1/gifts/stickers').then(
-    (d) => d.list,
-    (err: unknown) => {
-      set = null;
-      throw err;
-    },
-  );
-  return set;
-}
+const loadStickers = loadOnce<Sticker>('/api/v1/gifts/stickers');
 
 function useStickers(load: boolean): Sticker[] | null {
   const [list, setList] = useState<Sticker[] | null>(null);

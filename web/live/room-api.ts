@@ -26,22 +26,24 @@ export interface PersonalCardData {
   can_block: boolean;
 }
 
-let catalogue: Promise<Gift[]> | null = null;
-
 /**
- * The gift wall, loaded once per page on first need (spec §4: it loads lazily once; whatever asks
- * meanwhile waits for the same load). A failed load is tried again next time.
+ * A list loaded once per page on first need: whatever asks meanwhile waits for the same load, and
+ * a failed load is tried again next time.
  */
-export function loadGifts(): Promise<Gift[]> {
-  catalogue ??= api<{ list: Gift[] }>('GET', '/api/v1/gifts').then(
-    (d) => d.list,
-    (err: unknown) => {
-      catalogue = null;
-      throw err;
-    },
-  );
-  return catalogue;
+export function loadOnce<T>(path: string): () => Promise<T[]> {
+  let list: Promise<T[]> | null = null;
+  return () =>
+    (list ??= api<{ list: T[] }>('GET', path).then(
+      (d) => d.list,
+      (err: unknown) => {
+        list = null;
+        throw err;
+      },
+    ));
 }
+
+/** The gift wall (spec §4: it loads lazily once; gift requests wait while it loads). */
+export const loadGifts = loadOnce<Gift>('/api/v1/gifts');
 
 /**
  * A gift's name in the page's language: the catalogue's `gifts.name.{id}` where it has one (the

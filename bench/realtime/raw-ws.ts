@@ -7,6 +7,7 @@ import { connect, type Socket } from 'node:net';
 
 const TEXT = Buffer.from('"text":"');
 const JOINED = Buffer.from('"t":"joined"');
+const READ_BUFFER = Buffer.alloc(256 * 1024);
 
 /** A client → server frame: masked (RFC 6455 §5.3), here with a zero mask. */
 function clientFrame(opcode: number, payload: Buffer): Buffer {
@@ -25,11 +26,23 @@ export function rawSubscriber(
   now: () => number,
 ): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.setNoDelay(true);
+    // Reads land in one buffer per process (onread), skipping the stream machinery per read;
+    // a partial frame left at the end is copied out before the next read overwrites it.
     let buf: Buffer = Buffer.alloc(0);
     let open = false;
     let ready = false;
+    const socket = connect({
+      port,
+      host: '127.0.0.1',
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (n) => {
+          onData(READ_BUFFER.subarray(0, n));
+          return true;
+        },
+      },
+    });
+    socket.setNoDelay(true);
     socket.on('connect', () => {
       socket.write(
         `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
@@ -37,12 +50,12 @@ export function rawSubscriber(
       );
     });
     socket.on('error', reject);
-    socket.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       const at = now();
       buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       if (!open) {
         const end = buf.indexOf('\r\n\r\n');
-        if (end < 0) return;
+        if (end < 0) return void (buf = Buffer.from(buf));
         if (!buf.subarray(0, 12).toString().includes(' 101')) return reject(new Error('no upgrade'));
         open = true;
         buf = buf.subarray(end + 4);
@@ -82,7 +95,7 @@ export function rawSubscriber(
           onText(payload.toString('latin1', start, stop), at);
         }
       }
-      buf = pos < buf.length ? buf.subarray(pos) : Buffer.alloc(0);
-    });
+      buf = pos < buf.length ? Buffer.from(buf.subarray(pos)) : Buffer.alloc(0);
+    };
   });
 }

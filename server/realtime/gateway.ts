@@ -61,7 +61,6 @@ function textOf(data: RawData): string {
 }
 
 class Connection implements Subscriber {
-  readonly catchUp = new Map<string, string>();
   readonly rooms = new Set<string>();
   /** Rooms this connection hosts: there, it is not one of the viewers. */
   readonly hosting = new Set<string>();
@@ -242,9 +241,7 @@ export class Gateway {
       this.#dirty.add(name);
     }
     if (!c.rooms.has(name) || c.ws.readyState !== c.ws.OPEN) return;
-    const last = history.events.at(-1)?.id ?? since;
-    if (last) c.catchUp.set(name, last);
-    room.subscribers.add(c);
+    room.add(c, history.events.at(-1)?.id ?? since);
     c.reply({
       t: 'joined',
       room: name,
@@ -259,8 +256,7 @@ export class Gateway {
   #detach(c: Connection, name: string): boolean {
     if (!c.rooms.delete(name)) return false;
     c.hosting.delete(name);
-    c.catchUp.delete(name);
-    this.#rooms.get(name)?.subscribers.delete(c);
+    this.#rooms.get(name)?.remove(c);
     this.#dirty.add(name);
     return true;
   }
@@ -271,7 +267,7 @@ export class Gateway {
 
   /** The host blocked `uid`: out of the room at once, told why, and never let back in (canJoin). */
   #kick(name: string, uid: number): void {
-    for (const c of [...(this.#rooms.get(name)?.subscribers ?? [])])
+    for (const c of [...(this.#rooms.get(name)?.members() ?? [])])
       if (c.who?.uid === uid && this.#detach(c, name)) c.error('blocked_permanently', { room: name });
     this.opts.onKick?.(name, uid);
   }
@@ -289,7 +285,7 @@ export class Gateway {
       const room = this.#rooms.get(name);
       let here = 0;
       const people = new Set<number>();
-      for (const c of room?.subscribers ?? []) {
+      for (const c of room?.members() ?? []) {
         if (c.hosting.has(name)) continue;
         here++;
         if (c.who) people.add(c.who.uid);
@@ -300,7 +296,7 @@ export class Gateway {
       } catch (err) {
         this.opts.log?.(err);
       }
-      if (room && !room.subscribers.size && !room.joining) {
+      if (room && !room.size && !room.joining) {
         room.close();
         this.#rooms.delete(name);
       }

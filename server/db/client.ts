@@ -70,8 +70,10 @@ export function openPostgres(connectionString: string, max = 10): Db {
   let closed = false;
   return {
     kind: 'postgres',
-    async query<R extends object>(sql: string, params?: readonly unknown[]) {
-      return (await pool.query<R>(sql, params ? [...params] : undefined)).rows;
+    async query<R extends object>(sql: string, params?: readonly unknown[], prepared?: string) {
+      const values = params ? [...params] : undefined;
+      return (await pool.query<R>(prepared ? { name: prepared, text: sql, values } : { text: sql, values }))
+        .rows;
     },
     async transaction(fn) {
       const client = await pool.connect();

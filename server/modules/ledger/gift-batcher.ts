@@ -1,5 +1,5 @@
 import { AppError } from '../../../common/errors';
-import type { Db, Queryable } from '../../db/client';
+import type { Db } from '../../db/client';
 import { checkAmount, sameRequest } from './ledger';
 import { ledgerRepo, type Currency } from './repo';
 
@@ -34,7 +34,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** The most gifts one database transaction carries. */
+/** The most gifts one batch (one statement) carries. */
 const MAX_BATCH = 1000;
 /** Batches committing at once (they share no row: senders differ, hosts gain through pending rows). */
 const MAX_IN_FLIGHT = 4;
@@ -42,9 +42,9 @@ const MAX_IN_FLIGHT = 4;
 const KNOWN_ACCOUNTS = 100_000;
 
 /**
- * Gifts in batches: the gifts that arrive while batches commit go into the next database
- * transaction together. Each gift is still its own ledger transaction (its key, its postings),
- * but statements run once per batch, and what the popular host and the system accounts gain is
+ * Gifts in batches: the gifts that arrive while batches commit go into the next batch together,
+ * one database statement (ledgerRepo.giftBatch), atomic on its own. Each gift is still its own
+ * ledger transaction (its key, its postings), and what the popular host and the system accounts gain is
  * appended to ledger_pending (one row per account per batch) instead of updating rows every gift
  * would queue for: that is what lets thousands of gifts a second reach one host. A quiet room's
  * gift commits alone at once. Senders' coins are debited only where they suffice; the others are
@@ -84,13 +84,16 @@ export class GiftBatcher {
   /** Starts batches while fewer than MAX_IN_FLIGHT are committing. */
   #pump(): void {
     while (this.#inFlight < MAX_IN_FLIGHT && this.#queue.length) {
-      // One gift per sender and per key in a batch and across the batches in flight: a sender's
-      // next gift sees this one's debit, and a retried key finds the first one made.
+      // The queue is shared out evenly over the free slots: batches run side by side, each its
+      // own statement on its own connection, and one big batch would leave the other cores idle.
+      const size = Math.min(MAX_BATCH, Math.ceil(this.#queue.length / (MAX_IN_FLIGHT - this.#inFlight)));
       const batch: Pending[] = [];
       const rest: Pending[] = [];
+      // One gift per sender and per key in a batch and across the batches in flight: a sender's
+      // next gift sees this one's debit, and a retried key finds the first one made.
       for (const p of this.#queue) {
         const { sender, key } = p.order;
-        if (batch.length < MAX_BATCH && !this.#busySenders.has(sender) && !this.#busyKeys.has(key)) {
+        if (batch.length < size && !this.#busySenders.has(sender) && !this.#busyKeys.has(key)) {
           batch.push(p);
           this.#busySenders.add(sender);
           this.#busyKeys.add(key);
@@ -110,25 +113,27 @@ export class GiftBatcher {
     }
   }
 
-  /** Commits a batch; when it fails as a whole, each gift is tried alone so one cannot sink all. */
-  async #settle(batch: Pending[]): Promise<void> {
+  /**
+   * Commits a batch; when it fails as a whole, each gift is tried alone so one cannot sink all.
+   * A gift alone is tried once more when it lost a race with another node: its key made there
+   * meanwhile (the next try answers that one, a replay), or a deadlock over senders' rows.
+   */
+  async #settle(batch: Pending[], again = false): Promise<void> {
     try {
-      const orders = batch.map((p) => p.order);
-      // Accounts first, outside the transaction (PGlite has one connection; a pool would use two).
-      const accounts = await this.#accounts(orders);
-      const results = await this.db.transaction((tx) => this.#commit(tx, orders, accounts));
+      const results = await this.#commit(batch.map((p) => p.order));
       batch.forEach((p, i) => {
         const r = results[i];
         if (r instanceof Error) p.reject(r);
         else if (r) p.resolve(r);
       });
     } catch (err) {
-      if (batch.length === 1) return batch[0]?.reject(err);
-      for (const p of batch) await this.#settle([p]);
+      if (batch.length > 1) for (const p of batch) await this.#settle([p]);
+      else if (!again && lostRace(err)) await this.#settle(batch, true);
+      else batch[0]?.reject(err);
     }
   }
 
-  /** Accounts are created outside the batch's transaction (see Ledger.accountId). */
+  /** Accounts are created before the batch's statement, not in it (see Ledger.accountId). */
   async #accountIds(uids: number[], currency: Currency): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     const missing: number[] = [];
@@ -158,108 +163,57 @@ export class GiftBatcher {
     };
   }
 
-  async #commit(tx: Queryable, orders: GiftOrder[], accounts: Accounts): Promise<(GiftReceipt | AppError)[]> {
-    const { spend, mint, coinOf, diamondOf } = accounts;
-    const meta = (o: GiftOrder) => ({
-      gift_id: o.giftId,
-      count: o.count,
-      vid: o.vid,
-      host: o.host,
-      coins: o.coins,
-      diamonds: o.diamonds,
-    });
-
-    // 1. The ledger transactions; keys made before (retries) come back as replays.
-    const created = await tx.query<{ id: number; idempotency_key: string }>(
-      `INSERT INTO ledger_transactions (kind, idempotency_key, actor_uid, meta)
-       SELECT 'gift', k, a, m FROM unnest($1::text[], $2::bigint[], $3::jsonb[]) AS x(k, a, m)
-       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id, idempotency_key`,
-      [orders.map((o) => o.key), orders.map((o) => o.sender), orders.map((o) => JSON.stringify(meta(o)))],
-      'gift_tx',
+  /** One statement for the whole batch (ledgerRepo.giftBatch); then replays are checked. */
+  async #commit(orders: GiftOrder[]): Promise<(GiftReceipt | AppError)[]> {
+    const { spend, mint, coinOf, diamondOf } = await this.#accounts(orders);
+    const outcomes = await ledgerRepo.giftBatch(
+      this.db,
+      orders.map((o) => ({
+        key: o.key,
+        sender: o.sender,
+        senderAccount: coinOf.get(o.sender) ?? 0,
+        host: o.host,
+        hostAccount: diamondOf.get(o.host) ?? 0,
+        vid: o.vid,
+        coins: o.coins,
+        diamonds: o.diamonds,
+        meta: giftMeta(o),
+      })),
+      { spend, mint },
     );
-    const txOf = new Map(created.map((r) => [r.idempotency_key, r.id]));
-    const fresh = orders.filter((o) => txOf.has(o.key));
-
-    // 2. Debit the senders whose coins suffice; the others' transactions are taken back.
-    const debited = new Set(
-      (
-        await tx.query<{ id: number }>(
-          `UPDATE ledger_accounts a SET balance = a.balance - d.amount
-           FROM unnest($1::bigint[], $2::bigint[]) AS d(id, amount)
-           WHERE a.id = d.id AND a.balance >= d.amount RETURNING a.id`,
-          [fresh.map((o) => coinOf.get(o.sender)), fresh.map((o) => o.coins)],
-          'gift_debit',
-        )
-      ).map((r) => r.id),
-    );
-    const paid = fresh.filter((o) => debited.has(coinOf.get(o.sender) ?? 0));
-    const refused = fresh.filter((o) => !debited.has(coinOf.get(o.sender) ?? 0));
-    if (refused.length)
-      await tx.query('DELETE FROM ledger_transactions WHERE id = ANY($1::bigint[])', [
-        refused.map((o) => txOf.get(o.key)),
-      ]);
-
-    if (paid.length) {
-      // 3. Two postings per gift: coins sender → gift_spend, diamonds gift_mint → host.
-      const rows = paid.flatMap((o) => {
-        const id = txOf.get(o.key);
-        const sender = coinOf.get(o.sender);
-        const host = diamondOf.get(o.host);
-        return [
-          [id, 1, 'coin', sender, spend, o.coins, sender],
-          [id, 2, 'diamond', mint, host, o.diamonds, host],
-        ];
-      });
-      const col = (i: number) => rows.map((r) => r[i]);
-      await tx.query(
-        `INSERT INTO ledger_postings (tx_id, leg, currency, from_account, to_account, amount, owner_account)
-         SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])`,
-        [col(0), col(1), col(2), col(3), col(4), col(5), col(6)],
-        'gift_postings',
-      );
-      // 4. Top fans: appended, rolled up into fan_contributions every second (see fan_pending).
-      await tx.query(
-        'INSERT INTO fan_pending (vid, fan_uid, host_uid, coins) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])',
-        [
-          paid.map((o) => o.vid),
-          paid.map((o) => o.sender),
-          paid.map((o) => o.host),
-          paid.map((o) => o.coins),
-        ],
-        'gift_fans',
-      );
-      // 5. What the host and the system accounts gain or give, one pending row each per batch:
-      // no lock on the rows every gift would otherwise wait for (see ledger_pending).
-      const credit = new Map<number, number>([
-        [spend, 0],
-        [mint, 0],
-      ]);
-      for (const o of paid) {
-        const host = diamondOf.get(o.host) ?? 0;
-        credit.set(host, (credit.get(host) ?? 0) + o.diamonds);
-        credit.set(spend, (credit.get(spend) ?? 0) + o.coins);
-        credit.set(mint, (credit.get(mint) ?? 0) - o.diamonds);
-      }
-      await tx.query(
-        'INSERT INTO ledger_pending (account_id, amount) SELECT * FROM unnest($1::bigint[], $2::bigint[])',
-        [[...credit.keys()], [...credit.values()]],
-        'gift_pending',
-      );
-    }
-
+    const byKey = new Map(outcomes.map((r) => [r.key, r]));
     const results: (GiftReceipt | AppError)[] = [];
     for (const o of orders) {
-      const id = txOf.get(o.key);
-      if (id === undefined) {
+      const r = byKey.get(o.key);
+      if (r?.tx_id != null) results.push({ txId: r.tx_id, replay: false });
+      else if (r?.fresh) results.push(new AppError('insufficient_coins'));
+      else {
         // Made before: the same gift again answers the first; another request under its key fails.
         try {
-          results.push({ txId: await sameRequest(tx, o.key, 'gift', meta(o)), replay: true });
+          results.push({ txId: await sameRequest(this.db, o.key, 'gift', giftMeta(o)), replay: true });
         } catch (err) {
           results.push(err as AppError);
         }
-      } else if (debited.has(coinOf.get(o.sender) ?? 0)) results.push({ txId: id, replay: false });
-      else results.push(new AppError('insufficient_coins'));
+      }
     }
     return results;
   }
+}
+
+/** PostgreSQL's unique violation and deadlock: what two nodes' batches meeting can raise. */
+function lostRace(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === '40P01';
+}
+
+/** What a gift's ledger transaction says of it (compared when its key comes again). */
+function giftMeta(o: GiftOrder): Record<string, unknown> {
+  return {
+    gift_id: o.giftId,
+    count: o.count,
+    vid: o.vid,
+    host: o.host,
+    coins: o.coins,
+    diamonds: o.diamonds,
+  };
 }

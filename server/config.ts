@@ -106,8 +106,19 @@ const schema = z
     MEDIA_HOST_ADDRESSES: z.string().optional(),
     /** How the SFU sends to viewers: 'lean' (its own SRTP path) or 'werift' (werift's sender, slower). */
     MEDIA_FORWARD: z.enum(['lean', 'werift']).default('lean'),
-    /** More sensitive words (one per line) on top of content/moderation/sensitive-words.txt. */
-    SENSITIVE_WORDS_FILE: z.string().optional(),
+    /**
+     * More sensitive-word lists (comma list of files, one word per line) on top of
+     * content/moderation/sensitive-words/: refused in titles, masked in chat.
+     */
+    SENSITIVE_WORDS_FILE: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean),
+      ),
     /** Record every broadcast for its replay (under DATA_DIR/recordings). */
     RECORD_LIVES: z
       .enum(['true', 'false', '1', '0'])

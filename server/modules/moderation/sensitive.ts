@@ -1,58 +1,157 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_DIR } from '../../paths';
 
 /** Scripts written without spaces between words: their entries match anywhere. */
 const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
-function normalize(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+/**
+ * Marks that are accents on a letter, not part of it: Latin, Greek and Cyrillic diacritics
+ * (after NFKD) and Arabic vowel signs, plus the Arabic stretching stroke (tatweel). Devanagari
+ * vowel signs and Japanese voicing marks are letters' parts and stay.
+ */
+const ACCENTS: readonly [number, number][] = [
+  [0x0300, 0x036f],
+  [0x1ab0, 0x1aff],
+  [0x1dc0, 0x1dff],
+  [0x20d0, 0x20ff],
+  [0xfe20, 0xfe2f],
+  [0x064b, 0x065f],
+  [0x0670, 0x0670],
+  [0x0640, 0x0640],
+];
+const isAccent = (cp: number) => ACCENTS.some(([from, to]) => cp >= from && cp <= to);
+/** Arabic letters written several ways, matched as one (hamza forms of alif, alif maqsura, ta marbuta). */
+const ARABIC_FOLD: Record<string, string> = { أ: 'ا', إ: 'ا', آ: 'ا', ى: 'ي', ة: 'ه' };
+
+/**
+ * A text prepared for matching, twice: `exact` (compatibility forms unified, lower case) and
+ * `bare` (also without accents, Arabic letter forms folded), each with the original position of
+ * every UTF-16 unit, so a match can be masked in the text as written.
+ */
+interface Prepared {
+  exact: string;
+  exactAt: number[];
+  bare: string;
+  bareAt: number[];
+}
+
+function prepare(text: string): Prepared {
+  const p: Prepared = { exact: '', exactAt: [], bare: '', bareAt: [] };
+  let at = 0;
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (code < 0x80) {
+      // Most chat is ASCII: nothing to normalise or fold.
+      const lower = code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : ch;
+      p.exact += lower;
+      p.exactAt.push(at);
+      p.bare += lower;
+      p.bareAt.push(at);
+      at += 1;
+      continue;
+    }
+    for (const unit of ch.normalize('NFKD').toLowerCase()) {
+      p.exact += unit;
+      for (let i = 0; i < unit.length; i++) p.exactAt.push(at);
+      if (isAccent(unit.codePointAt(0) ?? 0)) continue;
+      const folded = ARABIC_FOLD[unit] ?? unit;
+      p.bare += folded;
+      for (let i = 0; i < folded.length; i++) p.bareAt.push(at);
+    }
+    at += ch.length;
+  }
+  return p;
 }
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+function pattern(entries: string[]): RegExp | null {
+  if (!entries.length) return null;
+  const parts = entries.map((w) =>
+    NO_SPACES.test(w) ? escapeRe(w) : `(?<![\\p{L}\\p{N}\\p{M}])${escapeRe(w)}(?![\\p{L}\\p{N}\\p{M}])`,
+  );
+  return new RegExp(parts.join('|'), 'gu');
+}
+
 /**
  * Sensitive words (spec §5: broadcast titles may not contain them; the live room masks them in
- * chat). Latin-script words match as whole words, so 'class' is not caught by 'ass'.
+ * chat). Words in spaced scripts match whole, so 'class' is not caught by 'ass'; words in
+ * Chinese, Japanese and Thai match anywhere. Case never matters. An entry written without
+ * accents matches with or without them ('cocaine' catches 'cocaïne'); one written with accents
+ * matches only as written, for languages where accents make another word (Vietnamese 'đĩ' is
+ * a slur, 'đi' is "go").
  */
 export class SensitiveWords {
-  readonly #pattern: RegExp | null;
+  /** Entries without accents, matched against the bare text; the others against the exact text. */
+  readonly #bare: RegExp | null;
+  readonly #exact: RegExp | null;
 
   constructor(words: string[]) {
-    const parts = words
-      .map((w) => normalize(w.trim()))
-      .filter((w) => w && !w.startsWith('#'))
-      .map((w) => (NO_SPACES.test(w) ? escapeRe(w) : `(?<![\\p{L}\\p{N}])${escapeRe(w)}(?![\\p{L}\\p{N}])`));
-    this.#pattern = parts.length ? new RegExp(parts.join('|'), 'u') : null;
+    const bare: string[] = [];
+    const exact: string[] = [];
+    for (const line of words) {
+      const w = line.trim();
+      if (!w || w.startsWith('#')) continue;
+      const p = prepare(w);
+      if (p.exact.length === p.bare.length) bare.push(p.bare);
+      else exact.push(p.exact);
+    }
+    this.#bare = pattern(bare);
+    this.#exact = pattern(exact);
   }
 
-  static load(extraFile?: string): SensitiveWords {
-    const read = (file: string) => readFileSync(file, 'utf8').split('\n');
-    const words = read(join(CONTENT_DIR, 'moderation', 'sensitive-words.txt'));
-    if (extraFile) words.push(...read(extraFile));
-    return new SensitiveWords(words);
+  /**
+   * The shipped lists (content/moderation/sensitive-words/, one per language), all together: a
+   * room's chat mixes languages and is masked once for everyone. Plus a deployment's own files.
+   */
+  static load(extraFiles: readonly string[] = []): SensitiveWords {
+    const dir = join(CONTENT_DIR, 'moderation', 'sensitive-words');
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .map((f) => join(dir, f));
+    return new SensitiveWords([...files, ...extraFiles].flatMap((f) => readFileSync(f, 'utf8').split('\n')));
+  }
+
+  /** Where sensitive words are in `text`: [start, end) ranges of the text as written, in order. */
+  #find(text: string): [number, number][] {
+    const p = prepare(text);
+    const ranges: [number, number][] = [];
+    const scan = (re: RegExp | null, s: string, at: number[]) => {
+      if (!re) return;
+      for (const m of s.matchAll(re)) {
+        const first = m.index;
+        const last = m.index + m[0].length - 1;
+        const start = at[first] ?? 0;
+        // The end of the character the match's last unit came from.
+        const lastChar = String.fromCodePoint(text.codePointAt(at[last] ?? 0) ?? 0);
+        ranges.push([start, (at[last] ?? 0) + lastChar.length]);
+      }
+    };
+    scan(this.#bare, p.bare, p.bareAt);
+    scan(this.#exact, p.exact, p.exactAt);
+    return ranges.sort((a, b) => a[0] - b[0]);
   }
 
   contains(text: string): boolean {
-    return this.#pattern ? this.#pattern.test(normalize(text)) : false;
+    return this.#find(text).length > 0;
   }
 
-  /** The text with every sensitive word replaced by asterisks (chat, spec §5). */
+  /** The text with every sensitive word replaced by asterisks, one per character shown (chat, spec §5). */
   mask(text: string): string {
-    if (!this.#pattern) return text;
-    const norm = normalize(text);
-    const all = new RegExp(this.#pattern.source, 'gu');
-    // Normalising usually keeps positions (accents are dropped, not expanded); when it does not
-    // (ligatures, full-width forms), the normalised text is what gets masked.
-    const base = norm.length === text.length ? text : norm;
+    const ranges = this.#find(text);
+    if (!ranges.length) return text;
+    const segmenter = new Intl.Segmenter();
     let out = '';
     let at = 0;
-    for (const m of norm.matchAll(all)) {
-      out += base.slice(at, m.index) + '*'.repeat(Array.from(new Intl.Segmenter().segment(m[0])).length);
-      at = m.index + m[0].length;
+    for (const [start, end] of ranges) {
+      if (end <= at) continue;
+      const from = Math.max(start, at);
+      out += text.slice(at, from) + '*'.repeat([...segmenter.segment(text.slice(from, end))].length);
+      at = end;
     }
-    return at ? out + base.slice(at) : text;
+    return out + text.slice(at);
   }
 }

@@ -170,7 +170,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   mkdirSync(recordingsDir, { recursive: true });
   const sensitive = SensitiveWords.load(config.SENSITIVE_WORDS_FILE);
   // The live room's realtime: in-process, or across nodes through Redis.
-  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`);
+  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`, (err) =>
+    app.log.error({ err }, 'realtime catch-up after a Redis reconnection failed'),
+  );
   const presence = config.REDIS_URL
     ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
     : new MemoryPresence();

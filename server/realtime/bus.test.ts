@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryBus, HISTORY_LENGTH, type Bus } from './bus';
 import type { RoomEvent, RoomEventBody, Signal } from './events';
+import { Redis } from 'ioredis';
 import { RedisBus } from './redis-bus';
 
 const prefix = `beamly-test-${randomBytes(4).toString('hex')}:rt:`;
@@ -85,6 +86,54 @@ describe.each(kinds)('%s bus', (kind) => {
     expect(seenB).toEqual(seenA);
     expect([...seenA].sort(compare)).toEqual(seenA);
   });
+});
+
+describe.skipIf(!process.env.REDIS_URL)('redis bus across a dropped connection', () => {
+  it.each([
+    ['after an event it had', true],
+    ['in a room quiet since it subscribed', false],
+  ])(
+    'a node whose pub/sub connection drops gets what was published meanwhile, in order, once (%s)',
+    async (_, before) => {
+      // A prefix of its own: the watcher's is then the one pub/sub connection of that name.
+      const own = `beamly-test-${randomBytes(4).toString('hex')}:rt:`;
+      const watcher = new RedisBus(process.env.REDIS_URL ?? '', own);
+      const publisher = new RedisBus(process.env.REDIS_URL ?? '', own);
+      opened.push(watcher, publisher);
+      const r = room();
+      // Published before the watcher subscribed: not for it.
+      await publisher.publish(r, chat('earlier'));
+      const got: string[] = [];
+      const sub = watcher.subscribe(r, (e) => {
+        if (e.t === 'chat') got.push(e.text);
+      });
+      await sub.ready;
+      if (before) {
+        await publisher.publish(r, chat('before'));
+        await waitFor(() => got.length === 1);
+      }
+      // Cut the watcher's subscriber connection (found by its name) and publish while it is away.
+      const admin = new Redis(process.env.REDIS_URL ?? '');
+      try {
+        const list = await admin.client('LIST', 'TYPE', 'pubsub');
+        const line = String(list)
+          .split('\n')
+          .find((l) => l.includes(` name=${own}sub `));
+        const id = /^id=(\d+) /.exec(line ?? '')?.[1];
+        expect(id).toBeDefined();
+        await admin.client('KILL', 'ID', id ?? '');
+        for (let i = 0; i < 5; i++) await publisher.publish(r, chat(`gap${i}`));
+      } finally {
+        admin.disconnect();
+      }
+      await publisher.publish(r, chat('after'));
+      const expected = [...(before ? ['before'] : []), 'gap0', 'gap1', 'gap2', 'gap3', 'gap4', 'after'];
+      await waitFor(() => got.length === expected.length);
+      await new Promise((res) => setTimeout(res, 200));
+      expect(got).toEqual(expected);
+      sub.close();
+    },
+  );
 });
 
 function compare(x: string, y: string): number {

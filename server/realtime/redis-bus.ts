@@ -24,28 +24,91 @@ function full(id: string, body: string): string {
   return `{"id":"${id}","at":${id.split('-')[0] ?? '0'},${body.slice(1)}`;
 }
 
+/** A room's subscription on this node. */
+interface Entry {
+  set: Set<BusListener>;
+  ready: Promise<void>;
+  /** The newest event delivered here (later copies of it or older ones are dropped). */
+  last: string | null;
+  /** The stream's newest id when the subscription began: where a catch-up starts if nothing came since. */
+  floor: string | null;
+  /** While catching up after a reconnection: what pub/sub brought meanwhile, to deliver after. */
+  held: { event: RoomEvent; json: string }[] | null;
+}
+
 export class RedisBus implements Bus {
   readonly #redis: Redis;
   readonly #sub: Redis;
-  readonly #listeners = new Map<string, { set: Set<BusListener>; ready: Promise<void> }>();
+  readonly #listeners = new Map<string, Entry>();
+  #connectedBefore = false;
 
   constructor(
     url: string,
     private readonly prefix = 'beamly:rt:',
+    private readonly log: (err: unknown) => void = () => undefined,
   ) {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    this.#sub = new Redis(url, { maxRetriesPerRequest: null });
+    this.#sub = new Redis(url, { maxRetriesPerRequest: null, connectionName: `${prefix}sub` });
     this.#sub.on('message', (channel: string, json: string) => {
-      const set = this.#listeners.get(channel.slice(this.prefix.length))?.set;
-      if (!set?.size) return;
+      const entry = this.#listeners.get(channel.slice(this.prefix.length));
+      if (!entry?.set.size) return;
       let event: RoomEvent | Signal;
       try {
         event = JSON.parse(json) as RoomEvent | Signal;
       } catch {
         return;
       }
-      for (const l of set) l(event, json);
+      if (!('id' in event)) for (const l of entry.set) l(event, json);
+      else if (entry.held) entry.held.push({ event, json });
+      else this.#deliver(entry, event, json);
     });
+    // Pub/sub does not queue: what was published while this connection was down never comes.
+    // ioredis subscribes again on its own; each room then reads what it missed from its stream.
+    this.#sub.on('ready', () => {
+      if (this.#connectedBefore) void this.#catchUp();
+      this.#connectedBefore = true;
+    });
+  }
+
+  #deliver(entry: Entry, event: RoomEvent, json: string): void {
+    if (entry.last !== null && compareIds(event.id, entry.last) <= 0) return;
+    entry.last = event.id;
+    for (const l of entry.set) l(event, json);
+  }
+
+  async #catchUp(): Promise<void> {
+    const rooms = [...this.#listeners].filter(([, e]) => !e.held);
+    if (!rooms.length) return;
+    for (const [, e] of rooms) e.held = [];
+    try {
+      // Subscribed again before reading, so nothing falls between the read and the subscription.
+      await this.#sub.subscribe(...rooms.map(([room]) => this.prefix + room));
+      await Promise.all(
+        rooms.map(async ([room, e]) => {
+          const from = e.last ?? e.floor;
+          if (from === null) return;
+          const entries = await this.#redis.xrange(
+            this.prefix + room,
+            `(${from}`,
+            '+',
+            'COUNT',
+            HISTORY_LENGTH,
+          );
+          for (const [id, fields] of entries) {
+            const json = full(id, fields[1] ?? '{}');
+            this.#deliver(e, JSON.parse(json) as RoomEvent, json);
+          }
+        }),
+      );
+    } catch (err) {
+      this.log(err);
+    } finally {
+      for (const [, e] of rooms) {
+        const held = e.held ?? [];
+        e.held = null;
+        for (const h of held) this.#deliver(e, h.event, h.json);
+      }
+    }
   }
 
   async publish(room: string, body: RoomEventBody): Promise<RoomEvent> {
@@ -68,8 +131,13 @@ export class RedisBus implements Bus {
   subscribe(room: string, listener: BusListener): Subscription {
     let entry = this.#listeners.get(room);
     if (!entry) {
-      const ready = this.#sub.subscribe(this.prefix + room).then(() => undefined);
-      this.#listeners.set(room, (entry = { set: new Set(), ready }));
+      const e: Entry = { set: new Set(), ready: Promise.resolve(), last: null, floor: null, held: null };
+      e.ready = this.#sub.subscribe(this.prefix + room).then(async () => {
+        // Where the stream stood once subscribed: everything after it arrives by pub/sub.
+        const [newest] = await this.#redis.xrevrange(this.prefix + room, '+', '-', 'COUNT', 1);
+        e.floor = newest?.[0] ?? '0-0';
+      });
+      this.#listeners.set(room, (entry = e));
     }
     const { set, ready } = entry;
     set.add(listener);
@@ -110,6 +178,6 @@ export class RedisBus implements Bus {
   }
 }
 
-export function openBus(redisUrl: string | undefined, prefix?: string): Bus {
-  return redisUrl ? new RedisBus(redisUrl, prefix) : new MemoryBus();
+export function openBus(redisUrl: string | undefined, prefix?: string, log?: (err: unknown) => void): Bus {
+  return redisUrl ? new RedisBus(redisUrl, prefix, log) : new MemoryBus();
 }

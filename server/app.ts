@@ -112,7 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         }),
       },
     },
-    trustProxy: config.APP_ENV === 'online' || config.APP_ENV === 'gray',
+    // A count of hops, not `true`: the leftmost X-Forwarded-For entry is whatever the client wrote.
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     bodyLimit: 256 * 1024,
     routerOptions: { maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const live = new LiveService(db, media, files, {
     sensitive,
     audience: (vid) => presence.count(vid),
+    onHostState: (vid, state) => bus.publish(vid, { t: 'host', state }),
     log: (err) => app.log.error({ err }, 'live state update failed'),
     obsWhitelist:
       config.OBS_WHITELIST === 'all'
@@ -202,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limitScale: config.RATE_LIMIT_SCALE,
     hasSticker: (id) => gifts.hasSticker(id),
   });
-  const social = new SocialService(db, bus);
+  const social = new SocialService(db, bus, kv, config.RATE_LIMIT_SCALE);
   // Gifts' pending credits into balances, and their top-fans rows, every second (see ledger_pending, fan_pending).
   const rollUp = setInterval(() => {
     void ledger.rollUp().catch((err: unknown) => app.log.error({ err }, 'ledger roll-up failed'));
@@ -249,7 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bus,
     presence,
     publicOrigin: new URL(config.publicBaseUrl).origin,
-    trustProxy: config.APP_ENV === 'online' || config.APP_ENV === 'gray',
+    trustProxyHops: config.trustProxyHops,
     maxConnectionsPerIp: config.WS_MAX_PER_IP,
     onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
     isStaff: (uid) => isStaff(db, uid, config.STAFF_EMAILS),

@@ -23,6 +23,11 @@ const schema = z
     REDIS_PREFIX: z.string().default('beamly:'),
     /** Multiplies every rate limit (1 = the defaults in server/infra/ratelimit.ts). */
     RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+    /**
+     * Proxies in front of the site that add to X-Forwarded-For (the client's address is the one the
+     * outermost trusted proxy saw). Unset: 1 online and gray (the load balancer), 0 otherwise.
+     */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
     /** Open realtime connections (/ws) per client address: a tab holds one. */
     WS_MAX_PER_IP: z.coerce.number().int().positive().default(50),
     /** Seconds a viewer watches without following before the follow invitation (spec §2). */
@@ -171,6 +176,7 @@ export type RawConfig = z.infer<typeof schema>;
 
 export interface Config extends RawConfig {
   publicBaseUrl: string;
+  trustProxyHops: number;
   isDev: boolean;
 }
 
@@ -203,7 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = parsed.data;
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicBaseUrl, isDev: c.APP_ENV === 'development' };
+  const trustProxyHops = c.TRUST_PROXY_HOPS ?? (c.APP_ENV === 'online' || c.APP_ENV === 'gray' ? 1 : 0);
+  return { ...c, publicBaseUrl, trustProxyHops, isDev: c.APP_ENV === 'development' };
 }
 
 export function publicConfig(c: Config): PublicConfig {

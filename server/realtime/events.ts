@@ -22,6 +22,8 @@ export const clientMessage = z.discriminatedUnion('t', [
     ref: z.string().max(40).optional(),
   }),
   z.object({ t: z.literal('delete'), room, mid: z.string().max(40), ref: z.string().max(40).optional() }),
+  /** Staff remind a room of the community guidelines (a system notice everyone sees). */
+  z.object({ t: z.literal('warn'), room, ref: z.string().max(40).optional() }),
   z.object({ t: z.literal('ping') }),
 ]);
 

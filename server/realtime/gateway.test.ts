@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { AppError } from '../../common/errors';
@@ -20,18 +20,27 @@ afterAll(async () => {
 });
 
 /** A node: an HTTP server with the gateway on /ws. `?uid=N` in the URL signs in as user N. */
-async function node(bus: Bus, presence: Presence, name = 'n1', maxConnectionsPerIp?: number) {
+async function node(
+  bus: Bus,
+  presence: Presence,
+  name = 'n1',
+  maxConnectionsPerIp?: number,
+  /** Slow steps, to catch what happens meanwhile. */
+  slow: { identifyMs?: number; canJoinMs?: number } = {},
+) {
   const server: Server = createServer((_req, res) => res.end());
   const gateway = new Gateway({
     bus,
     presence,
     node: `${name}-${randomBytes(3).toString('hex')}`,
     identify: async (req) => {
+      if (slow.identifyMs) await new Promise((r) => setTimeout(r, slow.identifyMs));
       const uid = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('uid'));
       return uid ? ({ uid, name: `user${uid}`, staff: false } satisfies Identity) : null;
     },
     allowOrigin: (origin) => !origin || origin === 'http://good.test',
     canJoin: async (room, who) => {
+      if (slow.canJoinMs) await new Promise((r) => setTimeout(r, slow.canJoinMs));
       if (!ROOMS.has(room)) throw new AppError('video_not_found');
       if (who && BLOCKED.has(who.uid)) throw new AppError('blocked_permanently');
       return who?.uid === HOST ? 'host' : 'viewer';
@@ -39,7 +48,7 @@ async function node(bus: Bus, presence: Presence, name = 'n1', maxConnectionsPer
     ...(maxConnectionsPerIp ? { maxConnectionsPerIp } : {}),
     act: async (who, msg) => {
       if (!who) throw new AppError('sign_in_first');
-      if (msg.t === 'delete') throw new AppError('not_allowed');
+      if (msg.t !== 'chat') throw new AppError('not_allowed');
       return bus.publish(msg.room, {
         t: 'chat',
         mid: randomBytes(4).toString('hex'),
@@ -149,15 +158,72 @@ describe('realtime gateway (one node, in-process bus)', () => {
     await until(() => v.frames.filter((f) => !Array.isArray(f) && f.name === 'bad_message').length === 2);
   });
 
-  it('disconnects a client that keeps sending garbage, or a frame over 4 KB', async () => {
+  it('disconnects a client that keeps sending garbage; a message over 4 KB is an error, one over 64 KB a disconnect', async () => {
     const { url, gateway } = await node(new MemoryBus(), new MemoryPresence());
     const a = await client(url);
     for (let i = 0; i < 5; i++) a.send('garbage');
     expect(await a.closed).toBe(1008);
     const b = await client(url);
     b.send(JSON.stringify({ t: 'chat', room: 'roomA1', text: 'x'.repeat(5000) }));
+    await b.next((f) => !Array.isArray(f) && f.t === 'error' && f.name === 'payload_too_large');
+    await b.join('roomA1');
+    b.send(JSON.stringify({ t: 'chat', room: 'roomA1', text: 'x'.repeat(70_000) }));
     expect(await b.closed).toBe(1009);
     await until(() => gateway.stats().connections === 0);
+  });
+
+  it('an address gets its connection slots back from handshakes that never finished', async () => {
+    const { url } = await node(new MemoryBus(), new MemoryPresence(), 'n1', 2, { identifyMs: 150 });
+    const { port } = new URL(url);
+    // Two upgrade requests whose clients leave while they are being identified.
+    for (let i = 0; i < 2; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      socket.write(
+        'GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      socket.destroy();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    // Both slots are free again: two real clients get in.
+    const a = await client(url);
+    const b = await client(url);
+    expect(a.ws.readyState).toBe(WebSocket.OPEN);
+    expect(b.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('someone blocked while their join is under way is refused, not let in', async () => {
+    const bus = new MemoryBus();
+    const { url } = await node(bus, new MemoryPresence(), 'n1', undefined, { canJoinMs: 100 });
+    const host = await client(url, { uid: HOST });
+    await host.join('roomB2');
+    const eve = await client(url, { uid: 31 });
+    eve.send({ t: 'join', room: 'roomB2' });
+    // The block lands after eve's join passed its first check.
+    await new Promise((r) => setTimeout(r, 150));
+    BLOCKED.add(31);
+    await bus.signal({ t: 'kick', room: 'roomB2', uid: 31 });
+    try {
+      await eve.next((f) => !Array.isArray(f) && f.t === 'error' && f.name === 'blocked_permanently');
+      host.send({ t: 'chat', room: 'roomB2', text: 'after the block' });
+      await until(() => texts(host.events).includes('after the block'));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(texts(eve.events)).not.toContain('after the block');
+      expect(eve.frames.some((f) => !Array.isArray(f) && f.t === 'joined')).toBe(false);
+    } finally {
+      BLOCKED.delete(31);
+    }
+  });
+
+  it("handles a connection's messages in order: a join is done before the chat sent after it", async () => {
+    const { url } = await node(new MemoryBus(), new MemoryPresence(), 'n1', undefined, { canJoinMs: 50 });
+    const ann = await client(url, { uid: 1 });
+    ann.send({ t: 'join', room: 'roomA1' });
+    ann.send({ t: 'chat', room: 'roomA1', text: 'right away', ref: 'q' });
+    await ann.next((f) => !Array.isArray(f) && f.t === 'ack' && f.ref === 'q');
+    await until(() => texts(ann.events).includes('right away'));
   });
 
   it('refuses an upgrade from another site', async () => {

@@ -4,7 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { AppError, ERRORS, type ErrorName } from '../../common/errors';
 import type { Bus } from './bus';
 import { clientMessage, type ClientMessage, type RoomEvent, type ServerReply } from './events';
-import type { Presence } from './presence';
+import { PRESENCE_TTL_MS, type Presence } from './presence';
 import { LocalRoom, textFrame, type Subscriber } from './room';
 
 /** Who a connection belongs to (null: a visitor, who may watch and read but not write). */
@@ -34,12 +34,17 @@ export interface GatewayOptions {
   maxConnectionsPerIp?: number;
   /** A host blocked someone in a room with subscribers here (after their connections are dropped). */
   onKick?(room: string, uid: number): void;
-  /** Room actions (chat, delete): publish through the bus, or throw an AppError. */
-  act(who: Identity | null, msg: Extract<ClientMessage, { t: 'chat' | 'delete' }>): Promise<RoomEvent>;
+  /** Room actions (chat, delete, a staff warning): publish through the bus, or throw an AppError. */
+  act(
+    who: Identity | null,
+    msg: Extract<ClientMessage, { t: 'chat' | 'delete' | 'warn' }>,
+  ): Promise<RoomEvent>;
   log?: (err: unknown) => void;
 }
 
+/** Messages longer than this are refused with an error; much longer ones (MAX_PAYLOAD) close the socket. */
 const MAX_FRAME_BYTES = 4096;
+const MAX_PAYLOAD = 64 * 1024;
 const MAX_ROOMS_PER_CONNECTION = 8;
 /** A join's history: the latest events, or those after the id the client resumes from. */
 const JOIN_HISTORY = 50;
@@ -50,6 +55,10 @@ const BURST = 20;
 /** Abuse (flooding, garbage) this many times within a minute disconnects. */
 const STRIKES = 5;
 const HEARTBEAT_MS = 30_000;
+/** Rooms' presence here is refreshed this often: well within PRESENCE_TTL_MS, so it never lapses. */
+const PRESENCE_REFRESH_MS = PRESENCE_TTL_MS / 3;
+/** A join under way when its person was blocked is refused if the kick came this recently. */
+const KICK_MEMORY_MS = 60_000;
 /** A connection this far behind (bytes queued) is dropped rather than buffered without end. */
 const MAX_BUFFERED = 4 * 1024 * 1024;
 /** How often a room's count is reported to presence (coalesced). */
@@ -68,6 +77,8 @@ class Connection implements Subscriber {
   #tokens = BURST;
   #refilled = Date.now();
   #strikes: number[] = [];
+  /** Messages are handled one after another, in the order they came (a chat never overtakes the one before). */
+  queue: Promise<void> = Promise.resolve();
 
   constructor(
     readonly ws: WebSocket,
@@ -121,19 +132,26 @@ class Connection implements Subscriber {
 export class Gateway {
   readonly #wss = new WebSocketServer({
     noServer: true,
-    maxPayload: MAX_FRAME_BYTES,
+    maxPayload: MAX_PAYLOAD,
     perMessageDeflate: false,
   });
   readonly #rooms = new Map<string, LocalRoom<Connection>>();
   readonly #perIp = new Map<string, number>();
   readonly #connections = new Set<Connection>();
   readonly #dirty = new Set<string>();
+  /** `room uid` → when that person was kicked from the room here. */
+  readonly #kicked = new Map<string, number>();
   readonly #heartbeat: NodeJS.Timeout;
   readonly #counter: NodeJS.Timeout;
+  readonly #refresh: NodeJS.Timeout;
 
   constructor(private readonly opts: GatewayOptions) {
     this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_MS).unref();
     this.#counter = setInterval(() => void this.#reportCounts(), COUNT_MS).unref();
+    // Presence entries expire unless refreshed: refresh every room with someone here.
+    this.#refresh = setInterval(() => {
+      for (const name of this.#rooms.keys()) this.#dirty.add(name);
+    }, PRESENCE_REFRESH_MS).unref();
   }
 
   /** Takes over upgrade requests for /ws on `server`. */
@@ -153,12 +171,12 @@ export class Gateway {
         return;
       }
       this.#perIp.set(ip, open + 1);
+      // Given back when the socket closes, however that happens: after the WebSocket's life, or
+      // before it began (a bad handshake, a client gone while it was identified).
+      socket.once('close', () => this.#release(ip));
       this.opts.identify(req).then(
-        (who) => this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, who, ip)),
-        () => {
-          this.#release(ip);
-          socket.destroy();
-        },
+        (who) => this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws, who)),
+        () => socket.destroy(),
       );
     });
   }
@@ -169,22 +187,26 @@ export class Gateway {
     else this.#perIp.delete(ip);
   }
 
-  #open(ws: WebSocket, who: Identity | null, ip: string): void {
+  #open(ws: WebSocket, who: Identity | null): void {
     const c = new Connection(ws, who);
     this.#connections.add(c);
     ws.on('pong', () => (c.alive = true));
-    ws.on('message', (data, isBinary) => void this.#message(c, textOf(data), isBinary));
-    ws.once('close', () => {
-      this.#release(ip);
-      this.#close(c);
-    });
+    ws.on('message', (data, isBinary) => this.#receive(c, data, isBinary));
+    ws.once('close', () => this.#close(c));
     ws.on('error', () => ws.terminate());
   }
 
-  async #message(c: Connection, text: string, isBinary: boolean): Promise<void> {
+  /** Checks a message at once (rate, size, shape); handles it after the ones before it. */
+  #receive(c: Connection, data: RawData, isBinary: boolean): void {
     if (!c.take()) {
       c.error('too_many_requests');
       if (c.strike()) c.ws.close(1008, 'flooding');
+      return;
+    }
+    const text = textOf(data);
+    if (Buffer.byteLength(text) > MAX_FRAME_BYTES) {
+      c.error('payload_too_large');
+      if (c.strike()) c.ws.close(1009, 'messages too big');
       return;
     }
     let msg: ClientMessage;
@@ -196,6 +218,10 @@ export class Gateway {
       if (c.strike()) c.ws.close(1008, 'bad messages');
       return;
     }
+    c.queue = c.queue.then(() => this.#message(c, msg));
+  }
+
+  async #message(c: Connection, msg: ClientMessage): Promise<void> {
     try {
       if (msg.t === 'ping') return c.reply({ t: 'pong' });
       if (msg.t === 'join') return await this.#join(c, msg.room, msg.since);
@@ -213,6 +239,7 @@ export class Gateway {
   async #join(c: Connection, name: string, since: string | undefined): Promise<void> {
     if (c.rooms.has(name)) return;
     if (c.rooms.size >= MAX_ROOMS_PER_CONNECTION) throw new AppError('too_many_requests');
+    // Rooms that do not exist, and people blocked already, are refused before anything is set up.
     if ((await this.opts.canJoin(name, c.who)) === 'host') c.hosting.add(name);
     let room = this.#rooms.get(name);
     if (!room)
@@ -221,8 +248,13 @@ export class Gateway {
     // Counted while awaiting, so the room is not closed as empty under a join in progress.
     room.joining++;
     let history;
+    let subscribedAt = 0;
     try {
       await room.ready;
+      subscribedAt = Date.now();
+      // Asked again now that the room's kicks reach this node: a block from before this answer is
+      // in it, and one after it is a kick remembered here (#kicked), even before the join ends.
+      if (c.who && !c.hosting.has(name)) await this.opts.canJoin(name, c.who);
       history = await this.opts.bus.history(name, {
         ...(since ? { after: since } : {}),
         limit: since ? RESUME_LIMIT : JOIN_HISTORY,
@@ -234,13 +266,17 @@ export class Gateway {
           complete: false,
         };
     } catch (err) {
-      c.rooms.delete(name);
+      this.#detach(c, name);
       throw err;
     } finally {
       room.joining--;
       this.#dirty.add(name);
     }
     if (!c.rooms.has(name) || c.ws.readyState !== c.ws.OPEN) return;
+    if (c.who && (this.#kicked.get(`${name} ${c.who.uid}`) ?? 0) >= subscribedAt) {
+      this.#detach(c, name);
+      throw new AppError('blocked_permanently');
+    }
     room.add(c, history.events.at(-1)?.id ?? since);
     c.reply({
       t: 'joined',
@@ -267,6 +303,14 @@ export class Gateway {
 
   /** The host blocked `uid`: out of the room at once, told why, and never let back in (canJoin). */
   #kick(name: string, uid: number): void {
+    const now = Date.now();
+    // Kept in time order (the oldest first), so pruning stops at the first recent one.
+    this.#kicked.delete(`${name} ${uid}`);
+    this.#kicked.set(`${name} ${uid}`, now);
+    for (const [key, at] of this.#kicked) {
+      if (now - at < KICK_MEMORY_MS) break;
+      this.#kicked.delete(key);
+    }
     for (const c of [...(this.#rooms.get(name)?.members() ?? [])])
       if (c.who?.uid === uid && this.#detach(c, name)) c.error('blocked_permanently', { room: name });
     this.opts.onKick?.(name, uid);
@@ -312,8 +356,6 @@ export class Gateway {
       c.alive = false;
       c.ws.ping();
     }
-    // Presence entries expire unless refreshed: refresh every room with someone here.
-    for (const name of this.#rooms.keys()) this.#dirty.add(name);
   }
 
   /** The number of viewers in a room across nodes, as last counted. */
@@ -328,6 +370,7 @@ export class Gateway {
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
     clearInterval(this.#counter);
+    clearInterval(this.#refresh);
     for (const c of this.#connections) c.ws.terminate();
     for (const [name, room] of this.#rooms) {
       room.close();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../modules/auth/context';
@@ -9,6 +10,23 @@ import type { Db } from '../db/client';
 import type { Bus } from './bus';
 import { Gateway, type Identity } from './gateway';
 import type { Presence } from './presence';
+
+/**
+ * The client's address as the outermost of `hops` trusted proxies saw it: each appends the address
+ * it was reached from to X-Forwarded-For, so entries are read from the right (what is further left
+ * was written by the client and proves nothing). The same rule as the HTTP side (Fastify's
+ * trustProxy with a hop count).
+ */
+export function clientAddress(req: IncomingMessage, hops: number): string {
+  const socket = req.socket.remoteAddress ?? '';
+  if (!hops) return socket;
+  const header = req.headers['x-forwarded-for'];
+  const chain = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  return chain[Math.max(0, chain.length - hops)] ?? socket;
+}
 
 /**
  * The gateway on the app's HTTP server: /ws upgrades are same-site only, identified by the
@@ -24,8 +42,8 @@ export function attachGateway(
     bus: Bus;
     presence: Presence;
     publicOrigin: string;
-    /** Behind the site's proxy: the client's address is the first of X-Forwarded-For. */
-    trustProxy: boolean;
+    /** Proxies in front that add to X-Forwarded-For (0: the socket's peer is the client). */
+    trustProxyHops: number;
     maxConnectionsPerIp: number;
     onKick: (room: string, uid: number) => void;
     /** Staff write in every room as staff (their messages styled apart; they may delete). */
@@ -54,11 +72,7 @@ export function attachGateway(
         return false;
       }
     },
-    clientIp: (req) => {
-      const forwarded = deps.trustProxy ? req.headers['x-forwarded-for'] : undefined;
-      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-      return first || req.socket.remoteAddress || '';
-    },
+    clientIp: (req) => clientAddress(req, deps.trustProxyHops),
     maxConnectionsPerIp: deps.maxConnectionsPerIp,
     onKick: deps.onKick,
     canJoin: (room, who) => deps.chat.canJoin(room, who),

@@ -106,18 +106,78 @@ describe('live room chat', () => {
     await s.join(vid);
     s.send({ t: 'chat', room: vid, text: 'Be kind, everyone', ref: 'st1' });
     await s.wait(() => s.chats().some((m) => m.t === 'chat' && m.from.role === 'staff'));
-    s.send({ t: 'delete', room: vid, mid: 'staff-deletes', ref: 'st2' });
-    await s.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'delete' && e.mid === 'staff-deletes'));
+    // Someone who has not written here yet (the fan used up their five messages above).
+    const other = await signedInUser(t, kv, 'chat-other@example.com', 'other pass 1');
+    const f = await connect(other.headers);
+    await f.join(vid);
+    f.send({ t: 'chat', room: vid, text: 'something nasty', ref: 'st-f' });
+    await s.wait(() => s.chats().some((m) => m.text === 'something nasty'));
+    const mid = s.chats().find((m) => m.text === 'something nasty')?.mid ?? '';
+    s.send({ t: 'delete', room: vid, mid, ref: 'st2' });
+    await s.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'delete' && e.mid === mid));
+    // A system notice: staff remind the room of the guidelines; nobody else may.
+    f.send({ t: 'warn', room: vid, ref: 'w1' });
+    await f.wait((x) => !Array.isArray(x) && x.t === 'error' && x.name === 'not_allowed' && x.ref === 'w1');
+    s.send({ t: 'warn', room: vid, ref: 'w2' });
+    await f.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'notice' && e.key === 'room_warning'));
   });
 
   it('only the host deletes a message, and everyone is told', async () => {
     const h = await connect(host);
-    const f = await connect(fan);
+    const f = await connect((await signedInUser(t, kv, 'chat-third@example.com', 'third pass 1')).headers);
     await h.join(vid);
     await f.join(vid);
-    f.send({ t: 'delete', room: vid, mid: 'whatever' });
+    f.send({ t: 'chat', room: vid, text: 'delete me', ref: 'd0' });
+    await h.wait(() => h.chats().some((m) => m.text === 'delete me'));
+    const mid = h.chats().find((m) => m.text === 'delete me')?.mid ?? '';
+    f.send({ t: 'delete', room: vid, mid });
     await f.error('not_allowed');
-    h.send({ t: 'delete', room: vid, mid: 'abc123' });
-    await f.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'delete' && e.mid === 'abc123'));
+    h.send({ t: 'delete', room: vid, mid: 'abc123', ref: 'd1' });
+    await h.wait((x) => !Array.isArray(x) && x.name === 'message_not_found' && x.ref === 'd1');
+    h.send({ t: 'delete', room: vid, mid });
+    await f.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'delete' && e.mid === mid));
+    // Once is enough.
+    h.send({ t: 'delete', room: vid, mid, ref: 'd2' });
+    await h.wait((x) => !Array.isArray(x) && x.name === 'message_not_found' && x.ref === 'd2');
+  });
+
+  it('counts 200 characters as written, before < and > are escaped', async () => {
+    const f = await connect((await signedInUser(t, kv, 'chat-hearts@example.com', 'hearts pass 1')).headers);
+    await f.join(vid);
+    f.send({ t: 'chat', room: vid, text: '&lt;3'.repeat(100), ref: 'len' });
+    await f.wait(() => f.chats().some((m) => m.text.startsWith('&lt;3&lt;3')));
+    const sent = f.chats().find((m) => m.text.startsWith('&lt;3&lt;3'));
+    expect(sent?.text).toBe('&lt;3'.repeat(100));
+  });
+
+  it('an ended broadcast keeps its chat readable but takes no more messages', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers: host,
+      payload: { title: 'Short' },
+    });
+    const short = res.json<{ data: { vid: string } }>().data.vid;
+    const f = await connect(fan);
+    await f.join(short);
+    f.send({ t: 'chat', room: short, text: 'bye', ref: 'e1' });
+    await f.wait((x) => !Array.isArray(x) && x.t === 'ack' && x.ref === 'e1');
+    await t.app.inject({ method: 'POST', url: `/api/v1/live/${short}/end`, headers: host });
+    // The room hears that it ended.
+    await f.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'host' && e.state === 'ended'));
+    // Within the few seconds the room's state is cached.
+    const end = Date.now() + 10_000;
+    let refused = false;
+    for (let i = 0; !refused && Date.now() < end; i++) {
+      f.send({ t: 'chat', room: short, text: `late ${i}`, ref: `e-${i}` });
+      const reply = await f.wait(
+        (x) => !Array.isArray(x) && (x.t === 'ack' || x.t === 'error') && x.ref === `e-${i}`,
+      );
+      refused = !Array.isArray(reply) && reply.name === 'video_ended';
+      if (!refused) await new Promise((r) => setTimeout(r, 2000));
+    }
+    expect(refused).toBe(true);
+    const late = await connect();
+    await late.join(short);
   });
 });

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
-import { escapeChat } from '../../../common/realtime';
+import { escapeChat, unescapeChat } from '../../../common/realtime';
 import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
-import type { Bus } from '../../realtime/bus';
+import { HISTORY_LENGTH, type Bus } from '../../realtime/bus';
 import type { ClientMessage, RoomEvent } from '../../realtime/events';
 import type { Identity } from '../../realtime/gateway';
 import { existingLive } from '../live/existing';
@@ -17,13 +17,14 @@ export const CHAT_LIMIT: Limit = { name: 'chat:user', max: 5, windowSeconds: 5 }
 export const MAX_CHAT_CHARS = 200;
 export const MAX_MENTIONS = 5;
 const graphemes = new Intl.Segmenter();
+const ROOM_CACHE_MS = 5000;
 
 /**
  * The live room's rules for what people say: who may write, how fast, what gets masked, who may
  * delete. Everything accepted is published on the bus, which carries it to every node.
  */
 export class ChatService {
-  readonly #hosts = new Map<string, { uid: number; at: number }>();
+  readonly #hosts = new Map<string, { uid: number; open: boolean; at: number }>();
 
   constructor(
     private readonly db: Db,
@@ -37,14 +38,27 @@ export class ChatService {
     },
   ) {}
 
-  /** Whose room it is (cached briefly: every chat message asks). */
-  async #host(room: string): Promise<number> {
+  /**
+   * Whose room it is and whether it is still on (cached for a few seconds: every chat message
+   * asks; a broadcast that ends is closed to new messages within that time).
+   */
+  async #room(room: string): Promise<{ uid: number; open: boolean }> {
     const hit = this.#hosts.get(room);
-    if (hit && Date.now() - hit.at < 60_000) return hit.uid;
+    if (hit && Date.now() - hit.at < ROOM_CACHE_MS) return hit;
     const live = await existingLive(this.db, room);
-    this.#hosts.set(room, { uid: live.uid, at: Date.now() });
+    const entry = {
+      uid: live.uid,
+      open: live.status === 'live' || live.status === 'created',
+      at: Date.now(),
+    };
+    this.#hosts.delete(room);
+    this.#hosts.set(room, entry);
     if (this.#hosts.size > 10_000) this.#hosts.delete(this.#hosts.keys().next().value ?? '');
-    return live.uid;
+    return entry;
+  }
+
+  async #host(room: string): Promise<number> {
+    return (await this.#room(room)).uid;
   }
 
   /**
@@ -69,14 +83,31 @@ export class ChatService {
     return found;
   }
 
-  async act(who: Identity | null, msg: Extract<ClientMessage, { t: 'chat' | 'delete' }>): Promise<RoomEvent> {
+  async act(
+    who: Identity | null,
+    msg: Extract<ClientMessage, { t: 'chat' | 'delete' | 'warn' }>,
+  ): Promise<RoomEvent> {
     if (!who) throw new AppError('sign_in_first');
-    const host = await this.#host(msg.room);
+    const { uid: host, open } = await this.#room(msg.room);
+    if (msg.t === 'warn') {
+      if (!who.staff) throw new AppError('not_allowed');
+      return this.bus.publish(msg.room, { t: 'notice', key: 'room_warning' });
+    }
     if (msg.t === 'delete') {
       if (who.uid !== host && !who.staff) throw new AppError('not_allowed');
+      // Only a message still in the room's history (what joins and resumes would show).
+      const { events } = await this.bus.history(msg.room, { limit: HISTORY_LENGTH });
+      if (!events.some((e) => e.t === 'chat' && e.mid === msg.mid)) throw new AppError('message_not_found');
+      if (events.some((e) => e.t === 'delete' && e.mid === msg.mid)) throw new AppError('message_not_found');
       return this.bus.publish(msg.room, { t: 'delete', mid: msg.mid });
     }
-    const text = Array.from(graphemes.segment(msg.text.trim()), (g) => g.segment)
+    if (!open) throw new AppError('video_ended');
+    // The host's block holds for chat too, not only at the door: a block that landed while this
+    // person was joining could not drop a connection it did not yet know of.
+    if (who.uid !== host && !who.staff && (await roomRepo.isBlocked(this.db, host, who.uid)))
+      throw new AppError('blocked_permanently');
+    // The page sends < and > escaped (spec §5); the limit counts what the person wrote.
+    const text = Array.from(graphemes.segment(unescapeChat(msg.text).trim()), (g) => g.segment)
       .slice(0, MAX_CHAT_CHARS)
       .join('');
     if (!text && msg.sticker === undefined) throw new AppError('chat_empty');

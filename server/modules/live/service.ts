@@ -19,6 +19,8 @@ function newVid(): string {
   return Array.from(bytes, (b) => VID_ALPHABET[b % VID_ALPHABET.length]).join('');
 }
 
+export type HostState = 'live' | 'interrupted' | 'ended';
+
 export interface LiveSummary {
   vid: string;
   durationSeconds: number;
@@ -34,6 +36,8 @@ export class LiveService {
   readonly #graceTimers = new Map<string, NodeJS.Timeout>();
   /** Per broadcast, its signed-in viewers' media sessions (a block ends them). */
   readonly #viewerSessions = new Map<string, Map<string, number>>();
+  /** Broadcasts being ended by their broadcaster right now. */
+  readonly #ending = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -48,6 +52,8 @@ export class LiveService {
       sensitive?: SensitiveWords;
       /** People in a broadcast's live room over every node (the realtime presence). */
       audience?: (vid: string) => Promise<number>;
+      /** Told when the broadcast goes live, loses its broadcaster for a while, or ends (the room hears it). */
+      onHostState?: (vid: string, state: HostState) => Promise<unknown>;
     } = {},
   ) {
     media.onPublisher((vid, state) => {
@@ -66,19 +72,33 @@ export class LiveService {
     });
   }
 
+  /** Tells the room; a failure to tell it is logged, never a failure of the broadcast itself. */
+  #tell(vid: string, state: HostState): void {
+    void this.opts.onHostState?.(vid, state).catch((err: unknown) => this.opts.log?.(err));
+  }
+
   async #publisherState(vid: string, state: 'connected' | 'interrupted' | 'closed'): Promise<void> {
     if (state === 'connected') {
       clearTimeout(this.#graceTimers.get(vid));
       this.#graceTimers.delete(vid);
       await liveRepo.markLive(this.db, vid);
+      this.#tell(vid, 'live');
       return;
     }
+    // The broadcaster ending it closes the media too: that is not an interruption.
+    if (this.#ending.has(vid)) return;
+    this.#tell(vid, 'interrupted');
     if (state === 'closed' && !this.#graceTimers.has(vid)) {
       // The publisher may republish with the same token; end the broadcast only if it does not.
       const timer = setTimeout(() => {
         this.#graceTimers.delete(vid);
         if (this.media.room(vid)) return;
-        void liveRepo.end(this.db, vid).catch((err: unknown) => this.opts.log?.(err));
+        void liveRepo
+          .end(this.db, vid)
+          .then((ended) => {
+            if (ended) this.#tell(vid, 'ended');
+          })
+          .catch((err: unknown) => this.opts.log?.(err));
       }, this.opts.graceMs ?? RECONNECT_GRACE_MS);
       timer.unref();
       this.#graceTimers.set(vid, timer);
@@ -258,9 +278,17 @@ export class LiveService {
     if (live.uid !== uid) throw new AppError('not_room_owner');
     clearTimeout(this.#graceTimers.get(vid));
     this.#graceTimers.delete(vid);
-    await this.media.closeRoom(vid);
-    this.#viewerSessions.delete(vid);
-    const ended = (await liveRepo.end(this.db, vid)) ?? live;
+    this.#ending.add(vid);
+    let row;
+    try {
+      await this.media.closeRoom(vid);
+      this.#viewerSessions.delete(vid);
+      row = await liveRepo.end(this.db, vid);
+    } finally {
+      this.#ending.delete(vid);
+    }
+    if (row) this.#tell(vid, 'ended');
+    const ended = row ?? live;
     const start = ended.started_at ?? ended.created_at;
     const stop = ended.ended_at ?? new Date();
     return {

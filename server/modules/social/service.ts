@@ -1,7 +1,10 @@
 import { AppError } from '../../../common/errors';
 import type { Db, Queryable } from '../../db/client';
+import type { Kv } from '../../infra/kv';
+import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Bus } from '../../realtime/bus';
 import { liveRepo } from '../live/repo';
+import { roomRepo } from '../room/repo';
 
 /** Spec §3 relation values: 50008 follows, 50001 friends (each follows the other), 0 neither. */
 export const RELATION = { none: 0, follow: 50008, friend: 50001 } as const;
@@ -47,11 +50,18 @@ const followRepo = {
   },
 };
 
+/** Follows and unfollows per person: enough for anyone, too few to flood a room. */
+export const FOLLOW_LIMIT: Limit = { name: 'follow:user', max: 30, windowSeconds: 60 };
+/** A room hears that someone followed its host once per broadcast, however often they toggle. */
+const FOLLOW_NOTICE_SECONDS = 24 * 3600;
+
 /** Following broadcasters: the relation, the counts, and a notice in the room it happened in. */
 export class SocialService {
   constructor(
     private readonly db: Db,
     private readonly bus: Bus,
+    private readonly kv: Kv,
+    private readonly limitScale = 1,
   ) {}
 
   async state(viewer: number | null, target: number): Promise<FollowState> {
@@ -64,16 +74,23 @@ export class SocialService {
   async follow(who: { uid: number; name: string }, target: number, vid?: string): Promise<FollowState> {
     if (who.uid === target) throw new AppError('follow_self');
     await this.state(who.uid, target);
+    await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(who.uid) }], this.limitScale);
     const added = await followRepo.add(this.db, who.uid, target);
-    if (added && vid) {
-      const live = await liveRepo.byVid(this.db, vid);
-      if (live?.uid === target && live.status === 'live')
-        await this.bus.publish(vid, { t: 'follow', from: { uid: who.uid, name: who.name, role: 'viewer' } });
-    }
+    if (added && vid) await this.#tellRoom(who, target, vid);
     return this.state(who.uid, target);
   }
 
+  /** 'X followed the host' in the host's live room: not from someone the host blocked, and once. */
+  async #tellRoom(who: { uid: number; name: string }, host: number, vid: string): Promise<void> {
+    const live = await liveRepo.byVid(this.db, vid);
+    if (live?.uid !== host || live.status !== 'live') return;
+    if (await roomRepo.isBlocked(this.db, host, who.uid)) return;
+    if ((await this.kv.incr(`follow-notice:${vid}:${who.uid}`, FOLLOW_NOTICE_SECONDS)) > 1) return;
+    await this.bus.publish(vid, { t: 'follow', from: { uid: who.uid, name: who.name, role: 'viewer' } });
+  }
+
   async unfollow(uid: number, target: number): Promise<FollowState> {
+    await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(uid) }], this.limitScale);
     await followRepo.remove(this.db, uid, target);
     return this.state(uid, target);
   }

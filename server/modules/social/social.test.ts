@@ -92,6 +92,34 @@ describe('follows', () => {
     await seen('"joined"');
     await call('POST', bobUid, ann.headers, { vid });
     await seen('"t":"follow"');
+    // Unfollowing and following again does not tell the room twice.
+    await call('DELETE', bobUid, ann.headers);
+    await call('POST', bobUid, ann.headers, { vid });
+    // A viewer the host blocked follows without a word in the room.
+    const cy = await signedInUser(t, kv, 'follow-cy@example.com', 'cy pass 1');
+    const cyUid = (await t.app.inject({ url: `/api/v1/users/${cy.shortId}` })).json<{
+      data: { uid: number };
+    }>().data.uid;
+    await t.testDb.db.query('INSERT INTO room_blocks (host_uid, blocked_uid, vid) VALUES ($1, $2, $3)', [
+      bobUid,
+      cyUid,
+      vid,
+    ]);
+    expect((await call('POST', bobUid, cy.headers, { vid })).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(frames.filter((f) => f.includes('"t":"follow"'))).toHaveLength(1);
     ws.terminate();
+  });
+
+  it("answers 'Please slow down' to someone toggling a follow again and again", async () => {
+    const dee = await signedInUser(t, kv, 'follow-dee@example.com', 'dee pass 1');
+    // Thirty a minute are let through; the next is refused.
+    let accepted = 0;
+    for (let i = 0; i < 40; i++) {
+      const res = await call(i % 2 ? 'DELETE' : 'POST', bobUid, dee.headers);
+      if (res.statusCode === 429) break;
+      accepted++;
+    }
+    expect(accepted).toBe(30);
   });
 });

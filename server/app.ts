@@ -256,11 +256,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
     isStaff: (uid) => isStaff(db, uid, config.STAFF_EMAILS),
   });
+  // Before the HTTP server closes: it waits for every connection to end, and upgraded WebSockets
+  // only end when the gateway drops them (their clients then reconnect to another node).
+  app.addHook('preClose', async () => {
+    await gateway.close();
+  });
   app.addHook('onClose', async () => {
     clearInterval(rollUp);
     clearInterval(repair);
     if (provider instanceof SandboxProvider) await provider.close();
-    await gateway.close();
     await bus.close();
     await presence.close();
     live.shutdown();

@@ -115,13 +115,13 @@ describe.skipIf(!process.env.REDIS_URL)('redis bus across a dropped connection',
       // Cut the watcher's subscriber connection (found by its name) and publish while it is away.
       const admin = new Redis(process.env.REDIS_URL ?? '');
       try {
-        const list = await admin.client('LIST', 'TYPE', 'pubsub');
+        const list = await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub');
         const line = String(list)
           .split('\n')
           .find((l) => l.includes(` name=${own}sub `));
         const id = /^id=(\d+) /.exec(line ?? '')?.[1];
         expect(id).toBeDefined();
-        await admin.client('KILL', 'ID', id ?? '');
+        await admin.call('CLIENT', 'KILL', 'ID', id ?? '');
         for (let i = 0; i < 5; i++) await publisher.publish(r, chat(`gap${i}`));
       } finally {
         admin.disconnect();

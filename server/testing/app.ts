@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../app';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { NewsService } from '../modules/news/service';
 import { seedDemoUsers } from '../modules/users/demo';
 import { createTestDb, type TestDb } from './db';
@@ -12,10 +12,14 @@ import { createTestDb, type TestDb } from './db';
 export interface TestApp {
   app: FastifyInstance;
   testDb: TestDb;
+  config: Config;
   close(): Promise<void>;
 }
 
-/** The whole app on a fresh database with the demo news seeded; not listening unless asked. */
+/**
+ * The whole app on a fresh database with the demo news seeded; not listening unless asked. With
+ * REDIS_URL set (CI), its realtime bus and presence are this machine's Redis, as in production.
+ */
 export async function createTestApp(
   overrides: Partial<AppDeps> = {},
   env: Record<string, string> = {},
@@ -30,15 +34,25 @@ export async function createTestApp(
     DATA_DIR: mkdtempSync(join(tmpdir(), 'beamly-test-data-')),
     // Each test app counts in its own corner of a shared Redis.
     REDIS_PREFIX: `beamly-test-${randomBytes(4).toString('hex')}:`,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
   const app = await buildApp({ config, db: testDb.db, ...overrides });
   return {
     app,
     testDb,
+    config,
     async close() {
       await app.close();
       await testDb.drop();
     },
   };
+}
+
+/**
+ * Another node of the same site: the same database and configuration (so the same Redis keys),
+ * its own process state. Close it before the first app (which drops the database).
+ */
+export async function addNode(first: TestApp, overrides: Partial<AppDeps> = {}): Promise<FastifyInstance> {
+  return buildApp({ config: first.config, db: first.testDb.db, ...overrides });
 }

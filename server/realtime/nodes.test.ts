@@ -52,12 +52,14 @@ describe.skipIf(!process.env.REDIS_URL)('the live room on two nodes sharing Post
     await kv.close();
   });
 
-  const chats = (frames: unknown[]) =>
+  type ChatEvent = Extract<RoomEvent, { t: 'chat' }>;
+  const isChat = (e: RoomEvent): e is ChatEvent => e.t === 'chat';
+  const chats = (frames: unknown[]): ChatEvent[] =>
     frames.flatMap((f) => {
-      if (Array.isArray(f)) return (f as RoomEvent[]).filter((e) => e.t === 'chat');
+      if (Array.isArray(f)) return (f as RoomEvent[]).filter(isChat);
       const r = f as { t?: string; events?: RoomEvent[] };
-      return r.t === 'joined' ? (r.events ?? []).filter((e) => e.t === 'chat') : [];
-    }) as Extract<RoomEvent, { t: 'chat' }>[];
+      return r.t === 'joined' ? (r.events ?? []).filter(isChat) : [];
+    });
 
   it('chat sent through node A reaches a viewer on node B, and both see one order', async () => {
     const onA = await clientsOf(urlA).connect(fan.headers);

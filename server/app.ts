@@ -344,7 +344,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthContext(app, auth, new URL(config.publicBaseUrl).origin);
   await app.register(newsRoutes(news));
-  await app.register(authRoutes(auth, { secureCookies: config.publicBaseUrl.startsWith('https:'), meta }));
+  await app.register(
+    authRoutes(auth, {
+      secureCookies: config.publicBaseUrl.startsWith('https:'),
+      meta,
+      about: async (uid) => {
+        const [staff, counts] = await Promise.all([
+          isStaff(db, uid, config.STAFF_EMAILS),
+          social.state(uid, uid),
+        ]);
+        return { staff, follower_count: counts.follower_count, following_count: counts.following_count };
+      },
+    }),
+  );
   await app.register(phoneRoutes(phone, risk, { meta, kv, limitScale: config.RATE_LIMIT_SCALE }));
   await app.register(
     thirdPartyRoutes(google, {

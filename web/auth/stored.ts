@@ -6,6 +6,8 @@ export interface StoredUser {
   face: string | null;
   country: string;
   area: string;
+  /** Staff (from /api/v1/me): they may delete any chat message and remind a room of the guidelines. */
+  staff?: boolean;
 }
 
 const LOGIN_KEY = 'beamly.login';

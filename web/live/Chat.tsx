@@ -1,30 +1,25 @@
 import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
-import { escapeChat, unescapeChat, type RoomEvent } from '../../common/realtime';
+import { escapeChat, unescapeChat } from '../../common/realtime';
 import { sessionMark } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { useI18n } from '../i18n/i18n';
+import {
+  applyEvents,
+  chatErrorText,
+  chatLength,
+  clampChat,
+  CHAT_MAX_CHARS,
+  hostTexts,
+  noticeText,
+  type ChatLine,
+} from './chat-lines';
 import { realtime, RealtimeError, type ConnectionState } from './realtime';
 import { giftName, useGifts } from './room-api';
 import { StickerImage, StickerPicker } from './Stickers';
 
-type ChatMessage = Extract<RoomEvent, { t: 'chat' }>;
-/** What the list shows: messages, who followed the host, and gifts. */
-type Line = ChatMessage | Extract<RoomEvent, { t: 'follow' }> | Extract<RoomEvent, { t: 'gift' }>;
-const shown = (e: RoomEvent): e is Line => e.t === 'chat' || e.t === 'follow' || e.t === 'gift';
-
 const KEEP = 200;
-
-/** Errors the chat can show; anything else reads as a network problem. */
-type ChatError =
-  'sign_in_first' | 'too_many_requests' | 'chat_empty' | 'not_in_room' | 'video_not_found' | 'not_allowed';
-const CHAT_ERRORS = new Set<string>([
-  'sign_in_first',
-  'too_many_requests',
-  'chat_empty',
-  'not_in_room',
-  'video_not_found',
-  'not_allowed',
-]);
+/** The length is shown once a message is this close to the limit. */
+const COUNT_FROM = CHAT_MAX_CHARS - 20;
 
 /** Someone to @mention, asked for from their card (`at` makes each request new). */
 export interface Mention {
@@ -35,8 +30,9 @@ export interface Mention {
 
 /**
  * The live room's chat: history on join, new messages as they come, sending for signed-in
- * people (visitors get the login dialog), host messages marked, delete for the host, names that
- * open a person's card, @mentions (messages naming the reader stand out).
+ * people (visitors get the login dialog), host messages marked, delete for the host and staff,
+ * names that open a person's card, @mentions (messages naming the reader stand out), and lines
+ * for the broadcaster's connection and the team's notices.
  */
 export function Chat({
   vid,
@@ -56,7 +52,7 @@ export function Chat({
 }) {
   const { t } = useI18n();
   const { user, requireLogin } = useAuth();
-  const [messages, setMessages] = useState<Line[]>([]);
+  const [messages, setMessages] = useState<ChatLine[]>([]);
   const [state, setState] = useState<ConnectionState>('connecting');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -86,7 +82,7 @@ export function Chat({
     setLastMention(mention);
     if (mention) {
       setMentioned((old) => [...old.filter((m) => m.uid !== mention.uid), mention]);
-      setText((old) => `${old && !old.endsWith(' ') ? `${old} ` : old}@${mention.name} `);
+      setText((old) => clampChat(`${old && !old.endsWith(' ') ? `${old} ` : old}@${mention.name} `));
     }
   }
   useEffect(() => {
@@ -98,13 +94,14 @@ export function Chat({
     const stopState = rt.onState(setState);
     const leave = rt.join(vid, {
       joined: (events, viewers, fresh) => {
-        callbacks.current.onViewers?.(viewers);
-        const chats = events.filter(shown);
-        setMessages((old) => (fresh ? chats : [...old, ...chats]).slice(-KEEP));
+        // A room just opened on this node may not have counted anyone yet: the page's count
+        // stands until the room's count events say otherwise.
+        if (viewers > 0) callbacks.current.onViewers?.(viewers);
+        // Deletes in the history apply to it (and, on a resume, to what is shown).
+        setMessages((old) => applyEvents(fresh ? [] : old, events, KEEP));
       },
       event: (e) => {
-        if (shown(e)) setMessages((old) => [...old, e].slice(-KEEP));
-        else if (e.t === 'delete') setMessages((old) => old.filter((m) => m.t !== 'chat' || m.mid !== e.mid));
+        setMessages((old) => applyEvents(old, [e], KEEP));
       },
       count: (viewers) => callbacks.current.onViewers?.(viewers),
       error: (name) => {
@@ -149,13 +146,29 @@ export function Chat({
     } catch (err) {
       const name = err instanceof RealtimeError ? err.message : 'networkError';
       if (name === 'sign_in_first') requireLogin(t('error.sign_in_first'));
+      else if (name === 'blocked_permanently') callbacks.current.onBlocked?.();
       else setError(name);
     } finally {
       setSending(false);
     }
   };
 
+  /** Deletes a message (host, staff), or reminds the room of the guidelines (staff). */
+  const moderate = async (mid?: string) => {
+    try {
+      await realtime().act(mid ? { t: 'delete', room: vid, mid } : { t: 'warn', room: vid });
+      setError(null);
+    } catch (err) {
+      setError(err instanceof RealtimeError ? err.message : 'networkError');
+    }
+  };
+
   const isHost = user?.uid === hostUid;
+  const staff = user?.staff === true;
+  // The server lets the host and staff delete (and checks again).
+  const canDelete = isHost || staff;
+  const length = chatLength(text);
+  const hostSays = hostTexts(messages, isHost);
   return (
     <section className="chat" aria-label={t('chat.title')}>
       {state === 'reconnecting' && (
@@ -168,6 +181,12 @@ export function Chat({
         {messages.map((m) =>
           m.t === 'gift' ? (
             <GiftLine key={m.id} name={m.from.name} giftId={m.gift_id} count={m.count} />
+          ) : m.t === 'host' ? (
+            <li key={m.id} className={`chat__system chat__system--host-${m.state}`}>
+              {t(hostSays.get(m.id) ?? 'chat.hostEnded')}
+            </li>
+          ) : m.t === 'notice' ? (
+            <NoticeLine key={m.id} noticeKey={m.key} params={m.params} />
           ) : m.t === 'follow' ? (
             <li key={m.id} className="chat__notice">
               {t('chat.followed', { name: m.from.name })}
@@ -194,17 +213,13 @@ export function Chat({
                 </span>
               )}
               {m.sticker !== undefined && <StickerImage id={m.sticker} />}
-              {isHost && (
+              {canDelete && (
                 <button
                   type="button"
                   className="chat__delete"
                   aria-label={t('chat.delete')}
                   title={t('chat.delete')}
-                  onClick={() =>
-                    void realtime()
-                      .act({ t: 'delete', room: vid, mid: m.mid })
-                      .catch(() => undefined)
-                  }
+                  onClick={() => void moderate(m.mid)}
                 >
                   ×
                 </button>
@@ -215,7 +230,7 @@ export function Chat({
       </ol>
       {error && (
         <p className="form-error chat__error" role="alert">
-          {t(CHAT_ERRORS.has(error) ? (`error.${error}` as `error.${ChatError}`) : 'error.network')}
+          {chatErrorText(t, error)}
         </p>
       )}
       <form className="chat__form" onSubmit={(e) => void send(e)}>
@@ -227,14 +242,23 @@ export function Chat({
           id={`chat-input-${vid}`}
           className="chat__input"
           value={text}
-          maxLength={200}
           placeholder={user ? t('chat.placeholder') : t('chat.signIn')}
-          onChange={(e) => setText(e.target.value)}
+          // At most 200 characters as people count them (an emoji is one), as the server does.
+          onChange={(e) => setText(clampChat(e.target.value))}
+          aria-describedby={length >= COUNT_FROM ? `chat-count-${vid}` : undefined}
           onFocus={() => {
             if (!user) requireLogin(t('error.sign_in_first'));
           }}
           autoComplete="off"
         />
+        {length >= COUNT_FROM && (
+          <span
+            id={`chat-count-${vid}`}
+            className={`chat__count${length >= CHAT_MAX_CHARS ? ' chat__count--full' : ''}`}
+          >
+            {t('chat.count', { count: length, max: CHAT_MAX_CHARS })}
+          </span>
+        )}
         <StickerPicker
           disabled={sending}
           onPick={(id) => {
@@ -246,6 +270,11 @@ export function Chat({
           {t('chat.send')}
         </button>
       </form>
+      {staff && (
+        <button type="button" className="btn btn--ghost chat__warn" onClick={() => void moderate()}>
+          {t('chat.warn')}
+        </button>
+      )}
     </section>
   );
 }
@@ -266,6 +295,14 @@ function Name({
       {children}
     </button>
   );
+}
+
+/** A notice from the team, in the reader's language; one this page has no text for is not shown. */
+function NoticeLine({ noticeKey, params }: { noticeKey: string; params?: Record<string, string | number> }) {
+  const { t } = useI18n();
+  const text = noticeText(t, noticeKey, params);
+  if (!text) return null;
+  return <li className="chat__system chat__system--notice">{text}</li>;
 }
 
 /** '… sent Rose ×3' in the chat. */

@@ -1,19 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { api } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
 import { useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
-
-interface FollowState {
-  relation: number;
-  follower_count: number;
-  following_count: number;
-}
+import { useFollowEntry, useFollowStore, type FollowState } from './follow-store';
 
 /**
  * Follow or unfollow a user (spec §3 relation: 0 none, 50008 follows, 50001 friends). In a live
  * room, pass its vid: the room is told. Visitors get the login dialog; one's own card has none.
+ * Buttons for the same person in one FollowProvider (a page) share their state.
  */
 export function FollowButton({
   uid,
@@ -27,38 +23,30 @@ export function FollowButton({
   const { t } = useI18n();
   const { user, requireLogin } = useAuth();
   const { toast } = useFeedback();
-  const [relation, setRelation] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const me = user?.uid;
+  const me = user?.uid ?? 0;
+  const store = useFollowStore();
+  const { relation, busy } = useFollowEntry(store, me, uid);
 
   useEffect(() => {
     if (!me || me === uid) return;
-    let live = true;
-    api<FollowState>('GET', `/api/v1/follows/${uid}`)
-      .then((s) => {
-        if (live) setRelation(s.relation);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [uid, me]);
+    store.load(me, uid).catch(() => undefined);
+  }, [store, uid, me]);
 
   if (me === uid) return null;
-  const following = Boolean(me) && relation !== 0;
+  const following = Boolean(me) && Boolean(relation);
   const toggle = async () => {
     if (!me) return requireLogin(t('error.sign_in_first'));
-    setBusy(true);
+    store.set(me, uid, { busy: true });
     try {
       const s = await (following
         ? api<FollowState>('DELETE', `/api/v1/follows/${uid}`)
         : api<FollowState>('POST', `/api/v1/follows/${uid}`, vid ? { vid } : {}));
-      setRelation(s.relation);
+      store.apply(me, uid, s);
       onChange?.(s);
     } catch (err) {
       toast(errorMessage(t, err));
     } finally {
-      setBusy(false);
+      store.set(me, uid, { busy: false });
     }
   };
   return (

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { api } from '../auth/api';
 import { useConfig } from '../app/config';
 import { useAuth } from '../auth/AuthContext';
 import { Modal } from '../components/Modal';
 import { useI18n } from '../i18n/i18n';
 import { FollowButton } from './FollowButton';
+import { useFollowEntry, useFollowStore } from './follow-store';
 import { Avatar } from './PersonalCard';
 
 const SEEN_KEY = 'beamly.followInvite.';
@@ -25,7 +25,10 @@ export function FollowInvite({
   // How long someone watches before the invitation (once per broadcast and tab): config.
   const { followInviteSeconds } = useConfig();
   const [open, setOpen] = useState(false);
-  const me = user?.uid;
+  const me = user?.uid ?? 0;
+  // Shared with the page's other follow buttons: following anywhere closes the invitation.
+  const store = useFollowStore();
+  const { relation } = useFollowEntry(store, me, host.uid);
 
   useEffect(() => {
     if (me === host.uid || sessionStorage.getItem(SEEN_KEY + vid)) return;
@@ -37,7 +40,8 @@ export function FollowInvite({
         setOpen(true);
       };
       if (!me) return ask();
-      api<{ relation: number }>('GET', `/api/v1/follows/${host.uid}`)
+      store
+        .load(me, host.uid)
         .then((s) => {
           if (s.relation === 0) ask();
         })
@@ -47,8 +51,10 @@ export function FollowInvite({
       live = false;
       window.clearTimeout(timer);
     };
-  }, [me, host.uid, vid, followInviteSeconds]);
+  }, [me, host.uid, vid, followInviteSeconds, store]);
 
+  // Followed (here, or with another button of the page): the invitation has done its job.
+  if (open && me && relation) setOpen(false);
   if (!open) return null;
   const close = () => setOpen(false);
   return (
@@ -60,13 +66,7 @@ export function FollowInvite({
         <button type="button" className="btn btn--ghost" onClick={close}>
           {t('invite.later')}
         </button>
-        <FollowButton
-          uid={host.uid}
-          vid={vid}
-          onChange={(s) => {
-            if (s.relation !== 0) close();
-          }}
-        />
+        <FollowButton uid={host.uid} vid={vid} />
       </div>
     </Modal>
   );

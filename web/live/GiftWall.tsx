@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatCount } from '../../common/format';
 import { api, ApiError } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
@@ -6,14 +6,16 @@ import { errorMessage } from '../auth/fields';
 import { useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
 import { rechargeHref } from '../wallet/format';
+import { useIntentKey } from '../wallet/intent';
 import { giftName, useGifts } from './room-api';
 
 /** Combos offered with one tap (the server takes 1 to 99). */
 const COMBOS = [1, 10, 99] as const;
 
 /**
- * The gift wall of a live room: the catalogue, the viewer's coins, a combo, Send. Each send has
- * its own key, so a retried request can never pay twice.
+ * The gift wall of a live room: the catalogue, the viewer's coins, a combo, Send. One send (this
+ * gift, this combo, this room) keeps its key until the server answers it for sure, so sending
+ * again after a lost answer can never pay twice; a new send gets a new key.
  */
 export function GiftWall({ vid }: { vid: string }) {
   const { t, locale } = useI18n();
@@ -26,6 +28,9 @@ export function GiftWall({ vid }: { vid: string }) {
   const [sending, setSending] = useState(false);
   /** The server said the coins were not enough (the balance shown may be old). */
   const [refused, setRefused] = useState(false);
+  const intent = useIntentKey();
+  /** What the current key is for: another gift, combo or room is another send. */
+  const intended = useRef('');
 
   useEffect(() => {
     if (!user) return;
@@ -51,16 +56,25 @@ export function GiftWall({ vid }: { vid: string }) {
   const send = async () => {
     if (!user) return requireLogin(t('error.sign_in_first'));
     if (picked === null) return;
+    const what = `${user.uid}:${vid}:${picked}:${combo}`;
+    if (intended.current !== what) {
+      intended.current = what;
+      intent.renew();
+    }
     setSending(true);
     try {
       const r = await api<{ balances: { coin: number } }>('POST', '/api/v1/gifts/send', {
         vid,
         gift_id: picked,
         count: combo,
-        key: crypto.randomUUID(),
+        key: intent.current(),
       });
+      intent.renew();
       setCoins(r.balances.coin);
     } catch (err) {
+      // Refused for sure (not enough coins, the host offline…): nothing was paid, the next try is
+      // a new send. No answer, or a server failure: it may have gone through, so the same key.
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) intent.renew();
       if (err instanceof ApiError && err.error === 'insufficient_coins') setRefused(true);
       else toast(errorMessage(t, err));
     } finally {

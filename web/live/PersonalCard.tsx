@@ -8,6 +8,7 @@ import { Link } from '../components/Link';
 import { Modal } from '../components/Modal';
 import { useI18n } from '../i18n/i18n';
 import { FollowButton } from './FollowButton';
+import { useFollowEntry, useFollowStore } from './follow-store';
 import type { PersonalCardData } from './room-api';
 import { ReportButton } from './ReportDialog';
 
@@ -41,16 +42,24 @@ export function PersonalCard({
   const [card, setCard] = useState<PersonalCardData | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Following them here or anywhere else on the page changes the count shown.
+  const me = user?.uid ?? 0;
+  const follows = useFollowStore();
+  const { followers } = useFollowEntry(follows, me, uid);
 
   useEffect(() => {
     let live = true;
     api<PersonalCardData>('GET', `/api/v1/live/${vid}/card/${uid}`)
-      .then((c) => live && setCard(c))
+      .then((c) => {
+        if (!live) return;
+        if (me) follows.seed(me, c.uid, { relation: c.relation, followers: c.follower_count });
+        setCard(c);
+      })
       .catch((err: unknown) => live && setFailed(errorMessage(t, err)));
     return () => {
       live = false;
     };
-  }, [vid, uid, t]);
+  }, [vid, uid, t, me, follows]);
 
   const toggleBlock = async () => {
     if (!card) return;
@@ -95,7 +104,7 @@ export function PersonalCard({
             </p>
           </div>
           <FollowCounts
-            followers={card.follower_count}
+            followers={followers ?? card.follower_count}
             following={card.following_count}
             className="person-card__counts"
           />
@@ -122,13 +131,7 @@ export function PersonalCard({
             )}
           </dl>
           <div className="person-card__actions">
-            {!self && (
-              <FollowButton
-                uid={card.uid}
-                vid={vid}
-                onChange={(s) => setCard({ ...card, follower_count: s.follower_count })}
-              />
-            )}
+            {!self && <FollowButton uid={card.uid} vid={vid} />}
             {!self && onMention && (
               <button
                 type="button"

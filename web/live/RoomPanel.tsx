@@ -2,16 +2,28 @@ import { useState, type ReactNode } from 'react';
 import { formatCount } from '../../common/format';
 import { useI18n } from '../i18n/i18n';
 import { Chat, type Mention } from './Chat';
+import { FollowProvider } from './follow-store';
 import { PersonalCard } from './PersonalCard';
 import { Audience, TopFans } from './RoomPeople';
 
 type Tab = 'chat' | 'audience' | 'fans' | 'extra';
 
+type RoomPanelProps = Parameters<typeof Panel>[0];
+
 /**
  * The live room's side panel: chat, the online audience and top fans as tabs (plus one more
- * the page brings, like the studio's gifts). A name anywhere opens that person's card.
+ * the page brings, like the studio's gifts). A name anywhere opens that person's card; cards
+ * share follow state with the page's other follow buttons (or, alone, among themselves).
  */
-export function RoomPanel({
+export function RoomPanel(props: RoomPanelProps) {
+  return (
+    <FollowProvider>
+      <Panel {...props} />
+    </FollowProvider>
+  );
+}
+
+function Panel({
   vid,
   hostUid,
   viewers,

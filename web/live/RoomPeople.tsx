@@ -4,32 +4,60 @@ import { api } from '../auth/api';
 import { errorMessage } from '../auth/fields';
 import { useI18n } from '../i18n/i18n';
 import { Avatar } from './PersonalCard';
+import { realtime } from './realtime';
 import type { RoomPerson } from './room-api';
+import { throttle } from './throttle';
 
 /** The audience list looks again this often while it is shown. */
 const AUDIENCE_REFRESH_MS = 10_000;
+/** Top fans look again after gifts in the room, at most this often. */
+const FANS_AFTER_GIFT_MS = 2000;
 
-function usePeople(url: string, refreshMs?: number) {
+/**
+ * A list of the room's people, loaded when shown: again every `refreshMs`, and (with `giftsIn`,
+ * a room) after gifts sent there, which the tab's room connection reports.
+ */
+function usePeople(url: string, opts: { refreshMs?: number; giftsIn?: string } = {}) {
+  const { refreshMs, giftsIn } = opts;
   const { t } = useI18n();
   const [people, setPeople] = useState<RoomPerson[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    const load = () =>
+    // Only the latest load's answer is shown (an older one may arrive last).
+    let asked = 0;
+    const load = () => {
+      const n = ++asked;
       api<{ list: RoomPerson[] }>('GET', url)
         .then((d) => {
-          if (!live) return;
+          if (!live || n !== asked) return;
           setPeople(d.list);
           setError(null);
         })
-        .catch((err: unknown) => live && setError(errorMessage(t, err)));
-    void load();
-    const timer = refreshMs ? window.setInterval(() => void load(), refreshMs) : 0;
+        .catch((err: unknown) => live && n === asked && setError(errorMessage(t, err)));
+    };
+    const again = throttle(load, FANS_AFTER_GIFT_MS);
+    again.call();
+    const timer = refreshMs ? window.setInterval(load, refreshMs) : 0;
+    const leave = giftsIn
+      ? realtime().join(giftsIn, {
+          // Gifts sent while the connection was down come with the rejoin.
+          joined: (events) => {
+            if (events.some((e) => e.t === 'gift')) again.call();
+          },
+          event: (e) => {
+            if (e.t === 'gift') again.call();
+          },
+          count: () => undefined,
+        })
+      : () => undefined;
     return () => {
       live = false;
       window.clearInterval(timer);
+      again.cancel();
+      leave();
     };
-  }, [url, refreshMs, t]);
+  }, [url, refreshMs, giftsIn, t]);
   return { people, error };
 }
 
@@ -89,7 +117,7 @@ export function Audience({
   onPick: (uid: number) => void;
 }) {
   const { t, locale } = useI18n();
-  const { people, error } = usePeople(`/api/v1/live/${vid}/audience`, AUDIENCE_REFRESH_MS);
+  const { people, error } = usePeople(`/api/v1/live/${vid}/audience`, { refreshMs: AUDIENCE_REFRESH_MS });
   const visitors = people ? Math.max(0, viewers - people.length) : 0;
   return (
     <div className="room-people__panel">
@@ -109,11 +137,11 @@ export function Audience({
   );
 }
 
-/** Top fans of this broadcast or of all time (gifts rank them). */
+/** Top fans of this broadcast or of all time (gifts rank them), kept current as gifts come. */
 export function TopFans({ vid, onPick }: { vid: string; onPick: (uid: number) => void }) {
   const { t } = useI18n();
   const [scope, setScope] = useState<'live' | 'all'>('live');
-  const { people, error } = usePeople(`/api/v1/live/${vid}/fans?scope=${scope}`);
+  const { people, error } = usePeople(`/api/v1/live/${vid}/fans?scope=${scope}`, { giftsIn: vid });
   return (
     <div className="room-people__panel">
       <div className="segmented" role="group" aria-label={t('room.tabFans')}>

@@ -141,7 +141,8 @@ class Realtime {
   act(
     msg:
       | { t: 'chat'; room: string; text: string; mentions?: number[]; sticker?: number }
-      | { t: 'delete'; room: string; mid: string },
+      | { t: 'delete'; room: string; mid: string }
+      | { t: 'warn'; room: string },
   ): Promise<string> {
     const ref = String(++this.#ref);
     return new Promise((resolve, reject) => {

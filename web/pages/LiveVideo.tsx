@@ -5,24 +5,45 @@ import { api, ApiError, csrfHeader, sessionMark } from '../auth/api';
 import { Link } from '../components/Link';
 import { useI18n } from '../i18n/i18n';
 import { useAuth } from '../auth/AuthContext';
+import type { RoomEvent } from '../../common/realtime';
 import { FollowButton } from '../live/FollowButton';
 import { FollowInvite } from '../live/FollowInvite';
+import { FollowProvider } from '../live/follow-store';
 import { GiftOverlay } from '../live/GiftOverlay';
 import { GiftWall } from '../live/GiftWall';
 import { ReportButton } from '../live/ReportDialog';
+import { realtime } from '../live/realtime';
 import { RoomPanel } from '../live/RoomPanel';
 import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
 import type { LiveVideoData } from './data';
 
-type View = 'connecting' | 'playing' | 'reconnecting' | 'waiting' | 'ended';
+/** `interrupted`: the broadcaster's media dropped (the room said so); waiting for them. */
+type View = 'connecting' | 'playing' | 'reconnecting' | 'waiting' | 'interrupted' | 'ended';
+type HostState = Extract<RoomEvent, { t: 'host' }>['state'];
 
 const RETRY_MS = 2500;
+/**
+ * The room connection says at once when the broadcaster connects, drops or ends; the status is
+ * also read over HTTP, slowly while that connection is up, as before while it is not.
+ */
 const STATUS_POLL_MS = 10_000;
+const FALLBACK_POLL_MS = 30_000;
 const REPLAY_POLL_MS = 3000;
 const REPLAY_POLL_TRIES = 40;
 
-/** /v/{videoid}: the live player (WHEP) with its states, host card and viewer count. */
-export default function LiveVideo({ data }: PageProps) {
+/**
+ * /v/{videoid}: the live player (WHEP) with its states, host card and viewer count. Follow
+ * buttons of the page (header, invitation, cards) share one state per person.
+ */
+export default function LiveVideo(props: PageProps) {
+  return (
+    <FollowProvider>
+      <LivePage {...props} />
+    </FollowProvider>
+  );
+}
+
+function LivePage({ data }: PageProps) {
   const { live: initial } = data as LiveVideoData;
   const { t, locale } = useI18n();
   const { user } = useAuth();
@@ -34,31 +55,53 @@ export default function LiveVideo({ data }: PageProps) {
   // The room's audience across nodes (from the realtime gateway), starting from the page's count.
   const [viewers, setViewers] = useState(initial.viewers);
   const [blocked, setBlocked] = useState(false);
-  // A block ends the media on the server too: then there is no session left to hang up.
+  // A block or the end of the broadcast ends the media on the server too: then there is no
+  // session left to hang up.
   const mediaEnded = useRef(false);
+  const ended = view === 'ended';
+  // The broadcaster's media is down (the room said so): waiting is for them, not for us.
+  const hostDown = useRef(false);
+  // The media's response to the broadcaster's state, while the media is being played.
+  const onHost = useRef<((state: HostState) => void) | null>(null);
+  const [roomOpen, setRoomOpen] = useState(false);
+  const endedInRoom = useRef(false);
   const video = useRef<HTMLVideoElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const active = initial.status === 'live' || initial.status === 'created';
 
   const refresh = useCallback(async () => {
     try {
-      const next = await api<LiveVideoData['live']>('GET', `/api/v1/live/${initial.vid}`);
+      let next = await api<LiveVideoData['live']>('GET', `/api/v1/live/${initial.vid}`);
+      // The room said it ended: a status read just before the end was recorded is older.
+      if (endedInRoom.current && (next.status === 'live' || next.status === 'created'))
+        next = { ...next, status: 'ended' };
       setLive(next);
-      if (next.status !== 'live' && next.status !== 'created') setView('ended');
+      if (next.status !== 'live' && next.status !== 'created') {
+        mediaEnded.current = true;
+        setView('ended');
+      }
       return next;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) setView('ended');
+      if (err instanceof ApiError && err.status === 404) {
+        mediaEnded.current = true;
+        setView('ended');
+      }
       return null;
     }
   }, [initial.vid]);
 
   useEffect(() => {
-    if (!active || blocked) return;
+    if (!active || blocked || ended) return;
     let session: Session | null = null;
+    let connecting = false;
     let stopped = false;
     let timer = 0;
+    // Between sessions: waiting for the broadcaster when the room said they dropped.
+    const between = (fallback: View) => setView(hostDown.current ? 'interrupted' : fallback);
     const connect = async () => {
-      if (stopped) return;
+      // One session at a time (a retry and the broadcaster's return may both ask).
+      if (stopped || session || connecting) return;
+      connecting = true;
       try {
         const started = await whepPlay(
           `/api/v1/whep/${initial.vid}`,
@@ -69,6 +112,7 @@ export default function LiveVideo({ data }: PageProps) {
           // Signed in, the session cookie goes along: the server checks the host's blocks.
           csrfHeader,
         );
+        connecting = false;
         // Left (or signed in or out) while connecting: this one is not wanted any more.
         if (stopped) return void started.stop();
         session = started;
@@ -78,7 +122,7 @@ export default function LiveVideo({ data }: PageProps) {
           if (pc.connectionState === 'failed' || pc.connectionState === 'disconnected') {
             const lost = session;
             session = null;
-            setView('reconnecting');
+            between('reconnecting');
             // Ended by the broadcaster: the server closed this session already.
             void refresh().then((next) => {
               if (next && (next.status === 'live' || next.status === 'created')) void lost.stop();
@@ -89,10 +133,15 @@ export default function LiveVideo({ data }: PageProps) {
           }
         });
       } catch (err) {
+        connecting = false;
         // Not publishing yet (or between reconnects): wait for the broadcaster.
-        if (err instanceof MediaHttpError && err.status === 410) return setView('ended');
+        if (err instanceof MediaHttpError && err.status === 410) {
+          mediaEnded.current = true;
+          return setView('ended');
+        }
         if (err instanceof MediaHttpError && err.error === 'blocked_permanently') return setBlocked(true);
-        setView(err instanceof MediaHttpError && err.status === 404 ? 'waiting' : 'reconnecting');
+        between(err instanceof MediaHttpError && err.status === 404 ? 'waiting' : 'reconnecting');
+        window.clearTimeout(timer);
         timer = window.setTimeout(() => void retry(), RETRY_MS);
       }
     };
@@ -100,17 +149,73 @@ export default function LiveVideo({ data }: PageProps) {
       const next = await refresh();
       if (next && (next.status === 'live' || next.status === 'created')) await connect();
     };
+    onHost.current = (state) => {
+      if (state === 'interrupted') {
+        hostDown.current = true;
+        setView('interrupted');
+      } else if (state === 'live') {
+        hostDown.current = false;
+        // Still connected (the broadcaster's own connection recovered): the picture goes on.
+        if (session?.pc.connectionState === 'connected') setView('playing');
+        else {
+          // Back, maybe with a new connection: join it now rather than at the next retry.
+          window.clearTimeout(timer);
+          void connect();
+        }
+      }
+    };
     void connect();
-    const poll = window.setInterval(() => void refresh(), STATUS_POLL_MS);
     return () => {
       stopped = true;
+      onHost.current = null;
       window.clearTimeout(timer);
-      window.clearInterval(poll);
       if (mediaEnded.current) session?.close();
       else void session?.stop();
     };
     // Signing in or out starts the media again with the session: the server checks blocks.
-  }, [active, blocked, initial.vid, refresh, session]);
+  }, [active, blocked, ended, initial.vid, refresh, session]);
+
+  // The broadcaster's state as the room tells it: at once, instead of at the next poll.
+  useEffect(() => {
+    if (!active || blocked || ended) return;
+    const rt = realtime();
+    const host = (state: HostState) => {
+      if (state === 'ended') {
+        hostDown.current = false;
+        mediaEnded.current = true;
+        endedInRoom.current = true;
+        setView('ended');
+        // The replay (and whether there is one) comes with the status.
+        setLive((l) => ({ ...l, status: 'ended' }));
+        void refresh();
+      } else onHost.current?.(state);
+    };
+    const stopState = rt.onState((s) => setRoomOpen(s === 'open'));
+    const leave = rt.join(initial.vid, {
+      joined: (events, _viewers, fresh) => {
+        const last = events.findLast((e) => e.t === 'host');
+        if (!last) return;
+        // A page just opened has its state from the server; history may be older: check it.
+        if (fresh && last.state === 'ended') void refresh();
+        else if (!fresh || last.state === 'interrupted') host(last.state);
+      },
+      event: (e) => {
+        if (e.t === 'host') host(e.state);
+      },
+      count: () => undefined,
+    });
+    return () => {
+      leave();
+      stopState();
+    };
+  }, [active, blocked, ended, initial.vid, refresh]);
+
+  // A fallback for when the room connection misses something: the status over HTTP.
+  useEffect(() => {
+    if (!active || blocked || ended) return;
+    const poll = window.setInterval(() => void refresh(), roomOpen ? FALLBACK_POLL_MS : STATUS_POLL_MS);
+    return () => window.clearInterval(poll);
+  }, [active, blocked, ended, roomOpen, refresh]);
 
   // A replay is rewrapped for a few seconds after the broadcast ends: look again until it is there.
   const generating = view === 'ended' && live.status === 'ended' && live.replay.length === 0;
@@ -202,9 +307,11 @@ export default function LiveVideo({ data }: PageProps) {
           <p className="live-page__status" role="status">
             {view === 'waiting'
               ? t('live.notStarted', { name: host.nickname })
-              : view === 'reconnecting'
-                ? t('live.reconnecting')
-                : t('live.connecting')}
+              : view === 'interrupted'
+                ? t('chat.hostInterrupted')
+                : view === 'reconnecting'
+                  ? t('live.reconnecting')
+                  : t('live.connecting')}
           </p>
         )}
         {muted && view === 'playing' && (

@@ -17,7 +17,12 @@ import { SESSION_TTL_KEEP_S, type AuthService } from './service';
 
 export function authRoutes(
   auth: AuthService,
-  opts: { secureCookies: boolean; meta: MetaReader },
+  opts: {
+    secureCookies: boolean;
+    meta: MetaReader;
+    /** What /me adds about the user: staff or not, and follow counts. */
+    about?: (uid: number) => Promise<{ staff: boolean; follower_count: number; following_count: number }>;
+  },
 ): FastifyPluginAsyncZod {
   const { meta } = opts;
   return async (app) => {
@@ -295,7 +300,10 @@ export function authRoutes(
           response: {
             200: okSchema(
               z.object({
-                user_info: userInfoSchema,
+                user_info: userInfoSchema.extend({
+                  /** Staff may delete any chat message and remind a room of the guidelines. */
+                  staff: z.boolean(),
+                }),
                 count_info: z.object({ follower_count: z.number(), following_count: z.number() }),
               }),
             ),
@@ -307,10 +315,13 @@ export function authRoutes(
         const { uid } = requireAuth(req);
         const user = await auth.user(uid);
         if (!user) throw new Error('user vanished');
-        // Follows arrive with the live-room issue; until then nobody has any.
+        const about = (await opts.about?.(uid)) ?? { staff: false, follower_count: 0, following_count: 0 };
         return {
           status: 200 as const,
-          data: { user_info: userInfo(user), count_info: { follower_count: 0, following_count: 0 } },
+          data: {
+            user_info: { ...userInfo(user), staff: about.staff },
+            count_info: { follower_count: about.follower_count, following_count: about.following_count },
+          },
         };
       },
     );

@@ -61,6 +61,24 @@ describe('follows', () => {
     });
   });
 
+  it('the signed-in user sees their own counts and whether they are staff (/api/v1/me)', async () => {
+    const me = async (headers: Record<string, string>) =>
+      (await t.app.inject({ url: '/api/v1/me', headers })).json<{
+        data: {
+          user_info: { staff: boolean };
+          count_info: { follower_count: number; following_count: number };
+        };
+      }>().data;
+    const eli = await signedInUser(t, kv, 'follow-eli@example.com', 'eli pass 1');
+    await call('POST', annUid, eli.headers);
+    await call('POST', bobUid, eli.headers);
+    expect((await me(eli.headers)).count_info).toEqual({ follower_count: 0, following_count: 2 });
+    expect((await me(eli.headers)).user_info.staff).toBe(false);
+    await t.testDb.db.query("UPDATE users SET staff = true WHERE email = 'follow-eli@example.com'");
+    expect((await me(eli.headers)).user_info.staff).toBe(true);
+    expect((await me(ann.headers)).count_info.follower_count).toBeGreaterThanOrEqual(1);
+  });
+
   it('refuses following oneself, visitors, and users that do not exist', async () => {
     expect((await call('POST', annUid, ann.headers)).json<{ error: string }>().error).toBe('follow_self');
     expect((await call('POST', bobUid)).statusCode).toBe(401);

@@ -81,6 +81,13 @@ export const ERRORS = {
   already_reviewed: { code: 1616, http: 409 },
   /** Converting diamonds: an amount the rate cannot divide into whole coins. */
   convert_amount_invalid: { code: 1617, http: 400 },
+  /**
+   * A recharge of this user was refunded or charged back after its coins were spent: no cash-out
+   * until staff settle the shortfall (docs/money.md).
+   */
+  reversal_shortfall: { code: 1620, http: 403 },
+  /** Staff deciding on their own payee account or cash-out: someone else must. */
+  review_own: { code: 1630, http: 403 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

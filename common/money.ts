@@ -86,9 +86,55 @@ export function cashoutWeek(at: Date, utcOffsetHours: number): string {
   return monday.toISOString().slice(0, 10);
 }
 
-/** US cents the diamonds are worth at cash-out (whole cents, rounded down). */
+/**
+ * What a cash-out request of `diamonds` pays: the most diamonds, not above the request, that are
+ * worth a whole number of US cents, and those cents. Only these are held and paid; the rest of
+ * the request stays in the user's balance (at 200 diamonds a dollar, 10,001 diamonds cash out
+ * 10,000 for 50.00 USD and 1 stays), so no diamond is ever taken for less than a cent. Integer
+ * arithmetic only: `diamonds × 100` can pass 2^53, where a float would round.
+ */
+export function cashoutAmount(diamonds: number, diamondsPerUsd: number): { diamonds: number; cents: number } {
+  const g = gcd(diamondsPerUsd, 100);
+  // `step` diamonds are worth exactly `centsPerStep` cents, and nothing smaller is whole cents.
+  const step = diamondsPerUsd / g;
+  const centsPerStep = 100 / g;
+  const steps = (diamonds - (diamonds % step)) / step;
+  return { diamonds: steps * step, cents: steps * centsPerStep };
+}
+
+/** US cents the diamonds are worth at cash-out (whole cents, rounded down; see cashoutAmount). */
 export function diamondsToCents(diamonds: number, diamondsPerUsd: number): number {
-  return Math.floor((diamonds * 100) / diamondsPerUsd);
+  return cashoutAmount(diamonds, diamondsPerUsd).cents;
+}
+
+/**
+ * An exact rate `num / den` (diamonds a host receives per coin a gift costs). Money never meets a
+ * float: 0.57 × 100 is 56.99999… in binary floating point, and rounding down then loses a diamond.
+ */
+export interface Ratio {
+  num: number;
+  den: number;
+}
+
+/** A decimal such as `2` or `0.57` (up to four decimals) as an exact, reduced ratio; null if not one. */
+export function parseRatio(text: string): Ratio | null {
+  const m = /^(\d{1,9})(?:\.(\d{1,4}))?$/.exec(text.trim());
+  if (!m) return null;
+  const decimals = m[2] ?? '';
+  const den = 10 ** decimals.length;
+  const num = Number(m[1]) * den + Number(decimals || '0');
+  const g = gcd(num, den);
+  return { num: num / g, den: den / g };
+}
+
+/** `amount × rate`, rounded down, in integer arithmetic (exact for any safe integer amount). */
+export function applyRatio(amount: number, rate: Ratio): number {
+  return Number((BigInt(amount) * BigInt(rate.num)) / BigInt(rate.den));
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
 }
 
 /** The NFT wallet's collectibles (docs/money.md), in the order the wallet shows them. */

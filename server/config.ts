@@ -1,12 +1,28 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { MoneyRules } from '../common/money';
+import { parseRatio, type MoneyRules } from '../common/money';
 
 /**
  * The one validated configuration object. Environments are the spec's (online, gray, test) plus
  * development. Everything comes from the process environment; start fails fast on bad values.
  */
 const urlString = z.url();
+
+/**
+ * A money setting: a whole number from 1 to `max`, written as digits only ("1e3", "0x10", "2.5"
+ * are refused rather than read as something else). The bounds keep every product of the rates
+ * (the cash-out minimum and cap in diamonds and cents) exact in a JavaScript number.
+ */
+const moneyCount = (fallback: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .default(String(fallback))
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+
+/** The most diamonds a gift may give per coin (a typo such as 570 for 0.57 fails at start). */
+const MAX_GIFT_RATE = 100;
 
 const schema = z
   .object({
@@ -32,8 +48,24 @@ const schema = z
     WS_MAX_PER_IP: z.coerce.number().int().positive().default(50),
     /** Seconds a viewer watches without following before the follow invitation (spec §2). */
     FOLLOW_INVITE_SECONDS: z.coerce.number().positive().default(60),
-    /** Diamonds a host receives per coin a gift costs. */
-    GIFT_DIAMONDS_PER_COIN: z.coerce.number().positive().default(1),
+    /**
+     * Diamonds a host receives per coin a gift costs: a decimal with up to four decimals (`0.57`),
+     * kept as an exact ratio (see applyRatio), never as a float.
+     */
+    GIFT_DIAMONDS_PER_COIN: z
+      .string()
+      .default('1')
+      .transform((v, ctx) => {
+        const rate = parseRatio(v);
+        if (!rate || rate.num === 0 || rate.num > MAX_GIFT_RATE * rate.den) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be a decimal above 0 and at most ${MAX_GIFT_RATE}, with up to four decimals`,
+          });
+          return z.NEVER;
+        }
+        return rate;
+      }),
     /** Staff accounts (the review pages), by the e-mail they signed up with; comma list. */
     STAFF_EMAILS: z
       .string()
@@ -56,14 +88,14 @@ const schema = z
       .enum(['true', 'false', '1', '0'])
       .default('true')
       .transform((v) => v === 'true' || v === '1'),
-    /** Cash-out: diamonds worth one US dollar. */
-    DIAMONDS_PER_USD: z.coerce.number().int().positive().default(200),
-    /** Converting: diamonds one coin costs. */
-    CONVERT_DIAMONDS_PER_COIN: z.coerce.number().int().positive().default(1),
+    /** Cash-out: diamonds worth one US dollar (whole; see cashoutAmount for cents). */
+    DIAMONDS_PER_USD: moneyCount(200, 1_000_000),
+    /** Converting: diamonds one coin costs (whole: a conversion gives whole coins). */
+    CONVERT_DIAMONDS_PER_COIN: moneyCount(1, 1_000_000),
     /** Spec §9: the cash-out minimum, in US dollars' worth of diamonds. */
-    CASHOUT_MIN_USD: z.coerce.number().int().positive().default(50),
+    CASHOUT_MIN_USD: moneyCount(50, 1_000_000),
     /** Spec §9: cash-outs per week, in US dollars. */
-    CASHOUT_WEEKLY_CAP_USD: z.coerce.number().int().positive().default(4200),
+    CASHOUT_WEEKLY_CAP_USD: moneyCount(4200, 1_000_000),
     /** Spec §9: the cash-out week's time zone, hours from UTC. */
     CASHOUT_WEEK_UTC_OFFSET: z.coerce.number().int().min(-12).max(14).default(-7),
     /** Files the embedded defaults keep (PGlite, uploads, recordings); relative to the working directory. */
@@ -155,6 +187,12 @@ const schema = z
     APK_URL: urlString.optional(),
   })
   .superRefine((c, ctx) => {
+    if (c.CASHOUT_MIN_USD > c.CASHOUT_WEEKLY_CAP_USD)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CASHOUT_MIN_USD'],
+        message: 'must not be above CASHOUT_WEEKLY_CAP_USD (no cash-out could be made)',
+      });
     if (c.APP_ENV === 'online' || c.APP_ENV === 'gray') {
       if (!c.DATABASE_URL)
         ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required online/gray' });

@@ -64,7 +64,9 @@ export class GiftBatcher {
 
   async send(order: GiftOrder): Promise<GiftReceipt> {
     checkAmount(order.coins, 'coins');
-    checkAmount(order.diamonds, 'diamonds');
+    // Zero is allowed: a rate below one diamond a coin gives a one-coin gift none (docs/money.md).
+    if (!Number.isSafeInteger(order.diamonds) || order.diamonds < 0)
+      throw new AppError('validation_failed', { field: 'diamonds' });
     return new Promise((resolve, reject) => {
       this.#queue.push({ order, resolve, reject });
       this.#schedule();

@@ -1,9 +1,11 @@
 import { AppError } from '../../../common/errors';
+import { applyRatio, type Ratio } from '../../../common/money';
 import type { Gift, Sticker } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { existingLive } from '../live/existing';
 import { GiftBatcher, type GiftReceipt } from './gift-batcher';
+import { giftRepo } from './gift-repo';
 import type { Ledger } from './ledger';
 import type { Currency } from './repo';
 
@@ -26,7 +28,11 @@ export class GiftService {
     private readonly db: Db,
     private readonly ledger: Ledger,
     private readonly bus: Bus,
-    private readonly opts: { diamondsPerCoin: number },
+    /**
+     * Diamonds per coin as an exact ratio: the host gets coins × rate rounded down, which is
+     * zero for a one-coin gift at a rate below one (not forced up to one: the rate is the rule).
+     */
+    private readonly opts: { diamondsPerCoin: Ratio },
   ) {
     this.#batcher = new GiftBatcher(db);
   }
@@ -34,9 +40,7 @@ export class GiftService {
   /** The gift wall (cached for a minute: every room asks). */
   async catalogue(): Promise<Gift[]> {
     if (this.#catalogue && Date.now() - this.#catalogue.at < 60_000) return this.#catalogue.gifts;
-    const gifts = await this.db.query<Gift>(
-      'SELECT gift_id, name, price, format, media_url, icon_url FROM gifts WHERE active ORDER BY sort, gift_id',
-    );
+    const gifts = await giftRepo.activeGifts(this.db);
     this.#catalogue = { at: Date.now(), gifts };
     return gifts;
   }
@@ -44,9 +48,7 @@ export class GiftService {
   /** The sticker set (spec giftV2H5/giftStickers), cached like the gift wall. */
   async stickers(): Promise<Sticker[]> {
     if (this.#stickers && Date.now() - this.#stickers.at < 60_000) return this.#stickers.list;
-    const list = await this.db.query<Sticker>(
-      'SELECT sticker_id, name, image_url FROM gift_stickers WHERE active ORDER BY sort, sticker_id',
-    );
+    const list = await giftRepo.activeStickers(this.db);
     this.#stickers = { at: Date.now(), list };
     return list;
   }
@@ -77,7 +79,7 @@ export class GiftService {
       giftId: gift.gift_id,
       count: req.count,
       coins,
-      diamonds: Math.max(1, Math.floor(coins * this.opts.diamondsPerCoin)),
+      diamonds: applyRatio(coins, this.opts.diamondsPerCoin),
     });
     if (!receipt.replay)
       await this.bus.publish(live.vid, {

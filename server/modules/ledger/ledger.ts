@@ -4,7 +4,15 @@ import type { Db, Queryable } from '../../db/client';
 import { ledgerRepo, type AccountRef, type Currency, type Posting } from './repo';
 
 export type MovementKind =
-  'grant' | 'recharge' | 'gift' | 'convert' | 'cashout_hold' | 'cashout_release' | 'payout';
+  | 'grant'
+  | 'recharge'
+  | 'gift'
+  | 'convert'
+  | 'cashout_hold'
+  | 'cashout_release'
+  | 'payout'
+  // A refunded or charged-back recharge's coins taken back (payments; migration 012).
+  | 'recharge_reversal';
 
 export interface Movement {
   kind: MovementKind;
@@ -71,41 +79,34 @@ export class Ledger {
       legs.push({ p, from: await this.accountId(p.from), to: await this.accountId(p.to) });
     }
     return this.db.transaction(async (tx) => {
-      const [created] = await tx.query<{ id: number }>(
-        `INSERT INTO ledger_transactions (kind, idempotency_key, actor_uid, meta) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-        [m.kind, m.key, m.actor ?? null, JSON.stringify(meta)],
-      );
-      if (!created) return { txId: await sameRequest(tx, m.key, m.kind, meta), replay: true };
+      const txId = await ledgerRepo.insertTransaction(tx, {
+        kind: m.kind,
+        key: m.key,
+        actor: m.actor ?? null,
+        meta,
+      });
+      if (txId === null) return { txId: await sameRequest(tx, m.key, m.kind, meta), replay: true };
       const ids = [...new Set(legs.flatMap((l) => [l.from, l.to]))].sort((a, b) => a - b);
-      // NO KEY UPDATE, as the balance updates themselves take: it does not wait for the key-share
-      // locks other transactions' postings hold on these rows through their foreign keys. FOR
-      // UPDATE would, and a gift batch debiting this user while posting to their diamond account
-      // deadlocked with it (found by the property test).
-      await tx.query(
-        'SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE',
-        [ids],
-      );
+      await ledgerRepo.lockAccounts(tx, ids);
       // Credits still pending count: into the balances before anything is taken from them.
       await ledgerRepo.rollUp(tx, ids);
       for (const [i, { p, from, to }] of legs.entries()) {
-        const debited = await tx.query(
-          `UPDATE ledger_accounts SET balance = balance - $2
-           WHERE id = $1 AND (system_name IS NOT NULL OR balance >= $2) RETURNING id`,
-          [from, p.amount],
-        );
-        if (!debited.length) throw new AppError(INSUFFICIENT[p.from.currency]);
-        await tx.query('UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1', [to, p.amount]);
-        await tx.query(
-          `INSERT INTO ledger_postings (tx_id, leg, currency, from_account, to_account, amount, owner_account)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        if (!(await ledgerRepo.debit(tx, from, p.amount))) throw new AppError(INSUFFICIENT[p.from.currency]);
+        await ledgerRepo.credit(tx, to, p.amount);
+        await ledgerRepo.insertPosting(tx, {
+          txId,
+          leg: i + 1,
+          currency: p.from.currency,
+          from,
+          to,
+          amount: p.amount,
           // The owner is the user's side (that user's history), or the giving side between two
           // system accounts.
-          [created.id, i + 1, p.from.currency, from, to, p.amount, 'uid' in p.to ? to : from],
-        );
+          owner: 'uid' in p.to ? to : from,
+        });
       }
-      await m.also?.(tx, created.id);
-      return { txId: created.id, replay: false };
+      await m.also?.(tx, txId);
+      return { txId, replay: false };
     });
   }
 
@@ -113,15 +114,15 @@ export class Ledger {
     return ledgerRepo.balances(this.db, uid);
   }
 
-  /** Moves pending credits (gifts' batches) into balances, a hundred accounts at a time. */
+  /**
+   * Moves pending credits (gifts' batches) into balances, a hundred accounts at a time, those
+   * waiting longest first (see ledgerRepo.pendingAccounts).
+   */
   async rollUp(): Promise<number> {
     return this.db.transaction(async (tx) => {
       const accounts = await ledgerRepo.pendingAccounts(tx, 100);
       if (!accounts.length) return 0;
-      await tx.query(
-        'SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE',
-        [accounts],
-      );
+      await ledgerRepo.lockAccounts(tx, accounts);
       await ledgerRepo.rollUp(tx, accounts);
       return accounts.length;
     });
@@ -135,10 +136,7 @@ export async function sameRequest(
   kind: string,
   meta: Record<string, unknown>,
 ): Promise<number> {
-  const [row] = await tx.query<{ id: number; kind: string; meta: Record<string, unknown> }>(
-    'SELECT id, kind, meta FROM ledger_transactions WHERE idempotency_key = $1',
-    [key],
-  );
+  const row = await ledgerRepo.transactionByKey(tx, key);
   if (!row || row.kind !== kind || !isDeepStrictEqual(row.meta, JSON.parse(JSON.stringify(meta)))) {
     throw new AppError('idempotency_conflict');
   }

@@ -49,26 +49,46 @@ export interface GiftOutcome {
 /**
  * A batch of gifts as ONE statement, atomic on its own: one round trip to the database instead
  * of a transaction of seven. Keys used before are left alone; senders are debited only where
- * their coins suffice; for each gift paid: its ledger transaction, two postings (coins sender →
- * gift_spend, diamonds gift_mint → host), a top-fans row (fan_pending); and per account one
- * pending credit (ledger_pending) for what the host and the system accounts gain or give, so no
- * gift waits for their rows. A key inserted meanwhile by another node breaks the unique index
- * and fails the whole statement (nothing moved): the caller retries gift by gift.
+ * their coins suffice; for each gift paid: its ledger transaction, its postings (coins sender →
+ * gift_spend, and diamonds gift_mint → host unless the rate gave none), a top-fans row
+ * (fan_pending); and per account one pending credit (ledger_pending) for what the host and the
+ * system accounts gain or give, so no gift waits for their rows. A key inserted meanwhile by
+ * another node breaks the unique index and fails the whole statement (nothing moved): the caller
+ * retries gift by gift.
+ *
+ * A sender may appear more than once in a batch. GiftBatcher never does that, but the statement
+ * must not depend on it: UPDATE … FROM updates a row once however many input rows match it, so a
+ * debit per gift would take one gift's coins and pay for all. Instead a sender's gifts are paid
+ * in input order while their coins last (the first that does not fit and every later one are
+ * refused), and the sender is debited once, by the total paid. The later gifts are chosen by the
+ * balance in this statement's snapshot; the UPDATE checks the total again on the row as it is
+ * when locked, so a debit committed meanwhile can refuse them but never overdraw. A sender's
+ * first gift is always tried, so a lone gift is decided on the locked row alone, as before (coins
+ * credited just before it count).
  */
 const GIFT_BATCH = `
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[],
-                       $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[])
-    AS x(k, sender, sender_account, host, host_account, vid, coins, diamonds, meta)
+                       $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[]) WITH ORDINALITY
+    AS x(k, sender, sender_account, host, host_account, vid, coins, diamonds, meta, n)
 ),
 used AS (SELECT idempotency_key AS k FROM ledger_transactions WHERE idempotency_key = ANY($1::text[])),
 fresh AS (SELECT i.* FROM input i LEFT JOIN used u ON u.k = i.k WHERE u.k IS NULL),
+running AS (
+  SELECT f.*, sum(f.coins) OVER w AS upto, row_number() OVER w AS nth
+  FROM fresh f WINDOW w AS (PARTITION BY f.sender_account ORDER BY f.n)
+),
+fits AS (
+  SELECT r.* FROM running r JOIN ledger_accounts a ON a.id = r.sender_account
+  WHERE r.nth = 1 OR r.upto <= a.balance
+),
+totals AS (SELECT sender_account, sum(coins)::bigint AS coins FROM fits GROUP BY sender_account),
 debited AS (
-  UPDATE ledger_accounts a SET balance = a.balance - f.coins
-  FROM fresh f WHERE a.id = ANY($3::bigint[]) AND a.id = f.sender_account AND a.balance >= f.coins
+  UPDATE ledger_accounts a SET balance = a.balance - t.coins
+  FROM totals t WHERE a.id = ANY($3::bigint[]) AND a.id = t.sender_account AND a.balance >= t.coins
   RETURNING a.id
 ),
-paid AS (SELECT f.* FROM fresh f JOIN debited d ON d.id = f.sender_account),
+paid AS (SELECT f.* FROM fits f JOIN debited d ON d.id = f.sender_account),
 created AS (
   INSERT INTO ledger_transactions (kind, idempotency_key, actor_uid, meta)
   SELECT 'gift', k, sender, meta FROM paid
@@ -81,18 +101,21 @@ legs AS (
   LATERAL (VALUES (1::smallint, 'coin', p.sender_account, $10::bigint, p.coins, p.sender_account),
                   (2::smallint, 'diamond', $11::bigint, p.host_account, p.diamonds, p.host_account))
     AS l(leg, currency, from_account, to_account, amount, owner_account)
+  -- A gift whose rate gives the host no diamond moves coins only (a zero posting is refused;
+  -- a negative one is left to fail the CHECK).
+  WHERE l.amount <> 0
 ),
 fans AS (
   INSERT INTO fan_pending (vid, fan_uid, host_uid, coins) SELECT vid, sender, host, coins FROM paid
 ),
 credits AS (
-  INSERT INTO ledger_pending (account_id, amount)
-  SELECT account, sum(amount) FROM (
-    SELECT host_account, diamonds FROM paid
-    UNION ALL SELECT $10::bigint, coins FROM paid
-    UNION ALL SELECT $11::bigint, -diamonds FROM paid
-  ) AS c(account, amount)
-  GROUP BY account HAVING sum(amount) <> 0
+  INSERT INTO ledger_pending (account_id, user_account, amount)
+  SELECT account, user_account, sum(amount) FROM (
+    SELECT host_account, true, diamonds FROM paid
+    UNION ALL SELECT $10::bigint, false, coins FROM paid
+    UNION ALL SELECT $11::bigint, false, -diamonds FROM paid
+  ) AS c(account, user_account, amount)
+  GROUP BY account, user_account HAVING sum(amount) <> 0
 )
 SELECT i.k AS key, c.id AS tx_id, f.k IS NOT NULL AS fresh
 FROM input i LEFT JOIN fresh f ON f.k = i.k LEFT JOIN created c ON c.k = i.k`;
@@ -157,6 +180,80 @@ export const ledgerRepo = {
     return row.id;
   },
 
+  /**
+   * Creates a movement's transaction under its idempotency key; null when the key was used
+   * (then transactionByKey tells what was made under it).
+   */
+  async insertTransaction(
+    db: Queryable,
+    t: { kind: string; key: string; actor: number | null; meta: Record<string, unknown> },
+  ): Promise<number | null> {
+    const [created] = await db.query<{ id: number }>(
+      `INSERT INTO ledger_transactions (kind, idempotency_key, actor_uid, meta) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+      [t.kind, t.key, t.actor, JSON.stringify(t.meta)],
+    );
+    return created?.id ?? null;
+  },
+
+  async transactionByKey(
+    db: Queryable,
+    key: string,
+  ): Promise<{ id: number; kind: string; meta: Record<string, unknown> } | null> {
+    const [row] = await db.query<{ id: number; kind: string; meta: Record<string, unknown> }>(
+      'SELECT id, kind, meta FROM ledger_transactions WHERE idempotency_key = $1',
+      [key],
+    );
+    return row ?? null;
+  },
+
+  /**
+   * Locks accounts' rows for the rest of the transaction, in id order (so two movements never
+   * deadlock). NO KEY UPDATE, as the balance updates themselves take: it does not wait for the
+   * key-share locks other transactions' postings hold on these rows through their foreign keys.
+   * FOR UPDATE would, and a gift batch debiting this user while posting to their diamond account
+   * deadlocked with it (found by the property test).
+   */
+  async lockAccounts(db: Queryable, ids: readonly number[]): Promise<void> {
+    await db.query(
+      'SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE',
+      [ids],
+    );
+  },
+
+  /** Takes `amount` from an account; false when a user's balance does not cover it. */
+  async debit(db: Queryable, account: number, amount: number): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE ledger_accounts SET balance = balance - $2
+       WHERE id = $1 AND (system_name IS NOT NULL OR balance >= $2) RETURNING id`,
+      [account, amount],
+    );
+    return rows.length > 0;
+  },
+
+  async credit(db: Queryable, account: number, amount: number): Promise<void> {
+    await db.query('UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1', [account, amount]);
+  },
+
+  async insertPosting(
+    db: Queryable,
+    p: {
+      txId: number;
+      leg: number;
+      currency: Currency;
+      from: number;
+      to: number;
+      amount: number;
+      owner: number;
+    },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO ledger_postings (tx_id, leg, currency, from_account, to_account, amount, owner_account)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [p.txId, p.leg, p.currency, p.from, p.to, p.amount, p.owner],
+    );
+  },
+
   /** Moves these accounts' pending credits into their balances (the caller holds their rows). */
   async rollUp(db: Queryable, accounts: readonly number[]): Promise<void> {
     await db.query(
@@ -168,10 +265,14 @@ export const ledgerRepo = {
     );
   },
 
-  /** Accounts with credits pending, oldest first. */
+  /**
+   * Accounts with credits pending, those waiting longest (their oldest row) first: taking them
+   * by account id instead would leave accounts past the first `limit` ids waiting forever while
+   * lower ones keep receiving gifts.
+   */
   async pendingAccounts(db: Queryable, limit: number): Promise<number[]> {
     const rows = await db.query<{ account_id: number }>(
-      'SELECT DISTINCT account_id FROM ledger_pending ORDER BY account_id LIMIT $1',
+      'SELECT account_id FROM ledger_pending GROUP BY account_id ORDER BY min(id) LIMIT $1',
       [limit],
     );
     return rows.map((r) => r.account_id);

@@ -4,6 +4,7 @@ import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from '../ledger/invariants';
+import type { PaymentProvider } from './provider';
 import { SandboxProvider, sign } from './sandbox';
 import { PaymentService } from './service';
 import { Ledger } from '../ledger/ledger';
@@ -232,14 +233,17 @@ describe('recharge with the sandbox provider', () => {
     const signed = sign(SECRET, raw, Math.floor(Date.now() / 1000));
     const tampered = await webhook({ ...event, data: { ...event.data, amount: 1 } }, signed);
     expect(json(tampered).error).toBe('bad_signature');
-    // Correctly signed but for less than the order costs: not credited.
+    // Correctly signed but for less than the order costs: not credited, and final ('mismatch',
+    // for staff): not even a later event for the right amount credits it.
     const short = await webhook({ ...event, id: 'evt_sbx_short', data: { ...event.data, amount: 1 } });
     expect(short.statusCode).toBe(200);
-    const [row] = await t.testDb.db.query<{ status: string }>(
-      'SELECT status FROM payment_orders WHERE id = $1',
+    expect((await webhook({ ...event, id: 'evt_sbx_after_short' })).statusCode).toBe(200);
+    const [row] = await t.testDb.db.query<{ status: string; ledger_tx_id: number | null }>(
+      'SELECT status, ledger_tx_id FROM payment_orders WHERE id = $1',
       [made.body.data.order.id],
     );
-    expect(row?.status).toBe('pending');
+    expect(row).toEqual({ status: 'mismatch', ledger_tx_id: null });
+    expect((await poll(buyer, made.body.data.order.id)).data.order.status).toBe('mismatch');
     await checkInvariants(t.testDb.db);
   });
 
@@ -257,5 +261,170 @@ describe('recharge with the sandbox provider', () => {
     const refused = await order(unbound, 'c70', 'order-key-0006');
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('contact_required');
+  });
+  it('answers concurrent buys with one key with one checkout, and credits the one payment once', async () => {
+    const someone = await signedInPerson(t, kv, 'concurrent@example.com', 'concurrent pass 1');
+    // Truly concurrent: every request is in flight before any has answered.
+    const made = await Promise.all(
+      Array.from({ length: 6 }, () => order(someone, 'c350', 'concurrent-key-01')),
+    );
+    const urls = new Set(made.map((m) => m.body.data.url));
+    expect(made.map((m) => m.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(urls.size).toBe(1);
+    const id = made[0]?.body.data.order.id ?? '';
+    const url = made[0]?.body.data.url ?? '';
+    const ref = new URL(url).pathname.split('/').pop() ?? '';
+    const [row] = await t.testDb.db.query<{ provider_ref: string; checkout_url: string }>(
+      'SELECT provider_ref, checkout_url FROM payment_orders WHERE id = $1',
+      [id],
+    );
+    expect(row).toEqual({ provider_ref: ref, checkout_url: url });
+    // Whichever answer the buyer followed, the webhook matches the order.
+    expect((await pay(url, '4242424242424242')).status).toBe(303);
+    await sandbox.settled();
+    expect((await poll(someone, id)).data).toMatchObject({ order: { status: 'paid' }, coins: 350 });
+    // Asked again for the same order, the sandbox answers the same checkout, still paid.
+    const again = await sandbox.createCheckout({
+      orderId: id,
+      amountCents: 499,
+      currency: 'usd',
+      description: '350 coins',
+      returnUrl: 'https://beamly.test/back',
+      cancelUrl: 'https://beamly.test/back',
+      locale: 'en',
+    });
+    expect(again.ref).toBe(ref);
+    expect((await sandbox.session(ref))?.status).toBe('succeeded');
+    expect(await recharges(someone.uid)).toBe(1);
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('keeps the first checkout an order recorded, even if a provider answered concurrent buys differently', async () => {
+    const someone = await signedInPerson(t, kv, 'fickle@example.com', 'fickle pass 1');
+    let n = 0;
+    // A provider without idempotency: every call opens another checkout (after a while, so the
+    // calls overlap).
+    const fickle: PaymentProvider = {
+      name: 'sandbox',
+      createCheckout: async (req) => {
+        const c = await sandbox.createCheckout({ ...req, orderId: `${req.orderId}-${n++}` });
+        await new Promise((r) => setTimeout(r, 20));
+        return c;
+      },
+      parseWebhook: (body, headers) => sandbox.parseWebhook(body, headers),
+      lookup: (ref) => sandbox.lookup(ref),
+    };
+    const service = new PaymentService(t.testDb.db, new Ledger(t.testDb.db), fickle, {
+      publicBaseUrl: 'https://beamly.test',
+    });
+    const made = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        service.createOrder(someone.uid, { packageId: 'c70', key: 'fickle-key-01' }, 'en'),
+      ),
+    );
+    expect(n).toBe(4);
+    expect(new Set(made.map((m) => m.url)).size).toBe(1);
+    const [row] = await t.testDb.db.query<{ checkout_url: string }>(
+      'SELECT checkout_url FROM payment_orders WHERE id = $1',
+      [made[0]?.order.id],
+    );
+    expect(row?.checkout_url).toBe(made[0]?.url);
+  });
+
+  it('acknowledges, logs and keeps a signed webhook for an order this database does not know', async () => {
+    const event = {
+      id: 'evt_sbx_staging_order',
+      type: 'payment.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        ref: 'cs_sbx_000000000000000000000000',
+        order_id: 'po_StagingOrderxxxxxxxxxxxx',
+        amount: 99,
+        currency: 'usd',
+      },
+    };
+    const res = await webhook(event);
+    expect(res.statusCode).toBe(200);
+    expect(json(res).data).toEqual({ received: true });
+    // Delivered again (the provider was told 200, but say it retried anyway): still fine.
+    expect((await webhook(event)).statusCode).toBe(200);
+    const refund = await webhook({
+      ...event,
+      id: 'evt_sbx_staging_refund',
+      type: 'payment.refunded',
+      data: { ...event.data, payment: 'pi_sbx_staging', amount_refunded: 99 },
+    });
+    expect(refund.statusCode).toBe(200);
+    const rows = await t.testDb.db.query<{ event_id: string; order_id: string | null; claimed: string }>(
+      `SELECT event_id, order_id, detail->>'orderId' AS claimed FROM payment_events
+       WHERE event_id LIKE 'evt_sbx_staging_%' ORDER BY event_id`,
+    );
+    expect(rows).toEqual([
+      { event_id: 'evt_sbx_staging_order', order_id: null, claimed: 'po_StagingOrderxxxxxxxxxxxx' },
+      { event_id: 'evt_sbx_staging_refund', order_id: null, claimed: 'po_StagingOrderxxxxxxxxxxxx' },
+    ]);
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('the sweep moves orders it could not settle to the back, and a mismatch out of the queue', async () => {
+    const someone = await signedInPerson(t, kv, 'sweep@example.com', 'sweep pass 1');
+    const failing = await order(someone, 'c70', 'sweep-key-001');
+    const mismatched = await order(someone, 'c70', 'sweep-key-002');
+    const paid = await order(someone, 'c70', 'sweep-key-003');
+    const ids = [failing, mismatched, paid].map((o) => o.body.data.order.id);
+    const refOf = (o: typeof paid) => new URL(o.body.data.url).pathname.split('/').pop() ?? '';
+    delivering = false;
+    try {
+      await pay(paid.body.data.url, '4242424242424242');
+      await sandbox.settled();
+    } finally {
+      delivering = true;
+    }
+    // Oldest first: the two that cannot be settled are at the front of the queue.
+    for (const [i, id] of ids.entries())
+      await t.testDb.db.query(
+        `UPDATE payment_orders SET updated_at = now() - make_interval(mins => $2) WHERE id = $1`,
+        [id, 30 - i],
+      );
+    const logged: string[] = [];
+    const flaky: PaymentProvider = {
+      name: 'sandbox',
+      createCheckout: (req) => sandbox.createCheckout(req),
+      parseWebhook: (body, headers) => sandbox.parseWebhook(body, headers),
+      lookup: async (ref) => {
+        if (ref === refOf(failing)) throw new Error('provider timed out');
+        // The provider says this one was paid, for another amount.
+        if (ref === refOf(mismatched))
+          return { outcome: 'succeeded', amountCents: 1, currency: 'usd', paymentRef: 'pi_sbx_odd' };
+        return sandbox.lookup(ref);
+      },
+    };
+    const service = new PaymentService(t.testDb.db, new Ledger(t.testDb.db), flaky, {
+      publicBaseUrl: 'https://beamly.test',
+      log: (msg) => logged.push(msg),
+    });
+    const status = async () =>
+      Object.fromEntries(
+        (
+          await t.testDb.db.query<{ id: string; status: string }>(
+            'SELECT id, status FROM payment_orders WHERE id = ANY($1::text[])',
+            [ids],
+          )
+        ).map((r) => [r.id, r.status]),
+      );
+    // Two places per sweep: the failing and the mismatched order take them the first time…
+    expect(await service.repairStale(2)).toBe(2);
+    expect(await status()).toEqual({
+      [ids[0] ?? '']: 'pending',
+      [ids[1] ?? '']: 'mismatch',
+      [ids[2] ?? '']: 'pending',
+    });
+    expect(logged).toContain('payment repair failed');
+    expect(logged).toContain('paid amount differs from the order');
+    // …and not again: the next sweep reaches the paid one.
+    expect(await service.repairStale(2)).toBe(1);
+    expect((await status())[ids[2] ?? '']).toBe('paid');
+    expect(await recharges(someone.uid)).toBe(1);
+    await checkInvariants(t.testDb.db);
   });
 });

@@ -22,6 +22,25 @@ export interface Checkout {
 /** What happened to a checkout, as the payment service understands it. */
 export type PaymentOutcome = 'succeeded' | 'failed' | 'expired' | 'pending';
 
+/** A paid payment given back: refunded by us, or disputed (a chargeback) by the card holder. */
+export interface PaymentReversal {
+  reason: 'refund' | 'dispute';
+  /**
+   * A refund: the cents refunded so far in all (Stripe's `amount_refunded`; a later, partial
+   * refund grows it). A dispute: null, the whole payment is at stake.
+   */
+  refundedCents: number | null;
+}
+
+/** What the provider says now about a checkout. */
+export interface CheckoutState {
+  outcome: PaymentOutcome;
+  amountCents: number | null;
+  currency: string | null;
+  /** The payment made through it, once paid (Stripe: the PaymentIntent). */
+  paymentRef: string | null;
+}
+
 /** A verified webhook event, in the provider's terms mapped to ours. */
 export interface PaymentEvent {
   /** The provider's event id: a duplicate delivery carries the same one. */
@@ -34,6 +53,13 @@ export interface PaymentEvent {
   amountCents: number | null;
   currency: string | null;
   type: string;
+  /**
+   * The provider's id of the payment itself (Stripe: the PaymentIntent), where the event names it:
+   * refunds and disputes are about the payment, and may not name the order.
+   */
+  paymentRef: string | null;
+  /** A refund or dispute of a paid order (`outcome` is null then). */
+  reversal: PaymentReversal | null;
 }
 
 /**
@@ -42,11 +68,14 @@ export interface PaymentEvent {
  */
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'stripe';
+  /**
+   * Idempotent per order: the same `orderId` answers the same checkout (while it lives), however
+   * often and however concurrently it is asked. Two checkouts for one order would let the buyer
+   * pay one the order does not track, and never be credited.
+   */
   createCheckout(req: CheckoutRequest): Promise<Checkout>;
   /** Verifies the signature over the raw body; throws AppError('bad_signature') when it fails. */
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent;
   /** What the provider says now about a checkout. */
-  lookup(
-    ref: string,
-  ): Promise<{ outcome: PaymentOutcome; amountCents: number | null; currency: string | null }>;
+  lookup(ref: string): Promise<CheckoutState>;
 }

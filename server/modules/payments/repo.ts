@@ -1,5 +1,17 @@
-import type { OrderStatus } from '../../../common/money';
+import { ORDER_STATUSES } from '../../../common/money';
 import type { Queryable } from '../../db/client';
+import type { PaymentReversal } from './provider';
+
+/**
+ * Every state an order can be in (migration 012): the buyer-facing ones, and 'mismatch' (the
+ * provider charged something other than the order; left for staff), 'refunded' and 'disputed'
+ * (the payment was given back; its coins taken back, see payment_reversals).
+ */
+export const ORDER_STATES = [...ORDER_STATUSES, 'mismatch', 'refunded', 'disputed'] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** States of an order nobody was credited for, that a late payment may still credit. */
+const CREDITABLE = `('pending', 'declined', 'expired')`;
 
 export interface OrderRow {
   id: string;
@@ -12,13 +24,38 @@ export interface OrderRow {
   provider: string;
   provider_ref: string | null;
   checkout_url: string | null;
-  status: OrderStatus;
+  /** The payment itself (Stripe: the PaymentIntent), once paid: refunds and disputes name it. */
+  payment_ref: string | null;
+  status: OrderState;
+  ledger_tx_id: number | null;
   created_at: Date;
   paid_at: Date | null;
 }
 
+/** What a refunded or disputed order took back (payment_reversals). */
+export interface ReversalRow {
+  order_id: string;
+  uid: number;
+  reason: PaymentReversal['reason'];
+  /** Coins the reversals cover so far. */
+  coins: number;
+  /** Coins taken back from the buyer (at most what they still had). */
+  taken: number;
+  /** Coins already spent: `coins - taken`. */
+  shortfall: number;
+  settled_at: Date | null;
+}
+
+/** A webhook event no order here matched, as kept (payment_events.detail). */
+export interface UnmatchedEventRow {
+  event_id: string;
+  type: string;
+  detail: unknown;
+}
+
 const COLUMNS = `id, uid, client_key, package_id, coins, amount_cents, currency, provider, provider_ref,
-  checkout_url, status, created_at, paid_at`;
+  checkout_url, payment_ref, status, ledger_tx_id, created_at, paid_at`;
+const REVERSAL_COLUMNS = 'order_id, uid, reason, coins, taken, shortfall, settled_at';
 
 export const paymentsRepo = {
   /** A new order, or the one this user already made under `clientKey`. */
@@ -42,11 +79,28 @@ export const paymentsRepo = {
     return row;
   },
 
-  async setCheckout(db: Queryable, id: string, ref: string, url: string): Promise<void> {
+  /**
+   * Records the order's checkout unless it has one (compare-and-set): the first checkout stays the
+   * one the order tracks, whatever a concurrent or retried "buy" was answered. Answers the
+   * checkout the order has now.
+   */
+  async setCheckout(
+    db: Queryable,
+    id: string,
+    ref: string,
+    url: string,
+  ): Promise<{ provider_ref: string; checkout_url: string }> {
     await db.query(
-      'UPDATE payment_orders SET provider_ref = $2, checkout_url = $3, updated_at = now() WHERE id = $1',
+      `UPDATE payment_orders SET provider_ref = $2, checkout_url = $3, updated_at = now()
+       WHERE id = $1 AND provider_ref IS NULL`,
       [id, ref, url],
     );
+    const [row] = await db.query<{ provider_ref: string; checkout_url: string }>(
+      'SELECT provider_ref, checkout_url FROM payment_orders WHERE id = $1',
+      [id],
+    );
+    if (!row) throw new Error('order vanished');
+    return row;
   },
 
   async order(db: Queryable, id: string): Promise<OrderRow | null> {
@@ -54,12 +108,42 @@ export const paymentsRepo = {
     return row ?? null;
   },
 
-  /** Paid is final; called inside the ledger transaction that credits the coins. */
-  async markPaid(db: Queryable, id: string, txId: number): Promise<void> {
+  /** The order a payment belongs to (refunds and disputes name the payment, not the order). */
+  async orderByPaymentRef(db: Queryable, provider: string, paymentRef: string): Promise<OrderRow | null> {
+    const [row] = await db.query<OrderRow>(
+      `SELECT ${COLUMNS} FROM payment_orders WHERE provider = $1 AND payment_ref = $2`,
+      [provider, paymentRef],
+    );
+    return row ?? null;
+  },
+
+  /**
+   * Called inside the ledger transaction that credits the coins; false (and the caller rolls the
+   * credit back) when the order may no longer be credited: refunded, disputed or mismatched first.
+   */
+  async markPaid(db: Queryable, id: string, txId: number, paymentRef: string | null): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE payment_orders SET status = 'paid', ledger_tx_id = $2, paid_at = now(), updated_at = now(),
+         payment_ref = coalesce(payment_ref, $3)
+       WHERE id = $1 AND status IN ${CREDITABLE} RETURNING id`,
+      [id, txId, paymentRef],
+    );
+    return rows.length > 0;
+  },
+
+  /** The payment's id, for an order credited before it was known. */
+  async setPaymentRef(db: Queryable, id: string, paymentRef: string): Promise<void> {
+    await db.query('UPDATE payment_orders SET payment_ref = $2 WHERE id = $1 AND payment_ref IS NULL', [
+      id,
+      paymentRef,
+    ]);
+  },
+
+  /** The provider charged something other than the order: never credited, left for staff (final). */
+  async markMismatch(db: Queryable, id: string): Promise<void> {
     await db.query(
-      `UPDATE payment_orders SET status = 'paid', ledger_tx_id = $2, paid_at = now(), updated_at = now()
-       WHERE id = $1 AND status <> 'paid'`,
-      [id, txId],
+      `UPDATE payment_orders SET status = 'mismatch', updated_at = now() WHERE id = $1 AND status IN ${CREDITABLE}`,
+      [id],
     );
   },
 
@@ -74,6 +158,89 @@ export const paymentsRepo = {
 
   async touch(db: Queryable, id: string): Promise<void> {
     await db.query('UPDATE payment_orders SET updated_at = now() WHERE id = $1', [id]);
+  },
+
+  /** Locks the order's row for the rest of the transaction (reversals, one at a time). */
+  async lockOrder(db: Queryable, id: string): Promise<OrderRow | null> {
+    const [row] = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM payment_orders WHERE id = $1 FOR UPDATE`, [
+      id,
+    ]);
+    return row ?? null;
+  },
+
+  /**
+   * A refund or dispute of an order never credited: marked so, and it never will be (markPaid
+   * refuses it). False when it was credited meanwhile: the caller takes the coins back instead.
+   */
+  async markReversedUncredited(
+    db: Queryable,
+    id: string,
+    reason: PaymentReversal['reason'],
+  ): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE payment_orders
+       SET status = CASE WHEN $2 = 'dispute' OR status = 'disputed' THEN 'disputed' ELSE 'refunded' END,
+           updated_at = now()
+       WHERE id = $1 AND ledger_tx_id IS NULL RETURNING id`,
+      [id, reason],
+    );
+    return rows.length > 0;
+  },
+
+  async reversal(db: Queryable, orderId: string): Promise<ReversalRow | null> {
+    const [row] = await db.query<ReversalRow>(
+      `SELECT ${REVERSAL_COLUMNS} FROM payment_reversals WHERE order_id = $1`,
+      [orderId],
+    );
+    return row ?? null;
+  },
+
+  /** Writes what the reversals of a credited order cover and took, and marks the order reversed. */
+  async saveReversal(
+    db: Queryable,
+    r: Pick<ReversalRow, 'order_id' | 'uid' | 'reason' | 'coins' | 'taken'>,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO payment_reversals (order_id, uid, reason, coins, taken) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (order_id) DO UPDATE
+       SET reason = excluded.reason, coins = excluded.coins, taken = excluded.taken, updated_at = now()`,
+      [r.order_id, r.uid, r.reason, r.coins, r.taken],
+    );
+    await db.query(
+      `UPDATE payment_orders
+       SET status = CASE WHEN $2 = 'dispute' OR status = 'disputed' THEN 'disputed' ELSE 'refunded' END,
+           updated_at = now()
+       WHERE id = $1`,
+      [r.order_id, r.reason],
+    );
+  },
+
+  /** A dispute after a refund that already took everything back: the order reads as disputed. */
+  async markDisputed(db: Queryable, id: string): Promise<void> {
+    await db.query(
+      "UPDATE payment_orders SET status = 'disputed', updated_at = now() WHERE id = $1 AND status = 'refunded'",
+      [id],
+    );
+  },
+
+  /** Coins this user spent from recharges that were given back, not yet settled by staff. */
+  async unsettledShortfall(db: Queryable, uid: number): Promise<number> {
+    const [row] = await db.query<{ coins: number }>(
+      `SELECT coalesce(sum(shortfall), 0)::int AS coins FROM payment_reversals
+       WHERE uid = $1 AND taken < coins AND settled_at IS NULL`,
+      [uid],
+    );
+    return row?.coins ?? 0;
+  },
+
+  /** Staff settled a reversal's shortfall (recovered it, or wrote it off); false if none was open. */
+  async settleShortfall(db: Queryable, orderId: string, staffUid: number): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE payment_reversals SET settled_at = now(), settled_by = $2, updated_at = now()
+       WHERE order_id = $1 AND taken < coins AND settled_at IS NULL RETURNING order_id`,
+      [orderId, staffUid],
+    );
+    return rows.length > 0;
   },
 
   /** Orders still waiting for their provider, oldest first (the repair sweep). */
@@ -94,17 +261,51 @@ export const paymentsRepo = {
     );
   },
 
-  /** Records a delivered webhook event; false when it was delivered before. */
+  /**
+   * Records a delivered webhook event; false when it was delivered before. `orderId` is an order
+   * of this database or null; `detail` keeps what an event no order matched said.
+   */
   async recordEvent(
     db: Queryable,
-    e: { provider: string; id: string; orderId: string | null; type: string },
+    e: {
+      provider: string;
+      id: string;
+      orderId: string | null;
+      type: string;
+      paymentRef: string | null;
+      detail: unknown;
+    },
   ): Promise<boolean> {
     const rows = await db.query(
-      `INSERT INTO payment_events (provider, event_id, order_id, type) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING RETURNING event_id`,
-      [e.provider, e.id, e.orderId, e.type],
+      `INSERT INTO payment_events (provider, event_id, order_id, type, payment_ref, detail)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING event_id`,
+      [
+        e.provider,
+        e.id,
+        e.orderId,
+        e.type,
+        e.paymentRef,
+        e.detail === null ? null : JSON.stringify(e.detail),
+      ],
     );
     return rows.length > 0;
+  },
+
+  /** Events about this payment that no order matched when they came (a refund before its payment). */
+  async unmatchedEvents(db: Queryable, provider: string, paymentRef: string): Promise<UnmatchedEventRow[]> {
+    return db.query<UnmatchedEventRow>(
+      `SELECT event_id, type, detail FROM payment_events
+       WHERE provider = $1 AND payment_ref = $2 AND order_id IS NULL ORDER BY received_at`,
+      [provider, paymentRef],
+    );
+  },
+
+  /** An unmatched event found its order (and was applied to it). */
+  async matchEvent(db: Queryable, provider: string, eventId: string, orderId: string): Promise<void> {
+    await db.query(
+      'UPDATE payment_events SET order_id = $3 WHERE provider = $1 AND event_id = $2 AND order_id IS NULL',
+      [provider, eventId, orderId],
+    );
   },
 
   /** Whether the user has a phone or a verified e-mail (spec §6: recharge needs one). */

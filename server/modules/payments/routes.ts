@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { COIN_PACKAGES, ORDER_STATUSES } from '../../../common/money';
+import { COIN_PACKAGES } from '../../../common/money';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requestLocale } from '../../http/locale';
 import { requireAuth } from '../auth/context';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Ledger } from '../ledger/ledger';
+import { ORDER_STATES } from './repo';
 import type { PaymentService } from './service';
 
 const errors = {
@@ -19,7 +20,7 @@ const errors = {
 };
 const order = z.object({
   id: z.string(),
-  status: z.enum(ORDER_STATUSES),
+  status: z.enum(ORDER_STATES),
   coins: z.number(),
   amount_cents: z.number(),
   currency: z.string(),

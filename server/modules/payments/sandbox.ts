@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../../common/errors';
 import type { Kv } from '../../infra/kv';
 import { safeEqual } from '../auth/crypto';
-import type { Checkout, CheckoutRequest, PaymentEvent, PaymentOutcome, PaymentProvider } from './provider';
+import type { Checkout, CheckoutRequest, CheckoutState, PaymentEvent, PaymentProvider } from './provider';
 
 /** A checkout lives a day, as Stripe's do; after that it reads as expired. */
 const SESSION_TTL_S = 24 * 3600;
@@ -29,14 +29,29 @@ const sessionSchema = z.object({
   locale: z.string(),
   status: z.enum(['open', 'succeeded']),
   declines: z.number(),
+  /** The payment, once paid (what Stripe's PaymentIntent is): refunds and disputes name it. */
+  paymentRef: z.string().nullable().default(null),
+  /** Refunded so far, in all. */
+  refundedCents: z.number().default(0),
+  disputed: z.boolean().default(false),
 });
 export type SandboxSession = z.infer<typeof sessionSchema>;
 
+const EVENT_TYPES = ['payment.succeeded', 'payment.failed', 'payment.refunded', 'payment.disputed'] as const;
+type EventType = (typeof EVENT_TYPES)[number];
+
 const eventSchema = z.object({
   id: z.string(),
-  type: z.enum(['payment.succeeded', 'payment.failed']),
+  type: z.enum(EVENT_TYPES),
   created: z.number(),
-  data: z.object({ ref: z.string(), order_id: z.string(), amount: z.number(), currency: z.string() }),
+  data: z.object({
+    ref: z.string(),
+    order_id: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    payment: z.string().nullable().optional(),
+    amount_refunded: z.number().optional(),
+  }),
 });
 
 export interface SandboxOptions {
@@ -80,11 +95,30 @@ export class SandboxProvider implements PaymentProvider {
     private readonly opts: SandboxOptions,
   ) {}
 
+  /**
+   * One checkout per order, as Stripe's idempotency key `checkout-<order>` makes it: the ref is
+   * derived from the order (keyed by the secret, so it cannot be guessed), and only the first of
+   * concurrent calls writes the session (a later write would reopen a paid one). The others wait
+   * for it to be written.
+   */
   async createCheckout(req: CheckoutRequest): Promise<Checkout> {
-    const ref = `cs_sbx_${randomBytes(12).toString('hex')}`;
-    const session: SandboxSession = { ...req, ref, status: 'open', declines: 0 };
-    await this.#save(session);
-    return { ref, url: `${this.opts.publicBaseUrl}/sandbox-pay/${ref}` };
+    const ref = `cs_sbx_${createHmac('sha256', this.opts.secret).update(`checkout:${req.orderId}`).digest('hex').slice(0, 24)}`;
+    const checkout = { ref, url: `${this.opts.publicBaseUrl}/sandbox-pay/${ref}` };
+    if ((await this.kv.incr(`sandboxpay:claim:${ref}`, SESSION_TTL_S)) === 1) {
+      await this.#save({
+        ...req,
+        ref,
+        status: 'open',
+        declines: 0,
+        paymentRef: null,
+        refundedCents: 0,
+        disputed: false,
+      });
+      return checkout;
+    }
+    for (let i = 0; i < 50 && !(await this.session(ref)); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    return checkout;
   }
 
   async session(ref: string): Promise<SandboxSession | null> {
@@ -113,18 +147,53 @@ export class SandboxProvider implements PaymentProvider {
     const declined = digits in SANDBOX_DECLINES;
     const next: SandboxSession = declined
       ? { ...s, declines: s.declines + 1 }
-      : { ...s, status: 'succeeded' };
+      : { ...s, status: 'succeeded', paymentRef: `pi_sbx_${randomBytes(12).toString('hex')}` };
     await this.#save(next);
     this.#send(declined ? 'payment.failed' : 'payment.succeeded', next);
     return { outcome: declined ? 'declined' : 'succeeded', session: next };
   }
 
-  #send(type: 'payment.succeeded' | 'payment.failed', s: SandboxSession): void {
+  /**
+   * Gives back a paid checkout's payment, or `cents` of it (staff in the provider's dashboard, in
+   * a real one): a `payment.refunded` webhook follows, with the amount refunded so far in all.
+   */
+  async refund(ref: string, cents?: number): Promise<SandboxSession> {
+    const s = await this.session(ref);
+    if (!s) throw new AppError('not_found');
+    const left = s.amountCents - s.refundedCents;
+    const amount = cents ?? left;
+    if (s.status !== 'succeeded' || !Number.isSafeInteger(amount) || amount <= 0 || amount > left)
+      throw new AppError('validation_failed', { field: 'cents' });
+    const next: SandboxSession = { ...s, refundedCents: s.refundedCents + amount };
+    await this.#save(next);
+    this.#send('payment.refunded', next);
+    return next;
+  }
+
+  /** The card holder disputes a paid checkout (a chargeback): a `payment.disputed` webhook follows. */
+  async dispute(ref: string): Promise<SandboxSession> {
+    const s = await this.session(ref);
+    if (!s) throw new AppError('not_found');
+    if (s.status !== 'succeeded' || s.disputed) throw new AppError('validation_failed', { field: 'ref' });
+    const next: SandboxSession = { ...s, disputed: true };
+    await this.#save(next);
+    this.#send('payment.disputed', next);
+    return next;
+  }
+
+  #send(type: EventType, s: SandboxSession): void {
     const body = JSON.stringify({
       id: `evt_sbx_${randomBytes(12).toString('hex')}`,
       type,
       created: Math.floor(Date.now() / 1000),
-      data: { ref: s.ref, order_id: s.orderId, amount: s.amountCents, currency: s.currency },
+      data: {
+        ref: s.ref,
+        order_id: s.orderId,
+        amount: s.amountCents,
+        currency: s.currency,
+        payment: s.paymentRef,
+        ...(type === 'payment.refunded' ? { amount_refunded: s.refundedCents } : {}),
+      },
     });
     for (let copy = 0; copy < (this.opts.chaos ? 2 : 1); copy++) {
       const p = this.#deliver(body).finally(() => this.#inflight.delete(p));
@@ -192,26 +261,38 @@ export class SandboxProvider implements PaymentProvider {
     const parsed = eventSchema.safeParse(json);
     if (!parsed.success) throw new AppError('validation_failed', { field: 'body' });
     const e = parsed.data;
-    return {
+    const base = {
       id: e.id,
       type: e.type,
       orderId: e.data.order_id,
       ref: e.data.ref,
-      outcome: e.type === 'payment.succeeded' ? 'succeeded' : 'failed',
       amountCents: e.data.amount,
       currency: e.data.currency,
+      paymentRef: e.data.payment ?? null,
     };
+    switch (e.type) {
+      case 'payment.succeeded':
+      case 'payment.failed':
+        return { ...base, outcome: e.type === 'payment.succeeded' ? 'succeeded' : 'failed', reversal: null };
+      case 'payment.refunded':
+        return {
+          ...base,
+          outcome: null,
+          reversal: { reason: 'refund', refundedCents: e.data.amount_refunded ?? e.data.amount },
+        };
+      case 'payment.disputed':
+        return { ...base, outcome: null, reversal: { reason: 'dispute', refundedCents: null } };
+    }
   }
 
-  async lookup(
-    ref: string,
-  ): Promise<{ outcome: PaymentOutcome; amountCents: number | null; currency: string | null }> {
+  async lookup(ref: string): Promise<CheckoutState> {
     const s = await this.session(ref);
-    if (!s) return { outcome: 'expired', amountCents: null, currency: null };
+    if (!s) return { outcome: 'expired', amountCents: null, currency: null, paymentRef: null };
     return {
       outcome: s.status === 'succeeded' ? 'succeeded' : 'pending',
       amountCents: s.amountCents,
       currency: s.currency,
+      paymentRef: s.paymentRef,
     };
   }
 }

@@ -162,4 +162,146 @@ describe('Stripe Checkout adapter', () => {
     );
     await checkInvariants(t.testDb.db);
   });
+  /** A buyer with an order whose Checkout Session the stand-in answers as `sessionId`. */
+  async function ordered(email: string, sessionId: string, packageId = 'c350', key = `key-${sessionId}`) {
+    const buyer = await signedInPerson(t, kv, email, 'stripe pass 3');
+    session = {
+      id: sessionId,
+      object: 'checkout.session',
+      url: `https://checkout.stripe.com/c/pay/${sessionId}`,
+    };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/orders',
+      headers: buyer.headers,
+      payload: { package_id: packageId, key },
+    });
+    return { buyer, id: res.json<{ data: { order: { id: string } } }>().data.order.id };
+  }
+  const completed = (eventId: string, sessionId: string, orderId: string, pi: string) => ({
+    id: eventId,
+    object: 'event',
+    type: 'checkout.session.completed',
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        metadata: { order_id: orderId },
+        client_reference_id: orderId,
+        amount_total: 499,
+        currency: 'usd',
+        payment_status: 'paid',
+        status: 'complete',
+        payment_intent: pi,
+      },
+    },
+  });
+  // As Stripe sends it: about the charge, naming its PaymentIntent; no order in its metadata.
+  const refunded = (eventId: string, pi: string, cents: number) => ({
+    id: eventId,
+    object: 'event',
+    type: 'charge.refunded',
+    data: {
+      object: {
+        id: `ch_${pi}`,
+        object: 'charge',
+        amount: 499,
+        amount_refunded: cents,
+        currency: 'usd',
+        metadata: {},
+        payment_intent: pi,
+        refunded: cents === 499,
+      },
+    },
+  });
+  const coinsOf = async (buyer: { headers: Record<string, string> }) =>
+    (await t.app.inject({ url: '/api/v1/wallet', headers: buyer.headers })).json<{
+      data: { balances: { coin: number } };
+    }>().data.balances.coin;
+  const statusOf = async (id: string) =>
+    (
+      await t.testDb.db.query<{ status: string; payment_ref: string | null }>(
+        'SELECT status, payment_ref FROM payment_orders WHERE id = $1',
+        [id],
+      )
+    )[0];
+
+  it('takes the coins back when the charge is refunded (matched by its PaymentIntent), once', async () => {
+    const { buyer, id } = await ordered('stripe-refund@example.com', 'cs_test_r1');
+    expect((await webhook(completed('evt_r1_paid', 'cs_test_r1', id, 'pi_test_r1'))).statusCode).toBe(200);
+    expect(await statusOf(id)).toEqual({ status: 'paid', payment_ref: 'pi_test_r1' });
+    expect(await coinsOf(buyer)).toBe(350);
+    expect((await webhook(refunded('evt_r1_refund', 'pi_test_r1', 499))).statusCode).toBe(200);
+    // Stripe delivers again; then a stale partial refund event arrives late.
+    expect((await webhook(refunded('evt_r1_refund', 'pi_test_r1', 499))).statusCode).toBe(200);
+    expect((await webhook(refunded('evt_r1_partial', 'pi_test_r1', 200))).statusCode).toBe(200);
+    expect(await coinsOf(buyer)).toBe(0);
+    expect(await statusOf(id)).toMatchObject({ status: 'refunded' });
+    const moves = await t.testDb.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'recharge_reversal' AND meta->>'order' = $1",
+      [id],
+    );
+    expect(moves[0]?.n).toBe(1);
+    // A chargeback as well: the order reads as disputed.
+    const dispute = {
+      id: 'evt_r1_dispute',
+      object: 'event',
+      type: 'charge.dispute.created',
+      data: {
+        object: {
+          id: 'dp_test_r1',
+          object: 'dispute',
+          amount: 499,
+          currency: 'usd',
+          charge: 'ch_pi_test_r1',
+          payment_intent: 'pi_test_r1',
+          metadata: {},
+        },
+      },
+    };
+    expect((await webhook(dispute)).statusCode).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ status: 'disputed' });
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('keeps a refund that came before its payment was known, and applies it when the payment is', async () => {
+    const { buyer, id } = await ordered('stripe-early@example.com', 'cs_test_r2');
+    expect((await webhook(refunded('evt_r2_refund', 'pi_test_r2', 499))).statusCode).toBe(200);
+    const [kept] = await t.testDb.db.query<{ order_id: string | null; payment_ref: string }>(
+      "SELECT order_id, payment_ref FROM payment_events WHERE event_id = 'evt_r2_refund'",
+    );
+    expect(kept).toEqual({ order_id: null, payment_ref: 'pi_test_r2' });
+    expect((await webhook(completed('evt_r2_paid', 'cs_test_r2', id, 'pi_test_r2'))).statusCode).toBe(200);
+    expect(await coinsOf(buyer)).toBe(0);
+    expect(await statusOf(id)).toMatchObject({ status: 'refunded' });
+    const [matched] = await t.testDb.db.query<{ order_id: string | null }>(
+      "SELECT order_id FROM payment_events WHERE event_id = 'evt_r2_refund'",
+    );
+    expect(matched?.order_id).toBe(id);
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('acknowledges and keeps signed events for orders and payments this database does not know', async () => {
+    const staging = completed(
+      'evt_staging_1',
+      'cs_test_staging',
+      'po_StagingOrderxxxxxxxxxxxx',
+      'pi_test_staging',
+    );
+    expect((await webhook(staging)).statusCode).toBe(200);
+    expect((await webhook(refunded('evt_staging_2', 'pi_test_staging', 499))).statusCode).toBe(200);
+    const rows = await t.testDb.db.query<{
+      event_id: string;
+      order_id: string | null;
+      claimed: string | null;
+    }>(
+      `SELECT event_id, order_id, detail->>'orderId' AS claimed FROM payment_events
+       WHERE event_id LIKE 'evt_staging_%' ORDER BY event_id`,
+    );
+    expect(rows).toEqual([
+      { event_id: 'evt_staging_1', order_id: null, claimed: 'po_StagingOrderxxxxxxxxxxxx' },
+      { event_id: 'evt_staging_2', order_id: null, claimed: null },
+    ]);
+    await checkInvariants(t.testDb.db);
+  });
 });

@@ -1,6 +1,13 @@
 import Stripe from 'stripe';
 import { AppError } from '../../../common/errors';
-import type { Checkout, CheckoutRequest, PaymentEvent, PaymentOutcome, PaymentProvider } from './provider';
+import type {
+  Checkout,
+  CheckoutRequest,
+  CheckoutState,
+  PaymentEvent,
+  PaymentOutcome,
+  PaymentProvider,
+} from './provider';
 
 /** Stripe's Checkout locales that match ours (others get 'auto'). */
 const STRIPE_LOCALES = new Set(['ar', 'de', 'en', 'es', 'id', 'ja', 'vi', 'zh', 'zh-TW']);
@@ -10,6 +17,11 @@ function outcomeOf(session: Stripe.Checkout.Session): PaymentOutcome {
   if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')
     return 'succeeded';
   return 'pending';
+}
+
+/** An expandable reference's id (the SDK types them as the id or the expanded object). */
+function idOf(ref: string | { id: string } | null | undefined): string | null {
+  return typeof ref === 'string' ? ref : (ref?.id ?? null);
 }
 
 /**
@@ -81,15 +93,61 @@ export class StripeProvider implements PaymentProvider {
           outcome,
           amountCents: session.amount_total,
           currency: session.currency,
+          // Stored with the order: refunds and disputes name the PaymentIntent, not the session.
+          paymentRef: idOf(session.payment_intent),
+          reversal: null,
+        };
+      }
+      // A refund (full or partial: amount_refunded is the total so far) or a chargeback. They are
+      // about the charge: matched to the order by its PaymentIntent (the order id is in the
+      // charge's metadata only if Stripe copied the PaymentIntent's there).
+      case 'charge.refunded': {
+        const charge = event.data.object;
+        return {
+          ...base,
+          orderId: charge.metadata?.['order_id'] ?? null,
+          ref: null,
+          outcome: null,
+          amountCents: charge.amount,
+          currency: charge.currency,
+          paymentRef: idOf(charge.payment_intent),
+          reversal: { reason: 'refund', refundedCents: charge.amount_refunded },
+        };
+      }
+      case 'charge.dispute.created': {
+        const dispute = event.data.object;
+        return {
+          ...base,
+          orderId: null,
+          ref: null,
+          outcome: null,
+          amountCents: dispute.amount,
+          currency: dispute.currency,
+          paymentRef: idOf(dispute.payment_intent),
+          reversal: { reason: 'dispute', refundedCents: null },
         };
       }
       default:
-        return { ...base, orderId: null, ref: null, outcome: null, amountCents: null, currency: null };
+        return {
+          ...base,
+          orderId: null,
+          ref: null,
+          outcome: null,
+          amountCents: null,
+          currency: null,
+          paymentRef: null,
+          reversal: null,
+        };
     }
   }
 
-  async lookup(ref: string) {
+  async lookup(ref: string): Promise<CheckoutState> {
     const session = await this.#stripe.checkout.sessions.retrieve(ref);
-    return { outcome: outcomeOf(session), amountCents: session.amount_total, currency: session.currency };
+    return {
+      outcome: outcomeOf(session),
+      amountCents: session.amount_total,
+      currency: session.currency,
+      paymentRef: idOf(session.payment_intent),
+    };
   }
 }

@@ -1,13 +1,13 @@
 import type { Queryable } from '../../db/client';
+import { staffRepo } from './staff-repo';
 
 /**
  * Staff (review pages, chat moderation): marked in the database, or signed up with an address
  * STAFF_EMAILS names (so a fresh install names its staff without editing the database).
+ * `staffEmails` are lower case (config); sign-up stores addresses lower case.
  */
 export async function isStaff(db: Queryable, uid: number, staffEmails: readonly string[]): Promise<boolean> {
-  const [row] = await db.query<{ staff: boolean }>(
-    'SELECT (staff OR email = ANY($2::text[])) AS staff FROM users WHERE uid = $1',
-    [uid, staffEmails],
-  );
-  return row?.staff ?? false;
+  const user = await staffRepo.marks(db, uid);
+  if (!user) return false;
+  return user.staff || (user.email !== null && staffEmails.includes(user.email));
 }

@@ -47,6 +47,11 @@ export const cashoutRepo = {
     return row ?? null;
   },
 
+  async payee(db: Queryable, id: number): Promise<PayeeRow | null> {
+    const [row] = await db.query<PayeeRow>(`SELECT ${PAYEE} FROM payees p WHERE p.id = $1`, [id]);
+    return row ?? null;
+  },
+
   async retirePayees(db: Queryable, uid: number): Promise<void> {
     await db.query(
       "UPDATE payees SET status = 'replaced' WHERE uid = $1 AND status IN ('pending', 'approved', 'rejected')",

@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors';
 import {
+  cashoutAmount,
   cashoutWeek,
-  diamondsToCents,
   type MoneyRules,
   type PayeeMethod,
   type WithdrawalStatus,
@@ -14,6 +14,7 @@ import { phoneFromParts } from '../auth/phone';
 import type { RequestMeta } from '../auth/service';
 import type { SmsCodes } from '../auth/sms-codes';
 import { checkAmount, type Ledger } from '../ledger/ledger';
+import { refuseCashoutWhileShortfall } from '../payments/shortfall';
 import { collectibles } from './collectibles';
 import { cashoutRepo, type PayeeRow, type WithdrawalRow } from './cashout-repo';
 
@@ -46,14 +47,20 @@ export class CashoutService {
     private readonly codes: SmsCodes,
     readonly rules: MoneyRules,
     private readonly limitScale = 1,
+    /** The clock the cash-out week is read from (tests set it to either side of a week's start). */
+    private readonly opts: { now?: () => Date } = {},
   ) {}
+
+  #now(): Date {
+    return this.opts.now?.() ?? new Date();
+  }
 
   get minDiamonds(): number {
     return this.rules.minCashoutUsd * this.rules.diamondsPerUsd;
   }
 
-  async overview(uid: number, now = new Date()) {
-    const week = cashoutWeek(now, this.rules.weekUtcOffset);
+  async overview(uid: number) {
+    const week = cashoutWeek(this.#now(), this.rules.weekUtcOffset);
     return {
       balances: await this.ledger.balances(uid),
       payee: await cashoutRepo.currentPayee(this.db, uid),
@@ -96,30 +103,37 @@ export class CashoutService {
     });
   }
 
-  /** A cash-out request; the same key makes it once. */
-  async request(
-    uid: number,
-    input: { diamonds: number; key: string },
-    now = new Date(),
-  ): Promise<WithdrawalRow> {
+  /**
+   * A cash-out request; the same key makes it once. Only the diamonds worth whole cents are held
+   * and paid (see cashoutAmount); the rest of the request stays in the balance.
+   */
+  async request(uid: number, input: { diamonds: number; key: string }): Promise<WithdrawalRow> {
     checkAmount(input.diamonds, 'diamonds');
     const payee = await cashoutRepo.currentPayee(this.db, uid);
     if (payee?.status !== 'approved') throw new AppError('payee_not_approved');
+    await refuseCashoutWhileShortfall(this.db, uid);
     if (input.diamonds < this.minDiamonds) throw new AppError('cashout_below_minimum');
-    const cents = diamondsToCents(input.diamonds, this.rules.diamondsPerUsd);
-    const week = cashoutWeek(now, this.rules.weekUtcOffset);
+    // The minimum is whole dollars, so what is held is never below it.
+    const { diamonds, cents } = cashoutAmount(input.diamonds, this.rules.diamondsPerUsd);
+    if (!Number.isSafeInteger(cents)) throw new AppError('validation_failed', { field: 'diamonds' });
+    const week = cashoutWeek(this.#now(), this.rules.weekUtcOffset);
     const capCents = this.rules.weeklyCapUsd * 100;
     try {
       await this.ledger.post({
         kind: 'cashout_hold',
         key: `cashout:${uid}:${input.key}`,
         actor: uid,
-        meta: { diamonds: input.diamonds, payee: payee.id },
+        // What was asked, when it differs from what is held: a retry must ask the same.
+        meta: {
+          diamonds,
+          payee: payee.id,
+          ...(diamonds !== input.diamonds && { requested: input.diamonds }),
+        },
         postings: [
           {
             from: { uid, currency: 'diamond' },
             to: { system: 'cashout_hold', currency: 'diamond' },
-            amount: input.diamonds,
+            amount: diamonds,
           },
         ],
         // The user's diamond account is locked by now: their requests are checked one at a time.
@@ -130,7 +144,7 @@ export class CashoutService {
             uid,
             clientKey: input.key,
             payeeId: payee.id,
-            diamonds: input.diamonds,
+            diamonds,
             cents,
             week,
             holdTxId: txId,
@@ -159,38 +173,52 @@ export class CashoutService {
     };
   }
 
+  /** Staff never decide on their own payee account or cash-out: that takes someone else. */
   async reviewPayee(staffUid: number, payeeId: number, approve: boolean): Promise<void> {
+    const payee = await cashoutRepo.payee(this.db, payeeId);
+    if (!payee) throw new AppError('not_found');
+    if (payee.uid === staffUid) throw new AppError('review_own');
     if (!(await cashoutRepo.reviewPayee(this.db, payeeId, approve ? 'approved' : 'rejected', staffUid)))
       throw new AppError('already_reviewed');
   }
 
+  /**
+   * A staff decision. It is made on the state staff saw: when another decision moved the request
+   * meanwhile, this one lost and is refused (`already_reviewed`), even where the new state would
+   * allow it (a rejection of a request waiting for review does not undo an approval made at the
+   * same moment). The same decision twice (a double click, a retry) answers as done.
+   */
   async reviewWithdrawal(staffUid: number, id: number, action: WithdrawalAction): Promise<void> {
     const w = await cashoutRepo.withdrawal(this.db, id);
     if (!w) throw new AppError('not_found');
+    if (w.uid === staffUid) throw new AppError('review_own');
     const step = ACTIONS[action];
-    // The same decision again (a double click, a retry) is done already; another one is refused.
     if (w.status === step.to) return;
     if (!step.from.includes(w.status)) throw new AppError('already_reviewed');
+    const seen = [w.status];
     if (step.diamonds === 'keep') {
-      if (!(await cashoutRepo.moveWithdrawal(this.db, id, step.from, step.to, staffUid, null)))
-        throw new AppError('already_reviewed');
+      if (!(await cashoutRepo.moveWithdrawal(this.db, id, seen, step.to, staffUid, null)))
+        await this.#sameDecision(id, step.to);
       return;
     }
     const held = { system: 'cashout_hold' as const, currency: 'diamond' as const };
     try {
       await this.ledger.post({
         kind: step.diamonds === 'pay' ? 'payout' : 'cashout_release',
-        // One settlement per withdrawal: paying out and returning share the key.
+        // One settlement per withdrawal: paying out and returning share the key, so only one is
+        // ever made. The outcome is part of the request: a rejection and a failure (both return
+        // the diamonds) racing each other differ, and the loser is refused below instead of
+        // being answered as a retry of the winner.
         key: `cashout-settle:${id}`,
         actor: staffUid,
-        meta: { withdrawal: id, diamonds: w.diamonds },
+        meta: { withdrawal: id, diamonds: w.diamonds, status: step.to },
         postings: [
           step.diamonds === 'pay'
             ? { from: held, to: { system: 'payouts', currency: 'diamond' }, amount: w.diamonds }
             : { from: held, to: { uid: w.uid, currency: 'diamond' }, amount: w.diamonds },
         ],
         also: async (tx, txId) => {
-          if (!(await cashoutRepo.moveWithdrawal(tx, id, step.from, step.to, staffUid, txId)))
+          if (!(await cashoutRepo.moveWithdrawal(tx, id, seen, step.to, staffUid, txId)))
             throw new AppError('already_reviewed');
           if (step.to === 'successful') await collectibles.award(tx, w.uid, 'first_cashout');
         },
@@ -200,5 +228,10 @@ export class CashoutService {
         throw new AppError('already_reviewed');
       throw err;
     }
+  }
+
+  /** After losing a race to move a request: fine if the winner made this same decision. */
+  async #sameDecision(id: number, to: WithdrawalStatus): Promise<void> {
+    if ((await cashoutRepo.withdrawal(this.db, id))?.status !== to) throw new AppError('already_reviewed');
   }
 }

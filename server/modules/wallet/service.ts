@@ -10,7 +10,11 @@ export class WalletService {
     private readonly db: Db,
     private readonly ledger: Ledger,
     private readonly diamondsPerCoin: number,
-  ) {}
+  ) {
+    // Whole diamonds per coin (config checks it): conversions stay exact integer division.
+    if (!Number.isSafeInteger(diamondsPerCoin) || diamondsPerCoin < 1)
+      throw new Error(`diamonds per coin must be a positive whole number, not ${diamondsPerCoin}`);
+  }
 
   /** Diamonds in, whole coins out, in one movement; the same key converts once. */
   async convert(uid: number, input: { diamonds: number; key: string }): Promise<Record<Currency, number>> {

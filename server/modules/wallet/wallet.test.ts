@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cashoutWeek } from '../../../common/money';
+import { cashoutWeek, type MoneyRules } from '../../../common/money';
 import { MemoryKv } from '../../infra/kv';
 import type { SmsSender } from '../../infra/sms';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
+import { makeUsers } from '../../testing/people';
+import { SmsCodes } from '../auth/sms-codes';
 import { checkInvariants } from '../ledger/invariants';
 import { Ledger } from '../ledger/ledger';
+import { CashoutService } from './cashout';
+import { cashoutRepo } from './cashout-repo';
 
 // Convert and cash out through the app: the payee account (phone code, staff approval), the
-// minimum, the weekly cap (UTC-7 weeks), held diamonds returned on rejection, the staff page's calls.
+// minimum, whole cents, held diamonds returned on rejection, the staff page's calls; staff never
+// deciding on their own money, and decisions racing each other; the weekly cap (UTC-7 weeks) on a
+// service with an injected clock.
 const kv = new MemoryKv();
 const texts: { to: string; text: string }[] = [];
 const sms: SmsSender = {
@@ -21,6 +27,8 @@ let t: TestApp;
 type Person = { headers: Record<string, string>; uid: number };
 let host: Person;
 let staff: Person;
+/** Staff by STAFF_EMAILS: the other reviewer when `staff` may not decide. */
+let named: Person;
 
 beforeAll(async () => {
   // A small cap (100 USD = 20,000 diamonds at 200 a dollar) so two cash-outs reach it.
@@ -31,6 +39,7 @@ beforeAll(async () => {
   host = await signedInPerson(t, kv, 'cash-host@example.com', 'cash pass 1');
   staff = await signedInPerson(t, kv, 'cash-staff@example.com', 'staff pass 1');
   await t.testDb.db.query('UPDATE users SET staff = true WHERE uid = $1', [staff.uid]);
+  named = await signedInPerson(t, kv, 'named-staff@example.com', 'named pass 1');
 });
 afterAll(async () => {
   await t.close();
@@ -69,6 +78,13 @@ async function call<T = unknown>(
 const balances = async (who: Person) =>
   (await call<{ balances: { coin: number; diamond: number } }>(who, 'GET', '/api/v1/wallet')).body.data
     .balances;
+
+/** A payee account for `uid`, approved by `staff` (straight through the repository). */
+async function approvedPayee(uid: number, account: string): Promise<void> {
+  const db = t.testDb.db;
+  const payee = await cashoutRepo.insertPayee(db, { uid, method: 'paypal', account, phone: '+12015550142' });
+  await cashoutRepo.reviewPayee(db, payee.id, 'approved', staff.uid);
+}
 
 describe('the cash-out week', () => {
   it('starts on Monday 00:00 in UTC-7', () => {
@@ -149,7 +165,6 @@ describe('cash out', () => {
     // Only staff review; the host is not staff.
     expect((await call(host, 'GET', '/api/v1/staff/cashout')).status).toBe(403);
     // Staff by configuration (STAFF_EMAILS) as well as by the database flag.
-    const named = await signedInPerson(t, kv, 'named-staff@example.com', 'named pass 1');
     expect((await call(named, 'GET', '/api/v1/staff/cashout')).status).toBe(200);
     expect((await review(host, 'payees', connected.body.data.payee.id, { approve: true })).status).toBe(403);
     const queue = await call<{ payees: { id: number; account: string }[] }>(
@@ -166,7 +181,9 @@ describe('cash out', () => {
     );
   });
 
-  it('holds diamonds, keeps the minimum and the weekly cap, returns them on rejection', async () => {
+  // The weekly cap is tested on an injected clock (below): here a week could begin between two
+  // requests, so nothing here depends on reaching it.
+  it('holds diamonds worth whole cents, keeps the minimum, returns them on rejection', async () => {
     // 60 diamonds left from converting: below the minimum (50 USD = 10,000 diamonds).
     expect((await request(10_000, 'poor-request')).body.error).toBe('cashout_below_minimum');
     await grant(host.uid, 40_000, 'grant-cashout-1');
@@ -180,11 +197,16 @@ describe('cash out', () => {
     );
     expect((await balances(host)).diamond).toBe(30_060);
 
-    // Concurrent requests against the cap (100 USD a week; 50 used): exactly one more fits.
-    const racing = await Promise.all([1, 2, 3, 4].map((i) => request(10_000, `race-request-${i}`)));
-    expect(racing.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(racing.filter((r) => r.body.error === 'cashout_weekly_cap')).toHaveLength(3);
+    // 10,001 diamonds are worth 50.005 USD: 10,000 are held for 50.00 USD and one stays, rather
+    // than all held and the odd one paid for nothing.
+    const odd = await request(10_001, 'request-odd-1');
+    expect(odd.body.data.withdrawal).toMatchObject({ diamonds: 10_000, usd_cents: 5_000 });
     expect((await balances(host)).diamond).toBe(20_060);
+    expect((await request(10_001, 'request-odd-1')).body.data.withdrawal.id).toBe(
+      odd.body.data.withdrawal.id,
+    );
+    // The same key for another amount is another request, even one holding the same diamonds.
+    expect((await request(10_000, 'request-odd-1')).body.error).toBe('idempotency_conflict');
 
     // Rejected: the diamonds come back and the week has room again.
     expect(
@@ -201,10 +223,16 @@ describe('cash out', () => {
 
   it('pays out approved requests once; a failed payout returns the diamonds', async () => {
     const overview = await call<{
-      withdrawals: { id: number; status: string }[];
-      week: { used_cents: number };
+      withdrawals: { id: number; status: string; usd_cents: number; week_start: string }[];
+      week: { start: string; used_cents: number };
     }>(host, 'GET', '/api/v1/cashout');
-    expect(overview.body.data.week.used_cents).toBe(10_000);
+    // What this week holds (the real clock: the two requests may lie either side of a week's start).
+    const { week, withdrawals } = overview.body.data;
+    expect(week.used_cents).toBe(
+      withdrawals
+        .filter((w) => w.status === 'waiting_review' && w.week_start === week.start)
+        .reduce((sum, w) => sum + w.usd_cents, 0),
+    );
     const [second, first] = overview.body.data.withdrawals.filter((w) => w.status === 'waiting_review');
     if (!first || !second) throw new Error('two requests expected');
     expect((await review(staff, 'withdrawals', first.id, { action: 'paid' })).body.error).toBe(
@@ -238,5 +266,150 @@ describe('cash out', () => {
     const nft = await call<{ list: { id: string }[] }>(host, 'GET', '/api/v1/wallet/nft');
     expect(nft.body.data.list.map((c) => c.id)).toEqual(['star_maker', 'first_cashout']);
     await checkInvariants(t.testDb.db);
+  });
+});
+
+/** The cash-out rules of the test app (CASHOUT_WEEKLY_CAP_USD=100), for services made here. */
+const rules: MoneyRules = {
+  diamondsPerUsd: 200,
+  convertDiamondsPerCoin: 1,
+  minCashoutUsd: 50,
+  weeklyCapUsd: 100,
+  weekUtcOffset: -7,
+};
+const codes = () => new SmsCodes(kv, sms, { name: 'Beamly' });
+
+describe('staff decisions', () => {
+  const decide = (who: Person, id: number, action: string) =>
+    call(who, 'POST', `/api/v1/staff/withdrawals/${id}`, { action });
+  const requestAs = (who: Person, diamonds: number, key: string) =>
+    call<{ withdrawal: { id: number; status: string } }>(who, 'POST', '/api/v1/cashout/withdrawals', {
+      diamonds,
+      key,
+    });
+  const status = async (id: number) => (await cashoutRepo.withdrawal(t.testDb.db, id))?.status ?? 'missing';
+  /** The settlements (payout or release) made for a withdrawal, with the decision they record. */
+  const settlements = (id: number) =>
+    t.testDb.db.query<{ kind: string; status: string }>(
+      `SELECT kind, meta->>'status' AS status FROM ledger_transactions
+       WHERE kind IN ('payout', 'cashout_release') AND (meta->>'withdrawal')::bigint = $1`,
+      [id],
+    );
+
+  it('never let staff decide on their own payee account or cash-out', async () => {
+    const db = t.testDb.db;
+    const mine = await cashoutRepo.insertPayee(db, {
+      uid: staff.uid,
+      method: 'paypal',
+      account: 'cash-staff@example.com',
+      phone: '+12015550177',
+    });
+    const own = await call(staff, 'POST', `/api/v1/staff/payees/${mine.id}`, { approve: true });
+    expect(own).toMatchObject({ status: 403, body: { error: 'review_own' } });
+    expect((await cashoutRepo.payee(db, mine.id))?.status).toBe('pending');
+    // Another member of staff may.
+    expect((await call(named, 'POST', `/api/v1/staff/payees/${mine.id}`, { approve: true })).status).toBe(
+      200,
+    );
+
+    await grant(staff.uid, 10_000, 'grant-staff-1');
+    const asked = await requestAs(staff, 10_000, 'staff-request-1');
+    const id = asked.body.data.withdrawal.id;
+    for (const action of ['approve', 'reject'])
+      expect(await decide(staff, id, action)).toMatchObject({ status: 403, body: { error: 'review_own' } });
+    expect(await status(id)).toBe('waiting_review');
+    expect((await decide(named, id, 'approve')).status).toBe(200);
+    expect(await decide(staff, id, 'paid')).toMatchObject({ status: 403, body: { error: 'review_own' } });
+    expect(await status(id)).toBe('approved');
+    await checkInvariants(db);
+  });
+
+  it('made at the same moment: one wins, the other is refused, and state and money agree', async () => {
+    const db = t.testDb.db;
+    const [uid = 0] = await makeUsers(db, 1);
+    await approvedPayee(uid, 'racer@example.com');
+    await grant(uid, 60_000, 'grant-racer-1');
+    // Room in the week for all six requests below.
+    const cashout = new CashoutService(db, kv, new Ledger(db), codes(), { ...rules, weeklyCapUsd: 1_000 });
+    const hold = async (key: string) => (await cashout.request(uid, { diamonds: 10_000, key })).id;
+    const diamonds = async () => (await new Ledger(db).balances(uid)).diamond;
+
+    // Approve and reject a request waiting for review, through the service so both read it before
+    // either decides: the rejection must not go on to undo the approval (or the other way round).
+    const waiting = await hold('racer-request-0');
+    const first = await Promise.allSettled([
+      cashout.reviewWithdrawal(staff.uid, waiting, 'approve'),
+      cashout.reviewWithdrawal(named.uid, waiting, 'reject'),
+    ]);
+    expect(first.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    for (const r of first)
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ errorName: 'already_reviewed' });
+    const afterFirst = first[0]?.status === 'fulfilled' ? 'approved' : 'rejected';
+    expect(await status(waiting)).toBe(afterFirst);
+    expect(await settlements(waiting)).toHaveLength(afterFirst === 'rejected' ? 1 : 0);
+
+    // Reject and mark failed an approved request: both return the diamonds under the one
+    // settlement key, and the loser must not be answered as a retry of the winner.
+    for (let i = 1; i <= 5; i++) {
+      const approved = await hold(`racer-request-${i}`);
+      expect((await decide(staff, approved, 'approve')).status).toBe(200);
+      const before = await diamonds();
+      // Through the service, so both read the request before either decides.
+      const second = await Promise.allSettled([
+        cashout.reviewWithdrawal(staff.uid, approved, 'reject'),
+        cashout.reviewWithdrawal(named.uid, approved, 'failed'),
+      ]);
+      expect(second.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      for (const r of second)
+        if (r.status === 'rejected') expect(r.reason).toMatchObject({ errorName: 'already_reviewed' });
+      const final = second[0]?.status === 'fulfilled' ? 'rejected' : 'failed';
+      expect(await status(approved)).toBe(final);
+      expect(await settlements(approved)).toEqual([{ kind: 'cashout_release', status: final }]);
+      expect(await diamonds()).toBe(before + 10_000);
+      // The winner's decision again is done; the loser's again is still refused.
+      expect((await decide(staff, approved, final === 'rejected' ? 'reject' : 'failed')).status).toBe(200);
+      expect((await decide(staff, approved, final === 'rejected' ? 'failed' : 'reject')).status).toBe(409);
+    }
+    await checkInvariants(db);
+  });
+});
+
+describe('the weekly cap, on an injected clock', () => {
+  it('counts each UTC-7 week on its own, up to Monday 00:00 to the millisecond', async () => {
+    const db = t.testDb.db;
+    const [uid = 0] = await makeUsers(db, 1);
+    await approvedPayee(uid, 'weekly@example.com');
+    await grant(uid, 100_000, 'grant-weekly-1');
+    // Sunday 23:59:59.999 in UTC-7: the week that began Monday 16 November.
+    let now = new Date('2026-11-23T06:59:59.999Z');
+    const cashout = new CashoutService(db, kv, new Ledger(db), codes(), rules, 1, { now: () => now });
+    const ask = (key: string) => cashout.request(uid, { diamonds: 10_000, key });
+
+    expect(await ask('weekly-request-1')).toMatchObject({ week_start: '2026-11-16', usd_cents: 5_000 });
+    // Concurrent requests against the cap (100 USD a week; 50 used): exactly one more fits.
+    const racing = await Promise.allSettled([1, 2, 3, 4].map((i) => ask(`weekly-race-${i}`)));
+    expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of racing)
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ errorName: 'cashout_weekly_cap' });
+    expect((await cashout.overview(uid)).week).toEqual({
+      start: '2026-11-16',
+      used_cents: 10_000,
+      cap_cents: 10_000,
+    });
+
+    // Monday 00:00:00.000 in UTC-7: a new week, with the whole cap again.
+    now = new Date('2026-11-23T07:00:00.000Z');
+    expect((await cashout.overview(uid)).week).toEqual({
+      start: '2026-11-23',
+      used_cents: 0,
+      cap_cents: 10_000,
+    });
+    expect(await ask('weekly-request-2')).toMatchObject({ week_start: '2026-11-23' });
+    expect(await ask('weekly-request-3')).toMatchObject({ week_start: '2026-11-23' });
+    await expect(ask('weekly-request-4')).rejects.toMatchObject({ errorName: 'cashout_weekly_cap' });
+    // A retry of last week's request is still that request, whatever the week now.
+    expect(await ask('weekly-request-1')).toMatchObject({ week_start: '2026-11-16' });
+    expect((await new Ledger(db).balances(uid)).diamond).toBe(60_000);
+    await checkInvariants(db);
   });
 });

@@ -198,7 +198,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       })
     : null;
   const ledger = new Ledger(db);
-  const gifts = new GiftService(db, ledger, bus, { diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN });
+  const gifts = new GiftService(db, ledger, bus, {
+    diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN,
+    log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
+  });
   const chat = new ChatService(db, kv, bus, {
     sensitive,
     limitScale: config.RATE_LIMIT_SCALE,

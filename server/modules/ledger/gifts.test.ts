@@ -110,6 +110,16 @@ describe('gifts', () => {
     ];
     for (const [body, who, error] of cases) expect((await send(who, body)).body.error, error).toBe(error);
     expect((await send(null, { vid, gift_id: 1, key: 'visitor-1' })).status).toBe(401);
+    // Someone the host blocked: out of the room, gifts included (and nothing taken).
+    const blocked = await person('gift-blocked@example.com');
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/live/${vid}/blocks/${blocked.uid}`,
+      headers: host.headers,
+    });
+    expect((await send(blocked, { vid, gift_id: 1, key: 'blocked-1' })).body.error).toBe(
+      'blocked_permanently',
+    );
     await t.app.inject({ method: 'POST', url: `/api/v1/live/${vid}/end`, headers: host.headers });
     expect((await send(fan, { vid, gift_id: 1, key: 'after-end-1' })).body.error).toBe('host_offline');
     // Nothing above moved a coin.

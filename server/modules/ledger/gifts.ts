@@ -4,6 +4,7 @@ import type { Gift, Sticker } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { existingLive } from '../live/existing';
+import { roomRepo } from '../room/repo';
 import { GiftBatcher, type GiftReceipt } from './gift-batcher';
 import { giftRepo } from './gift-repo';
 import type { Ledger } from './ledger';
@@ -32,7 +33,7 @@ export class GiftService {
      * Diamonds per coin as an exact ratio: the host gets coins × rate rounded down, which is
      * zero for a one-coin gift at a rate below one (not forced up to one: the rate is the rule).
      */
-    private readonly opts: { diamondsPerCoin: Ratio },
+    private readonly opts: { diamondsPerCoin: Ratio; log?: (err: unknown) => void },
   ) {
     this.#batcher = new GiftBatcher(db);
   }
@@ -69,6 +70,8 @@ export class GiftService {
     const live = await existingLive(this.db, req.vid);
     if (live.status !== 'live') throw new AppError('host_offline');
     if (live.uid === who.uid) throw new AppError('gift_self');
+    // Someone the host blocked is out of the room: no gift from them plays there or ranks.
+    if (await roomRepo.isBlocked(this.db, live.uid, who.uid)) throw new AppError('blocked_permanently');
     const coins = gift.price * req.count;
     const receipt = await this.#batcher.send({
       // Keys are the sender's: two people's requests can never collide.
@@ -81,14 +84,18 @@ export class GiftService {
       coins,
       diamonds: applyRatio(coins, this.opts.diamondsPerCoin),
     });
+    // Paid: from here on nothing may answer as a failure, or the sender would pay again. A room
+    // that does not hear of the gift loses its animation, not anyone's coins.
     if (!receipt.replay)
-      await this.bus.publish(live.vid, {
-        t: 'gift',
-        from: { uid: who.uid, name: who.name, role: 'viewer' },
-        gift_id: gift.gift_id,
-        count: req.count,
-        coins,
-      });
+      await this.bus
+        .publish(live.vid, {
+          t: 'gift',
+          from: { uid: who.uid, name: who.name, role: 'viewer' },
+          gift_id: gift.gift_id,
+          count: req.count,
+          coins,
+        })
+        .catch((err: unknown) => this.opts.log?.(err));
     return { ...receipt, balances: await this.ledger.balances(who.uid) };
   }
 }

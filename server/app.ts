@@ -181,6 +181,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sensitive,
     audience: (vid) => presence.count(vid),
     onHostState: (vid, state) => bus.publish(vid, { t: 'host', state }),
+    watchBlocks: (vid, onBlock) => {
+      const sub = bus.subscribe(vid, (e) => {
+        if (e.t === 'kick') onBlock(e.uid);
+      });
+      return () => sub.close();
+    },
     log: (err) => app.log.error({ err }, 'live state update failed'),
     obsWhitelist:
       config.OBS_WHITELIST === 'all'

@@ -2,8 +2,8 @@ import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { WeriftEngine } from '../../media/werift-engine';
-import { createTestApp, type TestApp } from '../../testing/app';
-import { signedInUser } from '../../testing/auth';
+import { addNode, createTestApp, type TestApp } from '../../testing/app';
+import { signedInPerson, signedInUser } from '../../testing/auth';
 
 const kv = new MemoryKv();
 const media = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
@@ -134,6 +134,40 @@ describe('WHIP and WHEP refuse bad input with clear codes', () => {
     // The token ends with the broadcast.
     expect((await whip(vid, await offer(), token)).json()).toMatchObject({ error: 'stream_key_invalid' });
   });
+
+  it.skipIf(!process.env.REDIS_URL)(
+    'a block made through another node stops the viewer’s video on the node that has the media',
+    async () => {
+      const caster = await signedInPerson(t, kv, 'live-caster@example.com');
+      const fan = await signedInPerson(t, kv, 'live-fan@example.com');
+      const { vid, token } = await start(caster.headers);
+      expect((await whip(vid, await offer(), token)).statusCode).toBe(201);
+      const play = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/whep/${vid}`,
+        headers: { ...fan.headers, 'content-type': 'application/sdp' },
+        payload: await offer(),
+      });
+      expect(play.statusCode).toBe(201);
+      const session = String(play.headers.location).split('/').at(-1) ?? '';
+      expect(media.session(session)).not.toBeNull();
+      // Nobody is in the room's chat on either node: only the media node can stop the video.
+      const other = await addNode(t, { kv });
+      try {
+        const res = await other.inject({
+          method: 'POST',
+          url: `/api/v1/live/${vid}/blocks/${fan.uid}`,
+          headers: caster.headers,
+        });
+        expect(res.statusCode).toBe(200);
+        const end = Date.now() + 4000;
+        while (media.session(session) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+        expect(media.session(session)).toBeNull();
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('covers: GIF, JPG or PNG under 500 KB, a 3:4 box, only the owner', async () => {
     const sharp = (await import('sharp')).default;

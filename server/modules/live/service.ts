@@ -38,6 +38,8 @@ export class LiveService {
   readonly #viewerSessions = new Map<string, Map<string, number>>();
   /** Broadcasts being ended by their broadcaster right now. */
   readonly #ending = new Set<string>();
+  /** Per broadcast with signed-in viewers here, how to stop listening for its blocks. */
+  readonly #blockWatch = new Map<string, () => void>();
 
   constructor(
     private readonly db: Db,
@@ -54,6 +56,12 @@ export class LiveService {
       audience?: (vid: string) => Promise<number>;
       /** Told when the broadcast goes live, loses its broadcaster for a while, or ends (the room hears it). */
       onHostState?: (vid: string, state: HostState) => Promise<unknown>;
+      /**
+       * Listens for the host's blocks in a room, wherever they are made (another node, say);
+       * answers a function that stops listening. Viewers' media lives on this node (it ingests the
+       * broadcast), which may have nobody in the room's chat to hear the block otherwise.
+       */
+      watchBlocks?: (vid: string, onBlock: (uid: number) => void) => () => void;
     } = {},
   ) {
     media.onPublisher((vid, state) => {
@@ -93,6 +101,7 @@ export class LiveService {
       const timer = setTimeout(() => {
         this.#graceTimers.delete(vid);
         if (this.media.room(vid)) return;
+        this.#forgetViewers(vid);
         void liveRepo
           .end(this.db, vid)
           .then((ended) => {
@@ -235,6 +244,13 @@ export class LiveService {
     if (uid) {
       let sessions = this.#viewerSessions.get(vid);
       if (!sessions) this.#viewerSessions.set(vid, (sessions = new Map<string, number>()));
+      if (this.opts.watchBlocks && !this.#blockWatch.has(vid))
+        this.#blockWatch.set(
+          vid,
+          this.opts.watchBlocks(vid, (blocked) => {
+            void this.dropViewer(vid, blocked).catch((err: unknown) => this.opts.log?.(err));
+          }),
+        );
       // Sessions that ended on their own are forgotten here, now and then.
       if (sessions.size > 1000)
         for (const id of sessions.keys()) if (!this.media.session(id)) sessions.delete(id);
@@ -243,6 +259,13 @@ export class LiveService {
     const viewers = this.media.room(vid)?.viewers ?? 0;
     if (viewers > live.peak_viewers) await liveRepo.notePeak(this.db, vid, viewers);
     return session;
+  }
+
+  /** The broadcast's media here is over: its viewers' sessions and blocks are no longer watched. */
+  #forgetViewers(vid: string): void {
+    this.#viewerSessions.delete(vid);
+    this.#blockWatch.get(vid)?.();
+    this.#blockWatch.delete(vid);
   }
 
   /** Ends a viewer's media sessions of a broadcast on this node (the host blocked them). */
@@ -282,7 +305,7 @@ export class LiveService {
     let row;
     try {
       await this.media.closeRoom(vid);
-      this.#viewerSessions.delete(vid);
+      this.#forgetViewers(vid);
       row = await liveRepo.end(this.db, vid);
     } finally {
       this.#ending.delete(vid);
@@ -335,5 +358,6 @@ export class LiveService {
   shutdown(): void {
     for (const t of this.#graceTimers.values()) clearTimeout(t);
     this.#graceTimers.clear();
+    for (const vid of [...this.#blockWatch.keys()]) this.#forgetViewers(vid);
   }
 }

@@ -34,7 +34,20 @@ export const COIN_PACKAGES: readonly CoinPackage[] = [
   { id: 'c7000', coins: 7000, cents: 9999 },
 ];
 
-export const ORDER_STATUSES = ['pending', 'paid', 'declined', 'expired'] as const;
+/**
+ * A recharge order's states: pending until the provider answers; paid (coins credited) or
+ * declined or expired; `mismatch` when the provider took a different amount (parked for staff);
+ * `refunded` or `disputed` when a paid order's money went back (the coins were taken back).
+ */
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'declined',
+  'expired',
+  'mismatch',
+  'refunded',
+  'disputed',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const PAYEE_STATUSES = ['pending', 'approved', 'rejected', 'replaced'] as const;

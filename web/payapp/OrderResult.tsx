@@ -111,10 +111,16 @@ export function OrderResult({ id, cancelled }: { id: string; cancelled: boolean 
         {links}
       </div>
     );
+  const outcome =
+    status === 'declined' || status === 'mismatch'
+      ? status
+      : status === 'refunded' || status === 'disputed'
+        ? 'reversed'
+        : 'expired';
   return (
     <div className="pay-card pay-result pay-result--failed" role="alert">
-      <h2>{t(status === 'declined' ? 'pay.declined.title' : 'pay.expired.title')}</h2>
-      <p>{t(status === 'declined' ? 'pay.declined.text' : 'pay.expired.text')}</p>
+      <h2>{t(`pay.${outcome}.title`)}</h2>
+      <p>{t(`pay.${outcome}.text`)}</p>
       {links}
     </div>
   );

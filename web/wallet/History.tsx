@@ -6,7 +6,15 @@ import { formatAmount, formatDateTime } from './format';
 import { LoadError, Loading } from './ui';
 import type { Movement, useWallet } from './use-wallet';
 
-const KINDS = new Set(['grant', 'recharge', 'convert', 'cashout_hold', 'cashout_release', 'payout']);
+const KINDS = new Set([
+  'grant',
+  'recharge',
+  'recharge_reversal',
+  'convert',
+  'cashout_hold',
+  'cashout_release',
+  'payout',
+]);
 
 /** What a movement was, in words: "Recharge", "Gift sent · Rose ×10"… */
 function label(t: I18n['t'], m: Movement, site: string): string {

@@ -7,7 +7,7 @@ import type { PaymentReversal } from './provider';
  * provider charged something other than the order; left for staff), 'refunded' and 'disputed'
  * (the payment was given back; its coins taken back, see payment_reversals).
  */
-export const ORDER_STATES = [...ORDER_STATUSES, 'mismatch', 'refunded', 'disputed'] as const;
+export const ORDER_STATES = ORDER_STATUSES;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /** States of an order nobody was credited for, that a late payment may still credit. */

@@ -1,13 +1,20 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './paths';
 
 describe('the built server process', () => {
   it('starts on embedded PGlite with demo content, and shuts down cleanly on SIGTERM', async () => {
-    const port = 41000 + Math.floor(Math.random() * 2000);
+    // A port the system says is free (a random one can be an ephemeral port another test holds).
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
     // As `npm start` runs it: the default, relative DATA_DIR, from some working directory.
     const cwd = mkdtempSync(join(tmpdir(), 'beamly-main-'));
     const env: NodeJS.ProcessEnv = {

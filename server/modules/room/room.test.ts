@@ -158,6 +158,27 @@ describe('reports', () => {
     expect(
       (await send('POST', '/api/v1/reports', fan.headers, { target: fan.uid, category: 'other' })).body.error,
     ).toBe('report_self');
+    // A hundred characters as people count them, however many code units each takes.
+    const family = '👨‍👩‍👧‍👦';
+    expect(
+      (
+        await send('POST', '/api/v1/reports', other.headers, {
+          target: host.uid,
+          category: 'other',
+          reason: family.repeat(100),
+        })
+      ).status,
+    ).toBe(200);
+    // The broadcast named must be the reported person's own.
+    expect(
+      (
+        await send('POST', '/api/v1/reports', other.headers, {
+          target: fan.uid,
+          vid,
+          category: 'other',
+        })
+      ).body.error,
+    ).toBe('validation_failed');
     expect((await send('POST', '/api/v1/reports', {}, { target: host.uid, category: 'other' })).status).toBe(
       401,
     );

@@ -109,10 +109,11 @@ export function roomRoutes(room: RoomService, limitScale = 1): FastifyPluginAsyn
             target: z.number().int().positive(),
             vid: vid.optional(),
             category: z.enum(REPORT_CATEGORIES),
-            // Counted in characters by the service; this only bounds the request.
+            // Counted in characters (graphemes) by the service; this only bounds the request: one
+            // character can take many code units (a family emoji takes 11).
             reason: z
               .string()
-              .max(REPORT_MAX_CHARS * 4)
+              .max(REPORT_MAX_CHARS * 16)
               .default(''),
           }),
           response: { 200: okSchema(z.object({ id: z.number() })), ...errors },

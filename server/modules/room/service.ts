@@ -84,7 +84,10 @@ export class RoomService {
     if (countGraphemes(reason) > REPORT_MAX_CHARS)
       throw new AppError('validation_failed', { field: 'reason' });
     if (!(await this.users.byUid(r.target))) throw new AppError('not_found');
-    const vid = r.vid ? (await existingLive(this.db, r.vid)).vid : null;
+    const live = r.vid ? await existingLive(this.db, r.vid) : null;
+    // The broadcast a report names is the reported broadcaster's own (the staff console shows it).
+    if (live && live.uid !== r.target) throw new AppError('validation_failed', { field: 'vid' });
+    const vid = live?.vid ?? null;
     await enforceLimits(this.kv, [{ limit: REPORT_LIMIT, key: String(reporter) }], limitScale);
     return roomRepo.addReport(this.db, { reporter, target: r.target, vid, category: r.category, reason });
   }

@@ -63,6 +63,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         writeStoredLogin(u);
         setUser(u);
         setLoginOpen(false);
+        // The sign-in answer is the stored-login user; /me adds what the page may also need
+        // (staff or not) without waiting for the next page load.
+        api<{ user_info: StoredUser }>('GET', '/api/v1/me')
+          .then(({ user_info }) => {
+            writeStoredLogin(user_info);
+            setUser((now) => (now?.uid === user_info.uid ? user_info : now));
+          })
+          .catch(() => undefined);
       },
       async signOut(everywhere) {
         await api('POST', everywhere ? '/api/v1/auth/logout-all' : '/api/v1/auth/logout', {}).catch(

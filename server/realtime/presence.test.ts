@@ -40,3 +40,22 @@ describe.each(kinds)('presence (%s)', (kind) => {
     expect(await p.audience('nobody', 10)).toEqual([]);
   });
 });
+
+describe.skipIf(!process.env.REDIS_URL)('presence across nodes in Redis', () => {
+  it('a node that stops reporting (it died) drops out of the count and the audience by itself', async () => {
+    const prefix = `beamly-test-${randomBytes(4).toString('hex')}:presence:`;
+    const alive = new RedisPresence(process.env.REDIS_URL ?? '', prefix, 300);
+    const dying = new RedisPresence(process.env.REDIS_URL ?? '', prefix, 300);
+    opened.push(alive, dying);
+    const room = `r${randomBytes(4).toString('hex')}`;
+    await dying.report(room, 'dead-node', 4, [7, 8]);
+    expect((await alive.report(room, 'live-node', 1, [9])).viewers).toBe(5);
+    // The dying node never reports again; the live one keeps refreshing.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 120));
+      await alive.report(room, 'live-node', 1, [9]);
+    }
+    expect(await alive.count(room)).toBe(1);
+    expect(await alive.audience(room, 10)).toEqual([9]);
+  });
+});

@@ -109,6 +109,8 @@ export class RedisPresence implements Presence {
   constructor(
     url: string,
     private readonly prefix = 'beamly:presence:',
+    /** How long a node's report counts without a refresh (a dead node's people go after it). */
+    private readonly ttlMs = PRESENCE_TTL_MS,
   ) {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   }
@@ -122,9 +124,9 @@ export class RedisPresence implements Presence {
       `${this.prefix}${room}:who`,
       node,
       count,
-      now + PRESENCE_TTL_MS,
+      now + this.ttlMs,
       now,
-      PRESENCE_TTL_MS * 2,
+      this.ttlMs * 2,
       members.slice(0, MAX_MEMBERS_PER_NODE).join(','),
     )) as number[];
     return { viewers, seq };

@@ -377,7 +377,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(socialRoutes(social, db));
   await app.register(roomRoutes(room, config.RATE_LIMIT_SCALE));
   await app.register(moneyRoutes({ db, ledger, gifts }));
-  await app.register(paymentRoutes({ payments, ledger, kv, limitScale: config.RATE_LIMIT_SCALE }));
+  await app.register(
+    paymentRoutes({
+      payments,
+      ledger,
+      kv,
+      limitScale: config.RATE_LIMIT_SCALE,
+      db,
+      staffEmails: config.STAFF_EMAILS,
+    }),
+  );
   if (provider instanceof SandboxProvider) await app.register(sandboxPage(provider));
   await app.register(walletRoutes({ db, wallet, cashout, meta, staffEmails: config.STAFF_EMAILS }));
   await app.register(liveRoutes(live, { publicBaseUrl: config.publicBaseUrl }));

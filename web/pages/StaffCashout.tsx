@@ -3,11 +3,15 @@ import { useAuth } from '../auth/AuthContext';
 import { SignInPrompt } from '../auth/SignInPrompt';
 import { useI18n } from '../i18n/i18n';
 import type { StaffQueue } from '../wallet/api';
+import { PaymentsQueue } from '../wallet/StaffPayments';
 import { PayeeQueue, WithdrawalQueue } from '../wallet/StaffQueues';
 import { LoadError, Loading } from '../wallet/ui';
 import { useApiData } from '../wallet/use-api';
 
-/** /staff/cashout: staff approve payee accounts and decide cash-outs (spec §4). */
+/**
+ * /staff/cashout: staff approve payee accounts and decide cash-outs (spec §4), and look at payments
+ * that need them (shortfalls to settle, orders paid for another amount).
+ */
 export default function StaffCashout() {
   const { t } = useI18n();
   const { user } = useAuth();
@@ -38,6 +42,8 @@ function Review() {
         <>
           <PayeeQueue payees={data.payees} onChanged={reload} />
           <WithdrawalQueue withdrawals={data.withdrawals} onChanged={reload} />
+          {/* Asked once the page knows the reader is staff (a visitor is not asked twice). */}
+          <PaymentsQueue />
         </>
       )}
     </div>

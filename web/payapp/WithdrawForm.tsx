@@ -1,5 +1,5 @@
 import { useId, useState, type SyntheticEvent } from 'react';
-import { diamondsToCents } from '../../common/money';
+import { cashoutAmount } from '../../common/money';
 import { api } from '../auth/api';
 import { errorMessage } from '../auth/fields';
 import { BusyButton, FormError } from '../components/form';
@@ -27,7 +27,9 @@ export function WithdrawForm({ overview, onDone }: { overview: CashoutOverview; 
   const byCap = Math.floor((Math.max(0, week.cap_cents - week.used_cents) * rules.diamondsPerUsd) / 100);
   const max = Math.min(balances.diamond, byCap);
   const amount = /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
-  const cents = amount === null ? 0 : diamondsToCents(amount, rules.diamondsPerUsd);
+  // What the server will hold and pay: only diamonds worth whole cents; the rest stays.
+  const paid = cashoutAmount(amount ?? 0, rules.diamondsPerUsd);
+  const leftover = amount === null ? 0 : amount - paid.diamonds;
   // In the server's words (error.<name>); the server checks again.
   const problem =
     value.trim() === ''
@@ -100,7 +102,16 @@ export function WithdrawForm({ overview, onDone }: { overview: CashoutOverview; 
           })}
         </p>
         <p id={`${id}-worth`} className="withdraw-form__worth" aria-live="polite">
-          {amount !== null && t('cashout.request.worth', { usd: formatUsd(cents, locale) })}
+          {amount !== null && t('cashout.request.worth', { usd: formatUsd(paid.cents, locale) })}
+          {leftover > 0 && (
+            <span className="withdraw-form__leftover muted small">
+              {t('cashout.request.leftover', {
+                held: amountText(paid.diamonds),
+                count: leftover,
+                formatted: amountText(leftover),
+              })}
+            </span>
+          )}
         </p>
         <FormError message={problem ?? failure} />
         {done && (

@@ -32,7 +32,8 @@ function useDecision(onChanged: () => void) {
   return { busy, decide };
 }
 
-function Person({ nickname, shortId }: { nickname: string; shortId: string }) {
+/** Who a staff item is about: their name (to their profile) and short id. */
+export function Person({ nickname, shortId }: { nickname: string; shortId: string }) {
   const { t } = useI18n();
   return (
     <span className="staff-item__who">

@@ -99,3 +99,38 @@ export interface StaffQueue {
 }
 
 export type StaffAction = 'approve' | 'reject' | 'paid' | 'failed';
+
+/** Who a staff list item is about. */
+export interface StaffListedUser {
+  uid: number;
+  nickname: string;
+  short_id: string;
+}
+
+/** GET /api/v1/staff/payments (newest first, at most 50 of each). */
+export interface StaffPayments {
+  /** Reversed recharges whose coins were partly spent: the buyer owes `owed` coins. */
+  shortfalls: {
+    order_id: string;
+    user: StaffListedUser;
+    kind: 'refund' | 'dispute';
+    coins: number;
+    taken: number;
+    owed: number;
+    created_at: string;
+  }[];
+  /** Orders the provider charged another amount for (never credited). */
+  mismatches: {
+    order_id: string;
+    user: StaffListedUser;
+    package_id: string;
+    coins: number;
+    /** In the currency's smallest unit, as providers report amounts. */
+    expected_cents: number;
+    currency: string;
+    received_cents: number | null;
+    received_currency: string | null;
+    provider: string;
+    created_at: string;
+  }[];
+}

@@ -46,6 +46,38 @@ export interface ReversalRow {
   settled_at: Date | null;
 }
 
+/** An open shortfall as the staff page lists it: the reversal and who owes it. */
+export interface OpenShortfallRow {
+  order_id: string;
+  uid: number;
+  nickname: string;
+  short_id: string;
+  reason: PaymentReversal['reason'];
+  coins: number;
+  taken: number;
+  /** Coins owed: `coins - taken`. */
+  shortfall: number;
+  created_at: Date;
+}
+
+/** An order parked as 'mismatch', as the staff page lists it. */
+export interface MismatchRow {
+  id: string;
+  uid: number;
+  nickname: string;
+  short_id: string;
+  package_id: string;
+  coins: number;
+  /** What the order costs. */
+  amount_cents: number;
+  currency: string;
+  /** What the provider said it charged (null: not recorded, for orders parked before migration 014). */
+  received_cents: number | null;
+  received_currency: string | null;
+  provider: string;
+  created_at: Date;
+}
+
 /** A webhook event no order here matched, as kept (payment_events.detail). */
 export interface UnmatchedEventRow {
   event_id: string;
@@ -139,11 +171,19 @@ export const paymentsRepo = {
     ]);
   },
 
-  /** The provider charged something other than the order: never credited, left for staff (final). */
-  async markMismatch(db: Queryable, id: string): Promise<void> {
+  /**
+   * The provider charged something other than the order: never credited, left for staff (final).
+   * What it said it charged is kept for the staff page.
+   */
+  async markMismatch(
+    db: Queryable,
+    id: string,
+    received: { cents: number | null; currency: string | null },
+  ): Promise<void> {
     await db.query(
-      `UPDATE payment_orders SET status = 'mismatch', updated_at = now() WHERE id = $1 AND status IN ${CREDITABLE}`,
-      [id],
+      `UPDATE payment_orders SET status = 'mismatch', received_cents = $2, received_currency = $3, updated_at = now()
+       WHERE id = $1 AND status IN ${CREDITABLE}`,
+      [id, received.cents, received.currency?.toLowerCase() ?? null],
     );
   },
 
@@ -203,7 +243,13 @@ export const paymentsRepo = {
     await db.query(
       `INSERT INTO payment_reversals (order_id, uid, reason, coins, taken) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (order_id) DO UPDATE
-       SET reason = excluded.reason, coins = excluded.coins, taken = excluded.taken, updated_at = now()`,
+       SET reason = excluded.reason, coins = excluded.coins, taken = excluded.taken, updated_at = now(),
+           -- A settled shortfall that grows (a larger refund, a dispute) is open again: staff
+           -- settled what was owed then, not what is owed now.
+           settled_at = CASE WHEN excluded.coins - excluded.taken > payment_reversals.coins - payment_reversals.taken
+                             THEN NULL ELSE payment_reversals.settled_at END,
+           settled_by = CASE WHEN excluded.coins - excluded.taken > payment_reversals.coins - payment_reversals.taken
+                             THEN NULL ELSE payment_reversals.settled_by END`,
       [r.order_id, r.uid, r.reason, r.coins, r.taken],
     );
     await db.query(
@@ -241,6 +287,32 @@ export const paymentsRepo = {
       [orderId, staffUid],
     );
     return rows.length > 0;
+  },
+
+  /**
+   * Shortfalls staff have to settle (the staff page): open reversals, newest first, with the
+   * buyer and what they still owe.
+   */
+  async openShortfalls(db: Queryable, limit: number): Promise<OpenShortfallRow[]> {
+    return db.query<OpenShortfallRow>(
+      `SELECT r.order_id, r.uid, u.nickname, u.short_id, r.reason, r.coins, r.taken, r.shortfall, r.created_at
+       FROM payment_reversals r JOIN users u ON u.uid = r.uid
+       WHERE r.taken < r.coins AND r.settled_at IS NULL
+       ORDER BY r.created_at DESC, r.order_id DESC LIMIT $1`,
+      [limit],
+    );
+  },
+
+  /** Orders parked as 'mismatch' (the provider charged another amount), newest first. */
+  async mismatchedOrders(db: Queryable, limit: number): Promise<MismatchRow[]> {
+    return db.query<MismatchRow>(
+      `SELECT o.id, o.uid, u.nickname, u.short_id, o.package_id, o.coins, o.amount_cents, o.currency,
+         o.received_cents, o.received_currency, o.provider, o.created_at
+       FROM payment_orders o JOIN users u ON u.uid = o.uid
+       WHERE o.status = 'mismatch'
+       ORDER BY o.created_at DESC, o.id DESC LIMIT $1`,
+      [limit],
+    );
   },
 
   /** Orders still waiting for their provider, oldest first (the repair sweep). */

@@ -205,8 +205,10 @@ describe('refunds and chargebacks of recharges', () => {
     const service = new PaymentService(t.testDb.db, ledger, sandbox, {
       publicBaseUrl: 'https://beamly.test',
     });
-    expect(await service.settleShortfall(id, who.uid)).toBe(true);
-    expect(await service.settleShortfall(id, who.uid)).toBe(false);
+    const settler = await signedInPerson(t, kv, 'spent-settler@example.com', 'reversal pass 1');
+    await expect(service.settleShortfall(id, who.uid)).rejects.toMatchObject({ errorName: 'review_own' });
+    await service.settleShortfall(id, settler.uid);
+    await expect(service.settleShortfall(id, settler.uid)).rejects.toMatchObject({ errorName: 'not_found' });
     expect((await cashout(who, 'spent-cashout-02')).error).not.toBe('reversal_shortfall');
     await checkInvariants(t.testDb.db);
   });

@@ -7,6 +7,8 @@ import { requireAuth } from '../auth/context';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Ledger } from '../ledger/ledger';
+import { requireStaff } from '../users/staff';
+import type { Db } from '../../db/client';
 import { ORDER_STATES } from './repo';
 import type { PaymentService } from './service';
 
@@ -26,15 +28,43 @@ const order = z.object({
   currency: z.string(),
   created_at: z.date(),
 });
+const person = { uid: z.number(), nickname: z.string(), short_id: z.string() };
+const shortfall = z.object({
+  order_id: z.string(),
+  user: z.object(person),
+  kind: z.enum(['refund', 'dispute']),
+  /** Coins the reversals cover, taken back, and still owed (spent before the reversal). */
+  coins: z.number(),
+  taken: z.number(),
+  owed: z.number(),
+  created_at: z.date(),
+});
+const mismatch = z.object({
+  order_id: z.string(),
+  user: z.object(person),
+  package_id: z.string(),
+  coins: z.number(),
+  expected_cents: z.number(),
+  currency: z.string(),
+  received_cents: z.number().nullable(),
+  received_currency: z.string().nullable(),
+  provider: z.string(),
+  created_at: z.date(),
+});
 /** Webhook bodies are small; anything bigger is not from a provider. */
 const WEBHOOK_MAX_BYTES = 64 * 1024;
 
-/** Recharge (spec §2 payment app): packages, orders, and the providers' webhooks. */
+/**
+ * Recharge (spec §2 payment app): packages, orders, and the providers' webhooks; and the staff's
+ * view of payments to look at (open shortfalls, mismatched orders).
+ */
 export function paymentRoutes(deps: {
   payments: PaymentService;
   ledger: Ledger;
   kv: Kv;
   limitScale: number;
+  db: Db;
+  staffEmails: readonly string[];
 }): FastifyPluginAsyncZod {
   const { payments } = deps;
   return async (app) => {
@@ -110,6 +140,70 @@ export function paymentRoutes(deps: {
         void reply.header('cache-control', 'no-store');
         const o = await payments.order(uid, req.params.id);
         return { status: 200 as const, data: { order: o, coins: (await deps.ledger.balances(uid)).coin } };
+      },
+    );
+
+    app.get(
+      '/api/v1/staff/payments',
+      {
+        schema: {
+          tags: ['staff'],
+          summary:
+            'Staff: open shortfalls of refunded or disputed recharges, and orders paid for another amount (newest first, 50 each)',
+          response: {
+            200: okSchema(z.object({ shortfalls: z.array(shortfall), mismatches: z.array(mismatch) })),
+            ...errors,
+          },
+        },
+      },
+      async (req, reply) => {
+        await requireStaff(req, deps.db, deps.staffEmails);
+        void reply.header('cache-control', 'no-store');
+        const r = await payments.staffReview();
+        return {
+          status: 200 as const,
+          data: {
+            shortfalls: r.shortfalls.map((s) => ({
+              order_id: s.order_id,
+              user: { uid: s.uid, nickname: s.nickname, short_id: s.short_id },
+              kind: s.reason,
+              coins: s.coins,
+              taken: s.taken,
+              owed: s.shortfall,
+              created_at: s.created_at,
+            })),
+            mismatches: r.mismatches.map((m) => ({
+              order_id: m.id,
+              user: { uid: m.uid, nickname: m.nickname, short_id: m.short_id },
+              package_id: m.package_id,
+              coins: m.coins,
+              expected_cents: m.amount_cents,
+              currency: m.currency,
+              received_cents: m.received_cents,
+              received_currency: m.received_currency,
+              provider: m.provider,
+              created_at: m.created_at,
+            })),
+          },
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/staff/payments/:orderId/settle',
+      {
+        schema: {
+          tags: ['staff'],
+          summary:
+            "Staff: mark a reversed recharge's shortfall settled (recovered or written off), which lifts the buyer's cash-out block",
+          params: z.object({ orderId: z.string().max(64) }),
+          response: { 200: okSchema(z.object({ ok: z.boolean() })), ...errors },
+        },
+      },
+      async (req) => {
+        const staff = await requireStaff(req, deps.db, deps.staffEmails);
+        await payments.settleShortfall(req.params.orderId, staff);
+        return { status: 200 as const, data: { ok: true } };
       },
     );
 

@@ -9,7 +9,13 @@ import { translate } from '../../i18n';
 import type { Ledger } from '../ledger/ledger';
 import { collectibles } from '../wallet/collectibles';
 import type { PaymentEvent, PaymentOutcome, PaymentProvider, PaymentReversal } from './provider';
-import { paymentsRepo, type OrderRow, type OrderState } from './repo';
+import {
+  paymentsRepo,
+  type MismatchRow,
+  type OpenShortfallRow,
+  type OrderRow,
+  type OrderState,
+} from './repo';
 
 /** How often a polled order that is still pending is looked up at the provider. */
 const LOOKUP_EVERY_MS = 3_000;
@@ -17,6 +23,8 @@ const LOOKUP_EVERY_MS = 3_000;
 const STALE_S = 120;
 /** Tries of a reversal that lost a race (the buyer spent coins meanwhile, or another reversal). */
 const REVERSAL_TRIES = 5;
+/** How many of each kind the staff page lists (newest first). */
+const STAFF_LIST_LIMIT = 50;
 
 /** Rolls back a credit: the order was refunded, disputed or mismatched before it could be paid. */
 class NotCreditable extends Error {}
@@ -204,7 +212,7 @@ export class PaymentService {
         // Never credit what was not paid. Final, so neither webhooks nor the sweep ask again:
         // staff see the order as 'mismatch' and settle it with the buyer (a refund, usually).
         this.opts.log?.('paid amount differs from the order', { order: order.id, amountCents, currency });
-        await paymentsRepo.markMismatch(this.db, order.id);
+        await paymentsRepo.markMismatch(this.db, order.id, { cents: amountCents, currency });
         return;
       }
       try {
@@ -329,9 +337,32 @@ export class PaymentService {
     }
   }
 
-  /** Staff settled a reversal's shortfall (recovered it, or wrote it off): cash-out is open again. */
-  async settleShortfall(orderId: string, staffUid: number): Promise<boolean> {
-    return paymentsRepo.settleShortfall(this.db, orderId, staffUid);
+  /**
+   * What staff look at (the staff page, docs/money.md "Staff actions"): shortfalls still open and
+   * orders parked as 'mismatch', newest first, at most `limit` of each.
+   */
+  async staffReview(limit = STAFF_LIST_LIMIT): Promise<{
+    shortfalls: OpenShortfallRow[];
+    mismatches: MismatchRow[];
+  }> {
+    return {
+      shortfalls: await paymentsRepo.openShortfalls(this.db, limit),
+      mismatches: await paymentsRepo.mismatchedOrders(this.db, limit),
+    };
+  }
+
+  /**
+   * Staff settled a reversal's shortfall (recovered it, or wrote it off): the buyer's cash-out is
+   * open again (unless another shortfall of theirs is still open). `not_found` when the order has
+   * no open shortfall (none, or already settled: a second click, another member of staff first);
+   * nobody settles their own (`review_own`).
+   */
+  async settleShortfall(orderId: string, staffUid: number): Promise<void> {
+    const r = await paymentsRepo.reversal(this.db, orderId);
+    if (!r || r.shortfall <= 0 || r.settled_at !== null) throw new AppError('not_found');
+    if (r.uid === staffUid) throw new AppError('review_own');
+    // Who settled it and when are kept on the reversal (settled_by, settled_at).
+    if (!(await paymentsRepo.settleShortfall(this.db, orderId, staffUid))) throw new AppError('not_found');
   }
 
   /**

@@ -1,4 +1,7 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../../common/errors';
 import type { Queryable } from '../../db/client';
+import { requireAuth } from '../auth/context';
 import { staffRepo } from './staff-repo';
 
 /**
@@ -10,4 +13,15 @@ export async function isStaff(db: Queryable, uid: number, staffEmails: readonly 
   const user = await staffRepo.marks(db, uid);
   if (!user) return false;
   return user.staff || (user.email !== null && staffEmails.includes(user.email));
+}
+
+/** The caller's uid if they are staff; `not_allowed` (403) otherwise, `invalid_session` if signed out. */
+export async function requireStaff(
+  req: FastifyRequest,
+  db: Queryable,
+  staffEmails: readonly string[],
+): Promise<number> {
+  const { uid } = requireAuth(req);
+  if (!(await isStaff(db, uid, staffEmails))) throw new AppError('not_allowed');
+  return uid;
 }

@@ -1,14 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../../common/errors';
 import { PAYEE_METHODS, PAYEE_STATUSES, WITHDRAWAL_STATUSES } from '../../../common/money';
 import type { Db } from '../../db/client';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requireAuth } from '../auth/context';
 import type { MetaReader } from '../auth/meta';
 import type { CashoutService } from './cashout';
-import { isStaff } from '../users/staff';
+import { requireStaff } from '../users/staff';
 import type { WalletService } from './service';
 
 const errors = {
@@ -53,11 +52,7 @@ export function walletRoutes(deps: {
   staffEmails: readonly string[];
 }): FastifyPluginAsyncZod {
   const { wallet, cashout, meta } = deps;
-  const requireStaff = async (req: FastifyRequest) => {
-    const { uid } = requireAuth(req);
-    if (!(await isStaff(deps.db, uid, deps.staffEmails))) throw new AppError('not_allowed');
-    return uid;
-  };
+  const staffOnly = (req: FastifyRequest) => requireStaff(req, deps.db, deps.staffEmails);
 
   return async (app) => {
     app.post(
@@ -214,7 +209,7 @@ export function walletRoutes(deps: {
         },
       },
       async (req, reply) => {
-        await requireStaff(req);
+        await staffOnly(req);
         void reply.header('cache-control', 'no-store');
         return { status: 200 as const, data: await cashout.queue() };
       },
@@ -232,7 +227,7 @@ export function walletRoutes(deps: {
         },
       },
       async (req) => {
-        const staff = await requireStaff(req);
+        const staff = await staffOnly(req);
         await cashout.reviewPayee(staff, req.params.id, req.body.approve);
         return { status: 200 as const, data: { ok: true } };
       },
@@ -251,7 +246,7 @@ export function walletRoutes(deps: {
         },
       },
       async (req) => {
-        const staff = await requireStaff(req);
+        const staff = await staffOnly(req);
         await cashout.reviewWithdrawal(staff, req.params.id, req.body.action);
         return { status: 200 as const, data: { ok: true } };
       },

@@ -1,0 +1,296 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../../infra/kv';
+import { createTestApp, type TestApp } from '../../testing/app';
+import { signedInPerson } from '../../testing/auth';
+import { checkInvariants } from '../ledger/invariants';
+import { Ledger } from '../ledger/ledger';
+import { SandboxProvider, sign } from './sandbox';
+
+// The staff's view of payments (docs/money.md "Staff actions"): shortfalls left by refunds and
+// chargebacks after the coins were spent, settled from /staff/cashout, and orders the provider
+// charged another amount for. Refunds come from the sandbox, as signed webhooks through the app.
+const kv = new MemoryKv();
+const SECRET = 'sandbox-staff-secret-0001';
+let t: TestApp;
+let sandbox: SandboxProvider;
+let ledger: Ledger;
+type Person = { headers: Record<string, string>; uid: number; shortId: string };
+/** Staff by users.staff. */
+let staff: Person;
+/** Staff by STAFF_EMAILS: the other reviewer when `staff` may not decide. */
+let named: Person;
+
+beforeAll(async () => {
+  sandbox = new SandboxProvider(kv, {
+    secret: SECRET,
+    publicBaseUrl: 'https://beamly.test',
+    chaos: true,
+    delayMs: [0, 20],
+    retryMs: 5,
+    deliver: async (body, headers) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/payments/webhook/sandbox',
+          payload: body,
+          headers,
+        })
+      ).statusCode,
+  });
+  t = await createTestApp(
+    { kv, payments: sandbox },
+    { SANDBOX_PAY_SECRET: SECRET, STAFF_EMAILS: 'Pay-Named-Staff@example.com' },
+  );
+  ledger = new Ledger(t.testDb.db);
+  staff = await signedInPerson(t, kv, 'pay-staff@example.com', 'staff pass 1');
+  await t.testDb.db.query('UPDATE users SET staff = true WHERE uid = $1', [staff.uid]);
+  named = await signedInPerson(t, kv, 'pay-named-staff@example.com', 'named pass 1');
+});
+afterAll(async () => {
+  await t.close();
+  await kv.close();
+});
+
+type Envelope<T> = { data: T; error?: string };
+const json = <T>(r: LightMyRequestResponse): Envelope<T> => r.json();
+
+interface Listed {
+  shortfalls: {
+    order_id: string;
+    user: { uid: number; nickname: string; short_id: string };
+    kind: 'refund' | 'dispute';
+    coins: number;
+    taken: number;
+    owed: number;
+    created_at: string;
+  }[];
+  mismatches: {
+    order_id: string;
+    user: { uid: number; nickname: string; short_id: string };
+    package_id: string;
+    coins: number;
+    expected_cents: number;
+    currency: string;
+    received_cents: number | null;
+    received_currency: string | null;
+    provider: string;
+    created_at: string;
+  }[];
+}
+
+async function list(who: Person | null) {
+  const res = await t.app.inject({ url: '/api/v1/staff/payments', headers: who?.headers ?? {} });
+  return { status: res.statusCode, body: json<Listed>(res) };
+}
+
+async function settle(who: Person | null, orderId: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/staff/payments/${orderId}/settle`,
+    headers: who?.headers ?? {},
+  });
+  return { status: res.statusCode, error: json(res).error };
+}
+
+/** Opens an order for `packageId`; answers it and its checkout's ref. */
+async function ordered(who: Person, packageId: string, key: string): Promise<{ id: string; ref: string }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/payments/orders',
+    headers: who.headers,
+    payload: { package_id: packageId, key },
+  });
+  const { order, url } = json<{ order: { id: string }; url: string }>(res).data;
+  return { id: order.id, ref: new URL(url).pathname.split('/').pop() ?? '' };
+}
+
+/** `who` buys `packageId`, spends `spent` of its coins on gifts, then the payment is reversed. */
+async function reversedAfterSpending(
+  who: Person,
+  packageId: string,
+  spent: number,
+  how: 'refund' | 'dispute',
+): Promise<string> {
+  const { id, ref } = await ordered(who, packageId, `key-${how}-${who.uid}-${packageId}`);
+  await sandbox.pay(ref, '4242424242424242');
+  await sandbox.settled();
+  if (spent > 0)
+    await ledger.post({
+      kind: 'gift',
+      key: `staff-spend-${id}`,
+      actor: who.uid,
+      postings: [
+        {
+          from: { uid: who.uid, currency: 'coin' },
+          to: { system: 'gift_spend', currency: 'coin' },
+          amount: spent,
+        },
+      ],
+    });
+  await (how === 'refund' ? sandbox.refund(ref) : sandbox.dispute(ref));
+  await sandbox.settled();
+  return id;
+}
+
+/** Asks for a cash-out with an approved payee account: the first check it meets answers. */
+async function cashout(who: Person, key: string) {
+  await t.testDb.db.query(
+    `INSERT INTO payees (uid, method, account, phone, status) VALUES ($1, 'paypal', 'payee@example.com', '+12015550123', 'approved')
+     ON CONFLICT DO NOTHING`,
+    [who.uid],
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/cashout/withdrawals',
+    headers: who.headers,
+    payload: { diamonds: 10_000, key },
+  });
+  return json(res).error;
+}
+
+describe('staff: payments to look at', () => {
+  it('lists a refund after coins were spent; settling removes it and lifts the cash-out block', async () => {
+    const buyer = await signedInPerson(t, kv, 'pay-spender@example.com', 'buyer pass 1');
+    const id = await reversedAfterSpending(buyer, 'c700', 500, 'refund');
+    // A refund with nothing spent leaves nothing owed: not listed.
+    const thrifty = await signedInPerson(t, kv, 'pay-thrifty@example.com', 'buyer pass 1');
+    const whole = await reversedAfterSpending(thrifty, 'c350', 0, 'refund');
+
+    const listed = await list(staff);
+    expect(listed.status).toBe(200);
+    const [profile] = await t.testDb.db.query<{ nickname: string }>(
+      'SELECT nickname FROM users WHERE uid = $1',
+      [buyer.uid],
+    );
+    expect(listed.body.data.shortfalls.find((s) => s.order_id === id)).toEqual({
+      order_id: id,
+      user: { uid: buyer.uid, nickname: profile?.nickname, short_id: buyer.shortId },
+      kind: 'refund',
+      coins: 700,
+      taken: 200,
+      owed: 500,
+      created_at: expect.any(String) as string,
+    });
+    expect(listed.body.data.shortfalls.map((s) => s.order_id)).not.toContain(whole);
+    expect(await cashout(buyer, 'pay-spender-cash-1')).toBe('reversal_shortfall');
+
+    expect(await settle(named, id)).toEqual({ status: 200, error: undefined });
+    expect((await list(staff)).body.data.shortfalls.map((s) => s.order_id)).not.toContain(id);
+    // Settled once: a second click (or another member of staff) finds nothing open.
+    expect(await settle(staff, id)).toEqual({ status: 404, error: 'not_found' });
+    expect(await settle(staff, whole)).toEqual({ status: 404, error: 'not_found' });
+    expect(await settle(staff, 'po_nothing_here')).toEqual({ status: 404, error: 'not_found' });
+    // Cash-out is no longer refused for it (the next check, the minimum, answers).
+    expect(await cashout(buyer, 'pay-spender-cash-2')).toBe('cashout_below_minimum');
+    const [row] = await t.testDb.db.query<{ settled_by: number; settled: boolean }>(
+      'SELECT settled_by, settled_at IS NOT NULL AS settled FROM payment_reversals WHERE order_id = $1',
+      [id],
+    );
+    expect(row).toEqual({ settled_by: named.uid, settled: true });
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('a settled shortfall that grows (a dispute after a partial refund) is open again', async () => {
+    const buyer = await signedInPerson(t, kv, 'pay-grows@example.com', 'buyer pass 1');
+    const { id, ref } = await ordered(buyer, 'c700', 'key-grows');
+    await sandbox.pay(ref, '4242424242424242');
+    await sandbox.settled();
+    await ledger.post({
+      kind: 'gift',
+      key: `staff-spend-${id}`,
+      actor: buyer.uid,
+      postings: [
+        {
+          from: { uid: buyer.uid, currency: 'coin' },
+          to: { system: 'gift_spend', currency: 'coin' },
+          amount: 600,
+        },
+      ],
+    });
+    // 5.00 of 9.99 refunded: 351 coins to take back (350.35, rounded up), 100 left to take, 251 owed.
+    await sandbox.refund(ref, 500);
+    await sandbox.settled();
+    const owed = async () => (await list(staff)).body.data.shortfalls.find((s) => s.order_id === id)?.owed;
+    expect(await owed()).toBe(251);
+    expect(await settle(named, id)).toEqual({ status: 200, error: undefined });
+    expect(await owed()).toBeUndefined();
+    // Then the rest is disputed: the whole 700, of which 100 was taken: 600 owed, open again.
+    await sandbox.dispute(ref);
+    await sandbox.settled();
+    expect(await owed()).toBe(600);
+    expect(await cashout(buyer, 'pay-grows-cash')).toBe('reversal_shortfall');
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('is for staff only', async () => {
+    const buyer = await signedInPerson(t, kv, 'pay-nosy@example.com', 'buyer pass 1');
+    const id = await reversedAfterSpending(buyer, 'c70', 70, 'dispute');
+    expect((await list(buyer)).status).toBe(403);
+    expect((await list(buyer)).body.error).toBe('not_allowed');
+    expect(await settle(buyer, id)).toEqual({ status: 403, error: 'not_allowed' });
+    expect((await list(null)).status).toBe(401);
+    expect((await settle(null, id)).status).toBe(401);
+    // Still open, and listed as a dispute: the whole order owed.
+    const open = (await list(named)).body.data.shortfalls.find((s) => s.order_id === id);
+    expect(open).toMatchObject({ kind: 'dispute', coins: 70, taken: 0, owed: 70 });
+  });
+
+  it('refuses a member of staff settling their own shortfall; another one may', async () => {
+    const id = await reversedAfterSpending(staff, 'c350', 100, 'refund');
+    expect((await list(staff)).body.data.shortfalls.find((s) => s.order_id === id)).toMatchObject({
+      user: { uid: staff.uid },
+      owed: 100,
+    });
+    expect(await settle(staff, id)).toEqual({ status: 403, error: 'review_own' });
+    expect((await list(staff)).body.data.shortfalls.map((s) => s.order_id)).toContain(id);
+    expect(await settle(named, id)).toEqual({ status: 200, error: undefined });
+  });
+
+  it('lists shortfalls newest first', async () => {
+    const a = await signedInPerson(t, kv, 'pay-first@example.com', 'buyer pass 1');
+    const b = await signedInPerson(t, kv, 'pay-second@example.com', 'buyer pass 1');
+    const older = await reversedAfterSpending(a, 'c70', 10, 'refund');
+    const newer = await reversedAfterSpending(b, 'c70', 20, 'refund');
+    const ids = (await list(staff)).body.data.shortfalls.map((s) => s.order_id);
+    expect(ids.indexOf(newer)).toBeLessThan(ids.indexOf(older));
+    expect(ids.indexOf(newer)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('lists an order the provider charged another amount for, with both amounts', async () => {
+    const buyer = await signedInPerson(t, kv, 'pay-short@example.com', 'buyer pass 1');
+    const { id, ref } = await ordered(buyer, 'c700', 'pay-short-order-1');
+    const event = {
+      id: 'evt_sbx_staff_short',
+      type: 'payment.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { ref, order_id: id, amount: 1, currency: 'USD' },
+    };
+    const raw = JSON.stringify(event);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/webhook/sandbox',
+      headers: {
+        'content-type': 'application/json',
+        'sandbox-signature': sign(SECRET, raw, Math.floor(Date.now() / 1000)),
+      },
+      payload: raw,
+    });
+    expect(res.statusCode).toBe(200);
+    const listed = (await list(staff)).body.data;
+    expect(listed.mismatches.find((m) => m.order_id === id)).toMatchObject({
+      user: { uid: buyer.uid, short_id: buyer.shortId },
+      package_id: 'c700',
+      coins: 700,
+      expected_cents: 999,
+      currency: 'usd',
+      received_cents: 1,
+      received_currency: 'usd',
+      provider: 'sandbox',
+    });
+    // Not a shortfall: nothing was credited, nothing to settle.
+    expect(listed.shortfalls.map((s) => s.order_id)).not.toContain(id);
+    expect(await settle(staff, id)).toEqual({ status: 404, error: 'not_found' });
+    expect((await ledger.balances(buyer.uid)).coin).toBe(0);
+  });
+});

@@ -1,0 +1,219 @@
+import { useState } from 'react';
+import type { Locale } from '../../common/locales';
+import { htmlLang } from '../../common/locales';
+import { api, ApiError } from '../auth/api';
+import { errorMessage } from '../auth/fields';
+import { NoContent, useFeedback } from '../components/feedback';
+import { Modal } from '../components/Modal';
+import { useI18n } from '../i18n/i18n';
+import type { StaffPayments } from './api';
+import { formatAmount, formatDateTime } from './format';
+import { Person } from './StaffQueues';
+import { LoadError, Loading } from './ui';
+import { useApiData } from './use-api';
+
+type Shortfall = StaffPayments['shortfalls'][number];
+type Mismatch = StaffPayments['mismatches'][number];
+
+/**
+ * An amount in a currency's smallest unit (what providers report: cents, or yen for JPY) as money
+ * in the reader's language; the code as it is when the browser does not know the currency.
+ */
+function formatMinor(minor: number, currency: string, locale: Locale): string {
+  try {
+    const f = new Intl.NumberFormat(htmlLang(locale), {
+      style: 'currency',
+      currency: currency.toUpperCase(),
+    });
+    return f.format(minor / 10 ** (f.resolvedOptions().maximumFractionDigits ?? 2));
+  } catch {
+    return `${formatAmount(minor, locale)} ${currency.toUpperCase()}`;
+  }
+}
+
+/** A value kept in its own direction inside a translated sentence (the text form of <bdi>). */
+const isolate = (text: string) => `\u2068${text}\u2069`;
+
+/**
+ * "Payments to look at" on /staff/cashout (docs/money.md "Staff actions"): shortfalls left by
+ * refunds and chargebacks after the coins were spent, which block the buyer's cash-outs until
+ * marked settled; and orders the provider charged another amount for, to check at the provider.
+ */
+export function PaymentsQueue() {
+  const { t } = useI18n();
+  const { data, error, loading, reload } = useApiData<StaffPayments>('/api/v1/staff/payments');
+  return (
+    <section className="section staff-payments" aria-labelledby="staff-payments">
+      <h2 id="staff-payments">{t('staff.payments.title')}</h2>
+      <p className="muted">{t('staff.payments.intro')}</p>
+      {loading && <Loading />}
+      {error !== null && <LoadError error={error} onRetry={reload} />}
+      {data && (
+        <>
+          <Shortfalls shortfalls={data.shortfalls} onChanged={reload} />
+          <Mismatches mismatches={data.mismatches} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Shortfalls({ shortfalls, onChanged }: { shortfalls: Shortfall[]; onChanged: () => void }) {
+  const { t, locale } = useI18n();
+  const { toast } = useFeedback();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [asking, setAsking] = useState<Shortfall | null>(null);
+  const settle = async (s: Shortfall) => {
+    setBusy(s.order_id);
+    try {
+      await api('POST', `/api/v1/staff/payments/${encodeURIComponent(s.order_id)}/settle`);
+      toast(t('staff.payments.settled'));
+    } catch (err) {
+      // Not open any more: another member of staff settled it first.
+      toast(
+        err instanceof ApiError && err.error === 'not_found'
+          ? t('staff.payments.gone')
+          : errorMessage(t, err),
+      );
+    } finally {
+      setBusy(null);
+      onChanged();
+    }
+  };
+  const coins = (n: number) => ({ count: n, formatted: formatAmount(n, locale) });
+  return (
+    <section className="staff-payments__group" aria-labelledby="staff-shortfalls">
+      <h3 id="staff-shortfalls">{t('staff.payments.shortfalls', { count: shortfalls.length })}</h3>
+      <p className="muted small">{t('staff.payments.shortfallsHelp')}</p>
+      {shortfalls.length === 0 ? (
+        <NoContent>
+          <p className="muted">{t('staff.payments.noShortfalls')}</p>
+        </NoContent>
+      ) : (
+        <ul className="staff-list">
+          {shortfalls.map((s) => (
+            <li key={s.order_id} className="staff-item">
+              <div className="staff-item__head">
+                <Person nickname={s.user.nickname} shortId={s.user.short_id} />
+                <span className={`status status--${s.kind}`}>{t(`staff.payments.kind.${s.kind}`)}</span>
+              </div>
+              <p className="staff-item__amount">{t('staff.payments.owed', coins(s.owed))}</p>
+              <dl className="staff-item__facts">
+                <div>
+                  <dt>{t('staff.payments.order')}</dt>
+                  <dd className="break small">
+                    <bdi dir="ltr">{s.order_id}</bdi>
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('staff.payments.takenBack')}</dt>
+                  <dd>
+                    {t('staff.payments.takenOf', { taken: formatAmount(s.taken, locale), ...coins(s.coins) })}
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('staff.payments.reversedAt')}</dt>
+                  <dd>{formatDateTime(s.created_at, locale)}</dd>
+                </div>
+              </dl>
+              <div className="staff-item__actions">
+                <button
+                  type="button"
+                  className="btn btn--primary btn--sm"
+                  disabled={busy !== null}
+                  aria-busy={busy === s.order_id || undefined}
+                  onClick={() => setAsking(s)}
+                >
+                  {t('staff.payments.settle')}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {asking && (
+        <Modal label={t('staff.payments.settle')} onClose={() => setAsking(null)}>
+          <h2 className="dialog__title">{t('staff.payments.settle')}</h2>
+          <p>
+            {t('staff.payments.confirmSettle', {
+              name: isolate(asking.user.nickname),
+              ...coins(asking.owed),
+            })}
+          </p>
+          <div className="dialog__actions">
+            <button type="button" className="btn btn--ghost" onClick={() => setAsking(null)}>
+              {t('common.cancel')}
+            </button>
+            <button
+              type="button"
+              className="btn btn--primary"
+              autoFocus
+              onClick={() => {
+                setAsking(null);
+                void settle(asking);
+              }}
+            >
+              {t('staff.payments.settle')}
+            </button>
+          </div>
+        </Modal>
+      )}
+    </section>
+  );
+}
+
+/** Read-only: the order is settled at the provider, with the buyer (usually a refund). */
+function Mismatches({ mismatches }: { mismatches: Mismatch[] }) {
+  const { t, locale } = useI18n();
+  return (
+    <section className="staff-payments__group" aria-labelledby="staff-mismatches">
+      <h3 id="staff-mismatches">{t('staff.payments.mismatches', { count: mismatches.length })}</h3>
+      <p className="muted small">{t('staff.payments.mismatchesHelp')}</p>
+      {mismatches.length === 0 ? (
+        <NoContent>
+          <p className="muted">{t('staff.payments.noMismatches')}</p>
+        </NoContent>
+      ) : (
+        <ul className="staff-list">
+          {mismatches.map((m) => (
+            <li key={m.order_id} className="staff-item">
+              <div className="staff-item__head">
+                <Person nickname={m.user.nickname} shortId={m.user.short_id} />
+                <span className="status status--mismatch">{t('staff.payments.amountDiffers')}</span>
+              </div>
+              <p className="staff-item__amount">
+                {t('staff.payments.amounts', {
+                  expected: isolate(formatMinor(m.expected_cents, m.currency, locale)),
+                  received:
+                    m.received_cents === null
+                      ? t('staff.payments.notRecorded')
+                      : isolate(formatMinor(m.received_cents, m.received_currency ?? m.currency, locale)),
+                })}
+              </p>
+              <dl className="staff-item__facts">
+                <div>
+                  <dt>{t('staff.payments.order')}</dt>
+                  <dd className="break small">
+                    <bdi dir="ltr">{m.order_id}</bdi>
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('staff.payments.package')}</dt>
+                  <dd>{t('wallet.coins', { count: m.coins, formatted: formatAmount(m.coins, locale) })}</dd>
+                </div>
+                <div>
+                  <dt>{t('staff.payments.provider')}</dt>
+                  <dd className="staff-payments__provider">{m.provider}</dd>
+                </div>
+                <div>
+                  <dt>{t('staff.payments.ordered')}</dt>
+                  <dd>{formatDateTime(m.created_at, locale)}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
-import { createTestApp, type TestApp } from '../../testing/app';
+import type { TestApp } from '../../testing/app';
+import { sandboxApp } from '../../testing/sandbox';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from '../ledger/invariants';
 import type { PaymentProvider } from './provider';
@@ -21,25 +22,7 @@ type Person = { headers: Record<string, string>; uid: number };
 let buyer: Person;
 
 beforeAll(async () => {
-  sandbox = new SandboxProvider(kv, {
-    secret: SECRET,
-    publicBaseUrl: 'https://beamly.test',
-    chaos: true,
-    delayMs: [0, 30],
-    retryMs: 5,
-    deliver: async (body, headers) => {
-      if (!delivering) throw new Error('connection reset');
-      return (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/v1/payments/webhook/sandbox',
-          payload: body,
-          headers,
-        })
-      ).statusCode;
-    },
-  });
-  t = await createTestApp({ kv, payments: sandbox }, { SANDBOX_PAY_SECRET: SECRET });
+  ({ t, sandbox } = await sandboxApp(kv, { secret: SECRET, connected: () => delivering }));
   buyer = await signedInPerson(t, kv, 'buyer@example.com', 'buyer pass 1');
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
-import { createTestApp, type TestApp } from '../../testing/app';
+import type { TestApp } from '../../testing/app';
+import { sandboxApp } from '../../testing/sandbox';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from '../ledger/invariants';
 import { Ledger } from '../ledger/ledger';
@@ -23,25 +24,13 @@ const refused: { status: number; body: string }[] = [];
 type Person = { headers: Record<string, string>; uid: number };
 
 beforeAll(async () => {
-  sandbox = new SandboxProvider(kv, {
+  ({ t, sandbox } = await sandboxApp(kv, {
     secret: SECRET,
-    publicBaseUrl: 'https://beamly.test',
-    chaos: true,
-    delayMs: [0, 30],
-    retryMs: 5,
-    deliver: async (body, headers) => {
-      if (!delivering) throw new Error('connection reset');
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/payments/webhook/sandbox',
-        payload: body,
-        headers,
-      });
-      if (res.statusCode !== 200) refused.push({ status: res.statusCode, body: res.body });
-      return res.statusCode;
+    connected: () => delivering,
+    delivered: (status, body) => {
+      if (status !== 200) refused.push({ status, body });
     },
-  });
-  t = await createTestApp({ kv, payments: sandbox }, { SANDBOX_PAY_SECRET: SECRET });
+  }));
   ledger = new Ledger(t.testDb.db);
 });
 afterEach(() => {

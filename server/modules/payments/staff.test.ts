@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
-import { createTestApp, type TestApp } from '../../testing/app';
+import type { TestApp } from '../../testing/app';
+import { sandboxApp } from '../../testing/sandbox';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from '../ledger/invariants';
 import { Ledger } from '../ledger/ledger';
@@ -22,26 +23,10 @@ let staff: Person;
 let named: Person;
 
 beforeAll(async () => {
-  sandbox = new SandboxProvider(kv, {
+  ({ t, sandbox } = await sandboxApp(kv, {
     secret: SECRET,
-    publicBaseUrl: 'https://beamly.test',
-    chaos: true,
-    delayMs: [0, 20],
-    retryMs: 5,
-    deliver: async (body, headers) =>
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/v1/payments/webhook/sandbox',
-          payload: body,
-          headers,
-        })
-      ).statusCode,
-  });
-  t = await createTestApp(
-    { kv, payments: sandbox },
-    { SANDBOX_PAY_SECRET: SECRET, STAFF_EMAILS: 'Pay-Named-Staff@example.com' },
-  );
+    env: { STAFF_EMAILS: 'Pay-Named-Staff@example.com' },
+  }));
   ledger = new Ledger(t.testDb.db);
   staff = await signedInPerson(t, kv, 'pay-staff@example.com', 'staff pass 1');
   await t.testDb.db.query('UPDATE users SET staff = true WHERE uid = $1', [staff.uid]);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
-import { Ledger } from '../server/modules/ledger/ledger';
+import { grant } from '../server/testing/people';
 import { signedInUser } from '../server/testing/auth';
 import { openPage, startE2E, waitReady, type E2E } from './fixture';
 
@@ -31,17 +31,7 @@ beforeAll(async () => {
   const [row] = await e2e.app.testDb.db.query<{ uid: number }>('SELECT uid FROM users WHERE email = $1', [
     GIFTER.email,
   ]);
-  await new Ledger(e2e.app.testDb.db).post({
-    kind: 'grant',
-    key: 'e2e-gifter-coins',
-    postings: [
-      {
-        from: { system: 'promotions', currency: 'coin' },
-        to: { uid: row?.uid ?? 0, currency: 'coin' },
-        amount: 100,
-      },
-    ],
-  });
+  await grant(e2e.app.testDb.db, row?.uid ?? 0, 100);
   await e2e.app.app.inject({
     method: 'POST',
     url: '/api/v1/me/profile',

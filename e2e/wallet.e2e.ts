@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
-import { Ledger } from '../server/modules/ledger/ledger';
+import { grant } from '../server/testing/people';
 import { signedInPerson } from '../server/testing/auth';
 import { freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fixture';
 
@@ -31,17 +31,7 @@ beforeAll(async () => {
   await signedInPerson(e2e.app, kv, STAFF.email, STAFF.password);
   await e2e.app.testDb.db.query('UPDATE users SET staff = true WHERE email = $1', [STAFF.email]);
   // Diamonds the host earned from gifts.
-  await new Ledger(e2e.app.testDb.db).post({
-    kind: 'grant',
-    key: 'e2e-host-diamonds',
-    postings: [
-      {
-        from: { system: 'gift_mint', currency: 'diamond' },
-        to: { uid: host.uid, currency: 'diamond' },
-        amount: 30_000,
-      },
-    ],
-  });
+  await grant(e2e.app.testDb.db, host.uid, 30_000, 'diamond');
 });
 afterAll(async () => {
   await e2e.close();

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '../db/client';
+import type { Db, Queryable } from '../db/client';
+import { Ledger } from '../modules/ledger/ledger';
+import type { Currency } from '../modules/ledger/repo';
 
 /** `n` users straight into the table (tests and benches of what comes after sign-up). */
 export async function makeUsers(db: Queryable, n: number): Promise<number[]> {
@@ -21,4 +23,28 @@ export async function makeLive(db: Queryable, uid: number): Promise<string> {
     [vid, uid],
   );
   return vid;
+}
+
+/**
+ * Coins (from promotions) or diamonds (as if earned from gifts) for `uid`, moved through the
+ * ledger itself. The same key grants once.
+ */
+export function grant(
+  db: Db,
+  uid: number,
+  amount: number,
+  currency: Currency = 'coin',
+  key = `grant-${randomBytes(6).toString('hex')}`,
+): Promise<unknown> {
+  return new Ledger(db).post({
+    kind: 'grant',
+    key,
+    postings: [
+      {
+        from: { system: currency === 'coin' ? 'promotions' : 'gift_mint', currency },
+        to: { uid, currency },
+        amount,
+      },
+    ],
+  });
 }

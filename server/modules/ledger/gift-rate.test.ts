@@ -3,7 +3,7 @@ import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from './invariants';
-import { Ledger } from './ledger';
+import { grant } from '../../testing/people';
 
 // Gifts at a rate other than one diamond a coin, through the app (GiftService): the host's
 // diamonds are coins × GIFT_DIAMONDS_PER_COIN rounded down, exactly.
@@ -26,17 +26,7 @@ beforeAll(async () => {
   });
   vid = res.json<{ data: { vid: string } }>().data.vid;
   await t.testDb.db.query(`UPDATE lives SET status = 'live', started_at = now() WHERE vid = $1`, [vid]);
-  await new Ledger(t.testDb.db).post({
-    kind: 'grant',
-    key: `rate-welcome-${fan.uid}`,
-    postings: [
-      {
-        from: { system: 'promotions', currency: 'coin' },
-        to: { uid: fan.uid, currency: 'coin' },
-        amount: 500,
-      },
-    ],
-  });
+  await grant(t.testDb.db, fan.uid, 500);
 });
 afterAll(async () => {
   await t.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { createTestDb, type TestDb } from '../../testing/db';
-import { makeUsers } from '../../testing/people';
+import { grant, makeUsers } from '../../testing/people';
 import { Ledger } from './ledger';
 import { ledgerRepo } from './repo';
 
@@ -16,13 +16,7 @@ beforeAll(async () => {
   db = t.db;
   [uid = 0] = await makeUsers(db, 1);
   const ledger = new Ledger(db);
-  await ledger.post({
-    kind: 'grant',
-    key: 'history-grant',
-    postings: [
-      { from: { system: 'gift_mint', currency: 'diamond' }, to: { uid, currency: 'diamond' }, amount: 100 },
-    ],
-  });
+  await grant(db, uid, 100, 'diamond');
   for (let i = 0; i < 25; i++) {
     await ledger.post({
       kind: 'convert',

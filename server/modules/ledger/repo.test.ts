@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { createTestDb, type TestDb } from '../../testing/db';
-import { makeUsers } from '../../testing/people';
+import { grant as grantTo, makeUsers } from '../../testing/people';
 import { checkInvariants } from './invariants';
 import { Ledger } from './ledger';
 import { ledgerRepo, type GiftRow } from './repo';
@@ -28,14 +28,7 @@ afterAll(async () => {
 });
 
 let keys = 0;
-const grant = (uid: number, coins: number) =>
-  ledger.post({
-    kind: 'grant',
-    key: `repo-grant-${++keys}`,
-    postings: [
-      { from: { system: 'promotions', currency: 'coin' }, to: { uid, currency: 'coin' }, amount: coins },
-    ],
-  });
+const grant = (uid: number, coins: number) => grantTo(db, uid, coins);
 
 /** Gift rows as GiftBatcher builds them, with the accounts resolved. */
 async function gifts(sender: number, hosts: readonly number[], coins: readonly number[]): Promise<GiftRow[]> {

@@ -5,6 +5,7 @@ import type { TestApp } from '../../testing/app';
 import { sandboxApp } from '../../testing/sandbox';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from '../ledger/invariants';
+import { grant } from '../../testing/people';
 import { Ledger } from '../ledger/ledger';
 import { SandboxProvider, sign } from './sandbox';
 import { PaymentService } from './service';
@@ -162,17 +163,7 @@ describe('refunds and chargebacks of recharges', () => {
     const refused = await cashout(who, 'spent-cashout-01');
     expect(refused).toEqual({ status: 403, error: 'reversal_shortfall' });
     // Coins bought later are the buyer's: nothing more is taken by a repeated event.
-    await ledger.post({
-      kind: 'grant',
-      key: 'spent-grant-00001',
-      postings: [
-        {
-          from: { system: 'promotions', currency: 'coin' },
-          to: { uid: who.uid, currency: 'coin' },
-          amount: 50,
-        },
-      ],
-    });
+    await grant(t.testDb.db, who.uid, 50);
     const session = await sandbox.session(ref);
     const replay = {
       id: 'evt_sbx_replayed_refund',

@@ -4,7 +4,7 @@ import { MemoryKv } from '../../infra/kv';
 import type { SmsSender } from '../../infra/sms';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
-import { makeUsers } from '../../testing/people';
+import { grant as grantTo, makeUsers } from '../../testing/people';
 import { SmsCodes } from '../auth/sms-codes';
 import { checkInvariants } from '../ledger/invariants';
 import { Ledger } from '../ledger/ledger';
@@ -47,17 +47,7 @@ afterAll(async () => {
 });
 
 const grant = (uid: number, diamonds: number, key: string) =>
-  new Ledger(t.testDb.db).post({
-    kind: 'grant',
-    key,
-    postings: [
-      {
-        from: { system: 'gift_mint', currency: 'diamond' },
-        to: { uid, currency: 'diamond' },
-        amount: diamonds,
-      },
-    ],
-  });
+  grantTo(t.testDb.db, uid, diamonds, 'diamond', key);
 
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the data's shape
 async function call<T = unknown>(

@@ -19,6 +19,8 @@ export interface GiftReceipt {
   txId: number;
   /** A retry of a gift already made: nothing moved this time. */
   replay: boolean;
+  /** The sender's coins right after this gift was paid (not known for a replay). */
+  coinsLeft?: number;
 }
 
 interface Accounts {
@@ -47,8 +49,9 @@ const KNOWN_ACCOUNTS = 100_000;
  * ledger transaction (its key, its postings), and what the popular host and the system accounts gain is
  * appended to ledger_pending (one row per account per batch) instead of updating rows every gift
  * would queue for: that is what lets thousands of gifts a second reach one host. A quiet room's
- * gift commits alone at once. Senders' coins are debited only where they suffice; the others are
- * refused.
+ * gift commits alone at once. The statement pays only gifts to a host who is live and has not
+ * blocked the sender, and debits senders only where their coins suffice; the others are refused
+ * with the reason.
  */
 export class GiftBatcher {
   #queue: Pending[] = [];
@@ -187,8 +190,13 @@ export class GiftBatcher {
     const results: (GiftReceipt | AppError)[] = [];
     for (const o of orders) {
       const r = byKey.get(o.key);
-      if (r?.tx_id != null) results.push({ txId: r.tx_id, replay: false });
-      else if (r?.fresh) results.push(new AppError('insufficient_coins'));
+      if (r?.tx_id != null)
+        results.push({
+          txId: r.tx_id,
+          replay: false,
+          ...(r.coins_left === null ? {} : { coinsLeft: r.coins_left }),
+        });
+      else if (r?.fresh) results.push(new AppError(REFUSALS[r.refused ?? 'short']));
       else {
         // Made before: the same gift again answers the first; another request under its key fails.
         try {
@@ -201,6 +209,13 @@ export class GiftBatcher {
     return results;
   }
 }
+
+/** Why the batch statement refused a gift, as the error the sender gets (spec §4, §6, §8). */
+const REFUSALS = {
+  offline: 'host_offline',
+  blocked: 'blocked_permanently',
+  short: 'insufficient_coins',
+} as const;
 
 /** PostgreSQL's unique violation and deadlock: what two nodes' batches meeting can raise. */
 function lostRace(err: unknown): boolean {

@@ -4,11 +4,9 @@ import type { Gift, Sticker } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { existingLive } from '../live/existing';
-import { roomRepo } from '../room/repo';
-import { GiftBatcher, type GiftReceipt } from './gift-batcher';
+import { GiftBatcher } from './gift-batcher';
 import { giftRepo } from './gift-repo';
 import type { Ledger } from './ledger';
-import type { Currency } from './repo';
 
 export type { Gift };
 
@@ -22,6 +20,8 @@ export const MAX_COMBO = 99;
  */
 export class GiftService {
   readonly #batcher: GiftBatcher;
+  /** Broadcast → its host (never changes): a popular room's gifts do not each look it up. */
+  readonly #hosts = new Map<string, number>();
   #catalogue: { at: number; gifts: Gift[] } | null = null;
   #stickers: { at: number; list: Sticker[] } | null = null;
 
@@ -61,24 +61,23 @@ export class GiftService {
   async send(
     who: { uid: number; name: string },
     req: { vid: string; giftId: number; count: number; key: string },
-  ): Promise<GiftReceipt & { balances: Record<Currency, number> }> {
+  ): Promise<{ txId: number; replay: boolean; coins: number }> {
     const gift = (await this.catalogue()).find((g) => g.gift_id === req.giftId);
     if (!gift) throw new AppError('gift_not_found');
     if (gift.format !== 'video') throw new AppError('gift_format_unsupported');
     if (!Number.isInteger(req.count) || req.count < 1 || req.count > MAX_COMBO)
       throw new AppError('validation_failed', { field: 'count' });
-    const live = await existingLive(this.db, req.vid);
-    if (live.status !== 'live') throw new AppError('host_offline');
-    if (live.uid === who.uid) throw new AppError('gift_self');
-    // Someone the host blocked is out of the room: no gift from them plays there or ranks.
-    if (await roomRepo.isBlocked(this.db, live.uid, who.uid)) throw new AppError('blocked_permanently');
+    const host = await this.#host(req.vid);
+    if (host === who.uid) throw new AppError('gift_self');
     const coins = gift.price * req.count;
+    // The batch itself refuses a host who is not live now (host_offline) and someone the host
+    // blocked (out of the room: no gift from them plays there or ranks).
     const receipt = await this.#batcher.send({
       // Keys are the sender's: two people's requests can never collide.
       key: `gift:${who.uid}:${req.key}`,
       sender: who.uid,
-      host: live.uid,
-      vid: live.vid,
+      host,
+      vid: req.vid,
       giftId: gift.gift_id,
       count: req.count,
       coins,
@@ -88,7 +87,7 @@ export class GiftService {
     // that does not hear of the gift loses its animation, not anyone's coins.
     if (!receipt.replay)
       await this.bus
-        .publish(live.vid, {
+        .publish(req.vid, {
           t: 'gift',
           from: { uid: who.uid, name: who.name, role: 'viewer' },
           gift_id: gift.gift_id,
@@ -96,6 +95,17 @@ export class GiftService {
           coins,
         })
         .catch((err: unknown) => this.opts.log?.(err));
-    return { ...receipt, balances: await this.ledger.balances(who.uid) };
+    const coinsLeft = receipt.coinsLeft ?? (await this.ledger.balances(who.uid)).coin;
+    return { txId: receipt.txId, replay: receipt.replay, coins: coinsLeft };
+  }
+
+  /** The broadcast's host; `video_not_found` for a broadcast that does not exist (or was deleted). */
+  async #host(vid: string): Promise<number> {
+    const known = this.#hosts.get(vid);
+    if (known !== undefined) return known;
+    const live = await existingLive(this.db, vid);
+    if (this.#hosts.size >= 10_000) this.#hosts.clear();
+    this.#hosts.set(vid, live.uid);
+    return live.uid;
   }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { createTestDb, type TestDb } from '../../testing/db';
-import { grant as grantTo, makeUsers } from '../../testing/people';
+import { grant as grantTo, makeLive, makeUsers } from '../../testing/people';
 import { checkInvariants } from './invariants';
 import { Ledger } from './ledger';
 import { ledgerRepo, type GiftRow } from './repo';
@@ -28,12 +28,15 @@ afterAll(async () => {
 });
 
 let keys = 0;
+const lives = new Map<number, string>();
 const grant = (uid: number, coins: number) => grantTo(db, uid, coins);
 
 /** Gift rows as GiftBatcher builds them, with the accounts resolved. */
 async function gifts(sender: number, hosts: readonly number[], coins: readonly number[]): Promise<GiftRow[]> {
   const coin = await ledgerRepo.userAccounts(db, [sender], 'coin');
   const diamond = await ledgerRepo.userAccounts(db, hosts, 'diamond');
+  // Gifts go only to a host who is live: each host is, in a broadcast of their own.
+  for (const host of hosts) if (!lives.has(host)) lives.set(host, await makeLive(db, host));
   return coins.map((c, i) => {
     const host = hosts[i % hosts.length] ?? 0;
     return {
@@ -42,7 +45,7 @@ async function gifts(sender: number, hosts: readonly number[], coins: readonly n
       senderAccount: coin.get(sender) ?? 0,
       host,
       hostAccount: diamond.get(host) ?? 0,
-      vid: 'repo-test-vid',
+      vid: lives.get(host) ?? '',
       coins: c,
       diamonds: c,
       meta: { coins: c, diamonds: c },

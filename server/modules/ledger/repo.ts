@@ -38,18 +38,24 @@ export interface GiftRow {
   meta: Record<string, unknown>;
 }
 
-/** What became of a batch's gift: a new transaction, refused (coins short), or a key used before. */
+/** What became of a batch's gift: a new transaction, refused, or a key used before. */
 export interface GiftOutcome {
   key: string;
   tx_id: number | null;
   /** False: the key had been used; the caller checks it was the same request. */
   fresh: boolean;
+  /** Why a fresh gift was not made: the host is not live, blocked the sender, or coins were short. */
+  refused: 'offline' | 'blocked' | 'short' | null;
+  /** The sender's coins once this batch paid (the gift was made). */
+  coins_left: number | null;
 }
 
 /**
  * A batch of gifts as ONE statement, atomic on its own: one round trip to the database instead
- * of a transaction of seven. Keys used before are left alone; senders are debited only where
- * their coins suffice; for each gift paid: its ledger transaction, its postings (coins sender →
+ * of a transaction of seven. Keys used before are left alone; a gift goes only to a host who is
+ * live now and never from someone that host blocked (checked here, in the statement's snapshot,
+ * rather than by queries per gift before it: at thousands of gifts a second those cost more than
+ * the batch); senders are debited only where their coins suffice; for each gift paid: its ledger transaction, its postings (coins sender →
  * gift_spend, and diamonds gift_mint → host unless the rate gave none), a top-fans row
  * (fan_pending); and per account one pending credit (ledger_pending) for what the host and the
  * system accounts gain or give, so no gift waits for their rows. A key inserted meanwhile by
@@ -74,9 +80,14 @@ WITH input AS (
 ),
 used AS (SELECT idempotency_key AS k FROM ledger_transactions WHERE idempotency_key = ANY($1::text[])),
 fresh AS (SELECT i.* FROM input i LEFT JOIN used u ON u.k = i.k WHERE u.k IS NULL),
+-- Spec §4, §6: only to a host who is live now, and never from someone that host blocked.
+allowed AS (
+  SELECT f.* FROM fresh f JOIN lives l ON l.vid = f.vid AND l.uid = f.host AND l.status = 'live'
+  WHERE NOT EXISTS (SELECT 1 FROM room_blocks b WHERE b.host_uid = f.host AND b.blocked_uid = f.sender)
+),
 running AS (
   SELECT f.*, sum(f.coins) OVER w AS upto, row_number() OVER w AS nth
-  FROM fresh f WINDOW w AS (PARTITION BY f.sender_account ORDER BY f.n)
+  FROM allowed f WINDOW w AS (PARTITION BY f.sender_account ORDER BY f.n)
 ),
 fits AS (
   SELECT r.* FROM running r JOIN ledger_accounts a ON a.id = r.sender_account
@@ -86,7 +97,7 @@ totals AS (SELECT sender_account, sum(coins)::bigint AS coins FROM fits GROUP BY
 debited AS (
   UPDATE ledger_accounts a SET balance = a.balance - t.coins
   FROM totals t WHERE a.id = ANY($3::bigint[]) AND a.id = t.sender_account AND a.balance >= t.coins
-  RETURNING a.id
+  RETURNING a.id, a.balance
 ),
 paid AS (SELECT f.* FROM fits f JOIN debited d ON d.id = f.sender_account),
 created AS (
@@ -117,8 +128,15 @@ credits AS (
   ) AS c(account, user_account, amount)
   GROUP BY account, user_account HAVING sum(amount) <> 0
 )
-SELECT i.k AS key, c.id AS tx_id, f.k IS NOT NULL AS fresh
-FROM input i LEFT JOIN fresh f ON f.k = i.k LEFT JOIN created c ON c.k = i.k`;
+SELECT i.k AS key, c.id AS tx_id, f.k IS NOT NULL AS fresh,
+  CASE WHEN c.id IS NOT NULL OR f.k IS NULL THEN NULL
+       WHEN NOT EXISTS (SELECT 1 FROM allowed a WHERE a.k = i.k) THEN
+         CASE WHEN EXISTS (SELECT 1 FROM room_blocks b WHERE b.host_uid = i.host AND b.blocked_uid = i.sender)
+              THEN 'blocked' ELSE 'offline' END
+       ELSE 'short' END AS refused,
+  d.balance::int AS coins_left
+FROM input i LEFT JOIN fresh f ON f.k = i.k LEFT JOIN created c ON c.k = i.k
+  LEFT JOIN debited d ON d.id = i.sender_account AND c.id IS NOT NULL`;
 
 export const ledgerRepo = {
   /** Makes a batch of gifts (see GIFT_BATCH); one outcome per gift, in no particular order. */

@@ -84,7 +84,10 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
             key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
           }),
           response: {
-            200: okSchema(z.object({ tx_id: z.number(), replay: z.boolean(), balances })),
+            // The coins left: what a gift spends (the wallet has both balances).
+            200: okSchema(
+              z.object({ tx_id: z.number(), replay: z.boolean(), balances: z.object({ coin: z.number() }) }),
+            ),
             ...errors,
           },
         },
@@ -96,7 +99,10 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
           { uid, name: me?.nickname ?? '' },
           { vid: req.body.vid, giftId: req.body.gift_id, count: req.body.count, key: req.body.key },
         );
-        return { status: 200 as const, data: { tx_id: r.txId, replay: r.replay, balances: r.balances } };
+        return {
+          status: 200 as const,
+          data: { tx_id: r.txId, replay: r.replay, balances: { coin: r.coins } },
+        };
       },
     );
 

@@ -8,17 +8,21 @@ import { openPage, startE2E, waitReady, type E2E } from './fixture';
 
 // The live room's people in real browsers: a signed-in viewer watches and chats, is mentioned,
 // reports the host and is invited to follow; the host finds them in the audience, opens their
-// card and blocks them, which ends their chat and video at once and for good.
+// card and blocks them, which ends their chat and video at once and for good. Staff in a room may
+// delete anyone's message and remind the room of the guidelines; other viewers may do neither.
 let e2e: E2E;
 const kv = new MemoryKv();
 const media = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
 const HOST = { email: 'room-host@example.com', password: 'host pass 1' };
 const FAN = { email: 'room-fan@example.com', password: 'fan pass 1' };
 const GIFTER = { email: 'room-gifter@example.com', password: 'gifter pass 1' };
+/** Staff by STAFF_EMAILS. */
+const STAFF = { email: 'room-staff@example.com', password: 'staff pass 1' };
 
 beforeAll(async () => {
-  e2e = await startE2E({ kv, media }, { FOLLOW_INVITE_SECONDS: '4' });
+  e2e = await startE2E({ kv, media }, { FOLLOW_INVITE_SECONDS: '4', STAFF_EMAILS: STAFF.email });
   await signedInUser(e2e.app, kv, HOST.email, HOST.password);
+  await signedInUser(e2e.app, kv, STAFF.email, STAFF.password);
   const fan = await signedInUser(e2e.app, kv, FAN.email, FAN.password);
   const gifter = await signedInUser(e2e.app, kv, GIFTER.email, GIFTER.password);
   await e2e.app.app.inject({
@@ -269,6 +273,42 @@ describe('the live room’s people', () => {
     // The refused Rocket's 402 and the lost answer are logged by the browser; nothing else may be.
     expect(viewer.errors.filter((e) => !e.includes('402') && !e.includes('ERR_FAILED'))).toEqual([]);
     expect(host.errors).toEqual([]);
+
+    // A member of staff comes in: they may delete anyone's message and remind the room of the
+    // guidelines, which every viewer reads in their chat.
+    await viewer.page.getByRole('tab', { name: 'Chat' }).click();
+    await viewer.page.getByPlaceholder('Say something…').fill('thanks for the roses');
+    await viewer.page.getByRole('button', { name: 'Send', exact: true }).click();
+    const staff = await open(share.pathname, 390);
+    await staff.page.addLocatorHandler(
+      staff.page.getByRole('dialog', { name: /Enjoying .+’s live\?|Enjoying .+'s live\?/ }),
+      (d) =>
+        d
+          .getByRole('button', { name: 'Not now' })
+          .click({ timeout: 2000 })
+          .catch(() => undefined),
+    );
+    await staff.page.getByPlaceholder('Sign in to chat').click();
+    await signIn(staff.page, STAFF);
+    const deleteOn = (page: Page, text: string) =>
+      page.locator('.chat__message', { hasText: text }).getByRole('button', { name: 'Delete message' });
+    await deleteOn(staff.page, 'Welcome to gift night').waitFor({ timeout: 10_000 });
+    await staff.page.getByRole('button', { name: 'Remind the room of the guidelines' }).click();
+    const warning = 'A reminder from the Beamly team: please keep this room within the community guidelines.';
+    await viewer.page.locator('.chat__system--notice', { hasText: warning }).waitFor({ timeout: 10_000 });
+    await host.page.locator('.chat__system--notice', { hasText: warning }).waitFor({ timeout: 10_000 });
+    // The viewer, not staff, can delete nothing (not even their own) and has no such button.
+    await viewer.page.locator('.chat__message', { hasText: 'Welcome to gift night' }).waitFor();
+    expect(await viewer.page.locator('.chat__message').count()).toBeGreaterThanOrEqual(2);
+    expect(await viewer.page.getByRole('button', { name: 'Delete message' }).count()).toBe(0);
+    expect(await viewer.page.locator('.chat__warn').count()).toBe(0);
+    // Staff take the viewer's message down: it goes for everyone.
+    await deleteOn(staff.page, 'thanks for the roses').click();
+    await viewer.page
+      .locator('.chat__message', { hasText: 'thanks for the roses' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
+    expect(staff.errors).toEqual([]);
+    await staff.context.close();
     await viewer.page.removeLocatorHandler(invite);
     await host.page.getByRole('button', { name: 'End broadcast' }).click();
     await host.page.getByRole('button', { name: 'Confirm' }).click();

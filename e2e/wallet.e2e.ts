@@ -2,6 +2,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
+import { Ledger } from '../server/modules/ledger/ledger';
+import { SandboxProvider } from '../server/modules/payments/sandbox';
 import { grant } from '../server/testing/people';
 import { signedInPerson } from '../server/testing/auth';
 import { freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fixture';
@@ -9,12 +11,14 @@ import { freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fi
 // Money in real browsers: a viewer recharges through the payment app and the sandbox's hosted
 // checkout (a declined card first), sees the coins, the history and the NFT; a host converts
 // diamonds, connects a payee with an SMS code, staff approve it, the host cashes out, and staff
-// approve and pay the cash-out on the review page.
+// approve and pay the cash-out on the review page. A buyer whose recharge is refunded after they
+// spent its coins cannot cash out until staff mark the shortfall settled on the same page.
 let e2e: E2E;
 const kv = new MemoryKv();
 const VIEWER = { email: 'wallet-viewer@example.com', password: 'viewer pass 1' };
 const HOST = { email: 'wallet-host@example.com', password: 'host pass 1' };
 const STAFF = { email: 'wallet-staff@example.com', password: 'staff pass 1' };
+const BUYER = { email: 'wallet-refunded@example.com', password: 'buyer pass 1' };
 
 beforeAll(async () => {
   // The provider's checkout and its way back use the public address: it must be this server.
@@ -216,6 +220,121 @@ describe('the wallet', () => {
     expect(host.errors.filter((e) => !e.includes('status of 403'))).toEqual([]);
     expect(staff.errors).toEqual([]);
     await host.context.close();
+    await staff.context.close();
+  });
+
+  it('a refund after the coins were spent blocks cash-out until staff settle the shortfall', async () => {
+    const { db } = e2e.app.testDb;
+    // The provider's side, as its dashboard would act: the sandbox keeps its checkouts in the
+    // shared store, so this instance sees the app's and sends signed webhooks through its HTTP stack.
+    const sandbox = new SandboxProvider(kv, {
+      secret: e2e.app.config.SANDBOX_PAY_SECRET,
+      publicBaseUrl: e2e.base,
+      chaos: true,
+      deliver: async (body, headers) =>
+        (
+          await e2e.app.app.inject({
+            method: 'POST',
+            url: '/api/v1/payments/webhook/sandbox',
+            payload: body,
+            headers,
+          })
+        ).statusCode,
+    });
+    // The buyer pays for 700 coins, spends 500 on gifts, and the payment is refunded in full.
+    const buyer = await signedInPerson(e2e.app, kv, BUYER.email, BUYER.password);
+    await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/profile',
+      headers: buyer.headers,
+      payload: { nickname: 'RefundedBuyer' },
+    });
+    const ordered = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/orders',
+      headers: buyer.headers,
+      payload: { package_id: 'c700', key: 'wallet-refunded-order-1' },
+    });
+    const { order, url } = ordered.json<{ data: { order: { id: string }; url: string } }>().data;
+    const ref = new URL(url).pathname.split('/').pop() ?? '';
+    await sandbox.pay(ref, '4242424242424242');
+    await sandbox.settled();
+    const ledger = new Ledger(db);
+    expect((await ledger.balances(buyer.uid)).coin).toBe(700);
+    await ledger.post({
+      kind: 'gift',
+      key: 'wallet-refunded-gift-1',
+      actor: buyer.uid,
+      postings: [
+        {
+          from: { uid: buyer.uid, currency: 'coin' },
+          to: { system: 'gift_spend', currency: 'coin' },
+          amount: 500,
+        },
+      ],
+    });
+    await sandbox.refund(ref);
+    await sandbox.settled();
+    await sandbox.close();
+    expect((await ledger.balances(buyer.uid)).coin).toBe(0);
+
+    // With an approved payee account and diamonds enough, cash-out is refused for the shortfall.
+    await db.query(
+      `INSERT INTO payees (uid, method, account, phone, status)
+       VALUES ($1, 'paypal', 'refunded-buyer@example.com', '+12015550199', 'approved')`,
+      [buyer.uid],
+    );
+    await grant(db, buyer.uid, 10_000, 'diamond');
+    const cashOut = async (key: string) => {
+      const res = await e2e.app.app.inject({
+        method: 'POST',
+        url: '/api/v1/cashout/withdrawals',
+        headers: { ...buyer.headers, 'accept-language': 'en' },
+        payload: { diamonds: 10_000, key },
+      });
+      return { status: res.statusCode, body: res.json<{ error?: string; message?: string }>() };
+    };
+    const refused = await cashOut('wallet-refunded-cashout-1');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      error: 'reversal_shortfall',
+      message:
+        'A recharge of yours was refunded or charged back after its coins were spent. Cash-out is paused until this is settled: please contact support.',
+    });
+
+    // Staff see it among the payments to look at, with the coins owed, and mark it settled.
+    const staff = await openPage(e2e, '/en/staff/cashout', 1280);
+    await signIn(staff.page, STAFF);
+    const payments = staff.page.getByRole('region', { name: 'Payments to look at' });
+    await payments.getByRole('heading', { name: '1 shortfall to settle' }).waitFor();
+    const item = payments.locator('.staff-item', { hasText: 'RefundedBuyer' });
+    await item.getByText('500 coins owed').waitFor();
+    await item.getByText('200 of 700 coins').waitFor();
+    await item.getByText(order.id).waitFor();
+    expect(await item.getByText('Refund', { exact: true }).count()).toBe(1);
+    await item.getByRole('button', { name: 'Mark settled' }).click();
+    const confirm = staff.page.getByRole('dialog', { name: 'Mark settled' });
+    await confirm
+      .getByText(/^Mark the shortfall of 500 coins from \u2068RefundedBuyer\u2069 as settled\?/)
+      .waitFor();
+    await confirm.getByRole('button', { name: 'Mark settled' }).click();
+    await staff.page.getByRole('status').getByText('Shortfall settled').waitFor();
+    await payments.getByText('No shortfalls are waiting to be settled.').waitFor();
+    expect(await payments.locator('.staff-item', { hasText: 'RefundedBuyer' }).count()).toBe(0);
+    const [staffRow] = await db.query<{ uid: number }>('SELECT uid FROM users WHERE email = $1', [
+      STAFF.email,
+    ]);
+    const [settled] = await db.query<{ settled_by: number | null; settled: boolean }>(
+      'SELECT settled_by, settled_at IS NOT NULL AS settled FROM payment_reversals WHERE order_id = $1',
+      [order.id],
+    );
+    expect(settled).toEqual({ settled_by: staffRow?.uid, settled: true });
+
+    // The shortfall no longer blocks the buyer: the same request now goes through.
+    const allowed = await cashOut('wallet-refunded-cashout-2');
+    expect(allowed.body.error).toBeUndefined();
+    expect(allowed.status).toBe(200);
+    expect(staff.errors).toEqual([]);
     await staff.context.close();
   });
 

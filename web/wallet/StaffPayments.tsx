@@ -9,7 +9,7 @@ import { useI18n } from '../i18n/i18n';
 import type { StaffPayments } from './api';
 import { formatAmount, formatDateTime } from './format';
 import { Person } from './StaffQueues';
-import { LoadError, Loading } from './ui';
+import { Fact, LoadError, Loading } from './ui';
 import { useApiData } from './use-api';
 
 type Shortfall = StaffPayments['shortfalls'][number];
@@ -99,22 +99,13 @@ function Shortfalls({ shortfalls, onChanged }: { shortfalls: Shortfall[]; onChan
               </div>
               <p className="staff-item__amount">{t('staff.payments.owed', coins(s.owed))}</p>
               <dl className="staff-item__facts">
-                <div>
-                  <dt>{t('staff.payments.order')}</dt>
-                  <dd className="break small">
-                    <bdi dir="ltr">{s.order_id}</bdi>
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('staff.payments.takenBack')}</dt>
-                  <dd>
-                    {t('staff.payments.takenOf', { taken: formatAmount(s.taken, locale), ...coins(s.coins) })}
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('staff.payments.reversedAt')}</dt>
-                  <dd>{formatDateTime(s.created_at, locale)}</dd>
-                </div>
+                <Fact label={t('staff.payments.order')} className="break small">
+                  <bdi dir="ltr">{s.order_id}</bdi>
+                </Fact>
+                <Fact label={t('staff.payments.takenBack')}>
+                  {t('staff.payments.takenOf', { taken: formatAmount(s.taken, locale), ...coins(s.coins) })}
+                </Fact>
+                <Fact label={t('staff.payments.reversedAt')}>{formatDateTime(s.created_at, locale)}</Fact>
               </dl>
               <div className="staff-item__actions">
                 <button
@@ -191,24 +182,16 @@ function Mismatches({ mismatches }: { mismatches: Mismatch[] }) {
                 })}
               </p>
               <dl className="staff-item__facts">
-                <div>
-                  <dt>{t('staff.payments.order')}</dt>
-                  <dd className="break small">
-                    <bdi dir="ltr">{m.order_id}</bdi>
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('staff.payments.package')}</dt>
-                  <dd>{t('wallet.coins', { count: m.coins, formatted: formatAmount(m.coins, locale) })}</dd>
-                </div>
-                <div>
-                  <dt>{t('staff.payments.provider')}</dt>
-                  <dd className="staff-payments__provider">{m.provider}</dd>
-                </div>
-                <div>
-                  <dt>{t('staff.payments.ordered')}</dt>
-                  <dd>{formatDateTime(m.created_at, locale)}</dd>
-                </div>
+                <Fact label={t('staff.payments.order')} className="break small">
+                  <bdi dir="ltr">{m.order_id}</bdi>
+                </Fact>
+                <Fact label={t('staff.payments.package')}>
+                  {t('wallet.coins', { count: m.coins, formatted: formatAmount(m.coins, locale) })}
+                </Fact>
+                <Fact label={t('staff.payments.provider')} className="staff-payments__provider">
+                  {m.provider}
+                </Fact>
+                <Fact label={t('staff.payments.ordered')}>{formatDateTime(m.created_at, locale)}</Fact>
               </dl>
             </li>
           ))}

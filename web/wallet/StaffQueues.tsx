@@ -8,6 +8,7 @@ import type { StaffAction, StaffQueue } from './api';
 import { formatAmount, formatDateTime, formatUsd } from './format';
 import { StaffConfirm } from './StaffConfirm';
 import { WithdrawalStatusBadge } from './WithdrawalStatus';
+import { Fact } from './ui';
 
 type QueuedPayee = StaffQueue['payees'][number];
 type QueuedWithdrawal = StaffQueue['withdrawals'][number];
@@ -62,20 +63,13 @@ export function PayeeQueue({ payees, onChanged }: { payees: QueuedPayee[]; onCha
             <li key={p.id} className="staff-item">
               <Person nickname={p.nickname} shortId={p.short_id} />
               <dl className="staff-item__facts">
-                <div>
-                  <dt>{t('cashout.payee.paypal')}</dt>
-                  <dd className="break">{p.account}</dd>
-                </div>
-                <div>
-                  <dt>{t('cashout.payee.phone')}</dt>
-                  <dd>
-                    <bdi dir="ltr">{p.phone}</bdi>
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('staff.submitted')}</dt>
-                  <dd>{formatDateTime(p.created_at, locale)}</dd>
-                </div>
+                <Fact label={t('cashout.payee.paypal')} className="break">
+                  {p.account}
+                </Fact>
+                <Fact label={t('cashout.payee.phone')}>
+                  <bdi dir="ltr">{p.phone}</bdi>
+                </Fact>
+                <Fact label={t('staff.submitted')}>{formatDateTime(p.created_at, locale)}</Fact>
               </dl>
               <div className="staff-item__actions">
                 <button
@@ -147,19 +141,12 @@ export function WithdrawalQueue({
                 </span>
               </p>
               <dl className="staff-item__facts">
-                <div>
-                  <dt>{t('cashout.payee.paypal')}</dt>
-                  <dd className="break">{w.account}</dd>
-                </div>
-                <div>
-                  <dt>{t('staff.requested')}</dt>
-                  <dd>{formatDateTime(w.created_at, locale)}</dd>
-                </div>
+                <Fact label={t('cashout.payee.paypal')} className="break">
+                  {w.account}
+                </Fact>
+                <Fact label={t('staff.requested')}>{formatDateTime(w.created_at, locale)}</Fact>
                 {w.reviewed_at && (
-                  <div>
-                    <dt>{t('staff.reviewed')}</dt>
-                    <dd>{formatDateTime(w.reviewed_at, locale)}</dd>
-                  </div>
+                  <Fact label={t('staff.reviewed')}>{formatDateTime(w.reviewed_at, locale)}</Fact>
                 )}
               </dl>
               <div className="staff-item__actions">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { errorMessage } from '../auth/fields';
 import { useI18n } from '../i18n/i18n';
 
@@ -22,6 +23,24 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
       <button type="button" className="btn btn--ghost btn--sm" onClick={onRetry}>
         {t('wallet.retry')}
       </button>
+    </div>
+  );
+}
+
+/** One fact of a staff item (a term and its value in the item's `<dl>`). */
+export function Fact({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{children}</dd>
     </div>
   );
 }

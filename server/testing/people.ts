@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/client';
 import { Ledger } from '../modules/ledger/ledger';
+import type { TestApp } from './app';
 import type { Currency } from '../modules/ledger/repo';
 
 /** `n` users straight into the table (tests and benches of what comes after sign-up). */
@@ -47,4 +48,27 @@ export function grant(
       },
     ],
   });
+}
+
+/**
+ * Asks for a cash-out of 10,000 diamonds over HTTP with an approved payee account (made here if
+ * the user has none): the first check the request meets answers.
+ */
+export async function requestCashout(
+  t: TestApp,
+  who: { uid: number; headers: Record<string, string> },
+  key: string,
+): Promise<{ status: number; error: string | undefined }> {
+  await t.testDb.db.query(
+    `INSERT INTO payees (uid, method, account, phone, status)
+     VALUES ($1, 'paypal', 'payee@example.com', '+12015550123', 'approved') ON CONFLICT DO NOTHING`,
+    [who.uid],
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/cashout/withdrawals',
+    headers: who.headers,
+    payload: { diamonds: 10_000, key },
+  });
+  return { status: res.statusCode, error: res.json<{ error?: string }>().error };
 }

@@ -5,7 +5,7 @@ import type { TestApp } from '../../testing/app';
 import { sandboxApp } from '../../testing/sandbox';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from '../ledger/invariants';
-import { grant } from '../../testing/people';
+import { grant, requestCashout } from '../../testing/people';
 import { Ledger } from '../ledger/ledger';
 import { SandboxProvider, sign } from './sandbox';
 import { PaymentService } from './service';
@@ -113,22 +113,6 @@ function webhook(event: object) {
   });
 }
 
-/** Asks for a cash-out over HTTP with an approved payee account: the first check it meets answers. */
-async function cashout(who: Person, key: string) {
-  await t.testDb.db.query(
-    `INSERT INTO payees (uid, method, account, phone, status) VALUES ($1, 'paypal', 'host@example.com', '+12015550123', 'approved')
-     ON CONFLICT DO NOTHING`,
-    [who.uid],
-  );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/cashout/withdrawals',
-    headers: who.headers,
-    payload: { diamonds: 10_000, key },
-  });
-  return { status: res.statusCode, error: json(res).error };
-}
-
 describe('refunds and chargebacks of recharges', () => {
   it('a refund after the credit takes every coin back, once, whatever the webhooks do', async () => {
     const { who, id, ref } = await bought('full-refund@example.com', 'c700');
@@ -160,7 +144,7 @@ describe('refunds and chargebacks of recharges', () => {
     expect(await coins(who.uid)).toBe(0);
     expect(await reversal(id)).toEqual({ coins: 700, taken: 200, shortfall: 500, reason: 'refund' });
     expect(await orderRow(id)).toMatchObject({ status: 'refunded' });
-    const refused = await cashout(who, 'spent-cashout-01');
+    const refused = await requestCashout(t, who, 'spent-cashout-01');
     expect(refused).toEqual({ status: 403, error: 'reversal_shortfall' });
     // Coins bought later are the buyer's: nothing more is taken by a repeated event.
     await grant(t.testDb.db, who.uid, 50);
@@ -189,7 +173,7 @@ describe('refunds and chargebacks of recharges', () => {
     await expect(service.settleShortfall(id, who.uid)).rejects.toMatchObject({ errorName: 'review_own' });
     await service.settleShortfall(id, settler.uid);
     await expect(service.settleShortfall(id, settler.uid)).rejects.toMatchObject({ errorName: 'not_found' });
-    expect((await cashout(who, 'spent-cashout-02')).error).not.toBe('reversal_shortfall');
+    expect((await requestCashout(t, who, 'spent-cashout-02')).error).not.toBe('reversal_shortfall');
     await checkInvariants(t.testDb.db);
   });
 
@@ -237,7 +221,7 @@ describe('refunds and chargebacks of recharges', () => {
     expect(await orderRow(id)).toMatchObject({ status: 'disputed' });
     expect(await reversal(id)).toMatchObject({ coins: 350, taken: 250, shortfall: 100 });
     expect(await reversalTxs(id)).toBe(1);
-    expect((await cashout(who, 'dispute-cashout-1')).error).toBe('reversal_shortfall');
+    expect((await requestCashout(t, who, 'dispute-cashout-1')).error).toBe('reversal_shortfall');
     await checkInvariants(t.testDb.db);
   });
 

@@ -4,6 +4,7 @@ import { MemoryKv } from '../../infra/kv';
 import type { TestApp } from '../../testing/app';
 import { sandboxApp } from '../../testing/sandbox';
 import { signedInPerson } from '../../testing/auth';
+import { requestCashout } from '../../testing/people';
 import { checkInvariants } from '../ledger/invariants';
 import { Ledger } from '../ledger/ledger';
 import { SandboxProvider, sign } from './sandbox';
@@ -118,22 +119,6 @@ async function reversedAfterSpending(
   return id;
 }
 
-/** Asks for a cash-out with an approved payee account: the first check it meets answers. */
-async function cashout(who: Person, key: string) {
-  await t.testDb.db.query(
-    `INSERT INTO payees (uid, method, account, phone, status) VALUES ($1, 'paypal', 'payee@example.com', '+12015550123', 'approved')
-     ON CONFLICT DO NOTHING`,
-    [who.uid],
-  );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/cashout/withdrawals',
-    headers: who.headers,
-    payload: { diamonds: 10_000, key },
-  });
-  return json(res).error;
-}
-
 describe('staff: payments to look at', () => {
   it('lists a refund after coins were spent; settling removes it and lifts the cash-out block', async () => {
     const buyer = await signedInPerson(t, kv, 'pay-spender@example.com', 'buyer pass 1');
@@ -158,7 +143,7 @@ describe('staff: payments to look at', () => {
       created_at: expect.any(String) as string,
     });
     expect(listed.body.data.shortfalls.map((s) => s.order_id)).not.toContain(whole);
-    expect(await cashout(buyer, 'pay-spender-cash-1')).toBe('reversal_shortfall');
+    expect((await requestCashout(t, buyer, 'pay-spender-cash-1')).error).toBe('reversal_shortfall');
 
     expect(await settle(named, id)).toEqual({ status: 200, error: undefined });
     expect((await list(staff)).body.data.shortfalls.map((s) => s.order_id)).not.toContain(id);
@@ -167,7 +152,7 @@ describe('staff: payments to look at', () => {
     expect(await settle(staff, whole)).toEqual({ status: 404, error: 'not_found' });
     expect(await settle(staff, 'po_nothing_here')).toEqual({ status: 404, error: 'not_found' });
     // Cash-out is no longer refused for it (the next check, the minimum, answers).
-    expect(await cashout(buyer, 'pay-spender-cash-2')).toBe('cashout_below_minimum');
+    expect((await requestCashout(t, buyer, 'pay-spender-cash-2')).error).toBe('cashout_below_minimum');
     const [row] = await t.testDb.db.query<{ settled_by: number; settled: boolean }>(
       'SELECT settled_by, settled_at IS NOT NULL AS settled FROM payment_reversals WHERE order_id = $1',
       [id],
@@ -204,7 +189,7 @@ describe('staff: payments to look at', () => {
     await sandbox.dispute(ref);
     await sandbox.settled();
     expect(await owed()).toBe(600);
-    expect(await cashout(buyer, 'pay-grows-cash')).toBe('reversal_shortfall');
+    expect((await requestCashout(t, buyer, 'pay-grows-cash')).error).toBe('reversal_shortfall');
     await checkInvariants(t.testDb.db);
   });
 

@@ -285,13 +285,13 @@ describe('recharge with the sandbox provider', () => {
   it('keeps the first checkout an order recorded, even if a provider answered concurrent buys differently', async () => {
     const someone = await signedInPerson(t, kv, 'fickle@example.com', 'fickle pass 1');
     let n = 0;
-    // A provider without idempotency: every call opens another checkout (after a while, so the
-    // calls overlap).
+    // A provider without idempotency: every call opens another checkout, and answers once all
+    // four calls are in (so they overlap whatever the machine's pace; at most a few seconds).
     const fickle: PaymentProvider = {
       name: 'sandbox',
       createCheckout: async (req) => {
         const c = await sandbox.createCheckout({ ...req, orderId: `${req.orderId}-${n++}` });
-        await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 500 && n < 4; i++) await new Promise((r) => setTimeout(r, 10));
         return c;
       },
       parseWebhook: (body, headers) => sandbox.parseWebhook(body, headers),

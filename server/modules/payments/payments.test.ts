@@ -410,4 +410,37 @@ describe('recharge with the sandbox provider', () => {
     expect(await recharges(someone.uid)).toBe(1);
     await checkInvariants(t.testDb.db);
   });
+
+  it('matches a webhook to an order by its checkout or payment, never by an empty one', async () => {
+    const someone = await signedInPerson(t, kv, 'empty-ref@example.com', 'empty pass 1');
+    const made = await order(someone, 'c70', 'empty-ref-key-1');
+    const id = made.body.data.order.id;
+    const paid = {
+      id: 'evt_sbx_empty_ref',
+      type: 'payment.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { ref: '', order_id: id, amount: 99, currency: 'usd', payment: '' },
+    };
+    // Signed, right amount, names the order, but no checkout: acknowledged, kept, not credited.
+    expect((await webhook(paid)).statusCode).toBe(200);
+    expect((await poll(someone, id)).data).toMatchObject({ order: { status: 'pending' }, coins: 0 });
+    const [kept] = await t.testDb.db.query<{ order_id: string; ref: string | null }>(
+      `SELECT order_id, detail->>'ref' AS ref FROM payment_events WHERE event_id = 'evt_sbx_empty_ref'`,
+    );
+    expect(kept).toEqual({ order_id: id, ref: null });
+    // The order paid for real; then a refund that names it with an empty checkout and payment
+    // takes nothing back.
+    expect((await pay(made.body.data.url, '4242424242424242')).status).toBe(303);
+    await sandbox.settled();
+    expect((await poll(someone, id)).data.coins).toBe(70);
+    const refund = await webhook({
+      ...paid,
+      id: 'evt_sbx_empty_ref_refund',
+      type: 'payment.refunded',
+      data: { ...paid.data, amount_refunded: 99 },
+    });
+    expect(refund.statusCode).toBe(200);
+    expect((await poll(someone, id)).data).toMatchObject({ order: { status: 'paid' }, coins: 70 });
+    await checkInvariants(t.testDb.db);
+  });
 });

@@ -443,4 +443,54 @@ describe('recharge with the sandbox provider', () => {
     expect((await poll(someone, id)).data).toMatchObject({ order: { status: 'paid' }, coins: 70 });
     await checkInvariants(t.testDb.db);
   });
+
+  it('the sweep asks about a paid order first, however many abandoned checkouts came before it', async () => {
+    const someone = await signedInPerson(t, kv, 'sweep-first@example.com', 'sweep pass 1');
+    const service = new PaymentService(t.testDb.db, new Ledger(t.testDb.db), sandbox, {
+      publicBaseUrl: 'https://beamly.test',
+    });
+    // Time passes for these orders only: every time they hold moves back by `minutes`.
+    const columns = (
+      await t.testDb.db.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_name = 'payment_orders' AND data_type = 'timestamp with time zone'`,
+      )
+    ).map((c) => c.column_name);
+    const later = (ids: string[], minutes: number) =>
+      t.testDb.db.query(
+        `UPDATE payment_orders SET ${columns.map((c) => `${c} = ${c} - make_interval(mins => $2)`).join(', ')}
+         WHERE id = ANY($1::text[])`,
+        [ids, minutes],
+      );
+    // 60 checkouts opened and left: more than a sweep asks about.
+    const abandoned: string[] = [];
+    for (let i = 0; i < 60; i++)
+      abandoned.push(
+        (await service.createOrder(someone.uid, { packageId: 'c70', key: `left-${i}-key` }, 'en')).order.id,
+      );
+    await later(abandoned, 10);
+    // Swept, found open; some minutes later they are due again.
+    expect(await service.repairStale(100)).toBe(60);
+    await later(abandoned, 10);
+    // A paid order whose webhooks were lost, silent for three minutes.
+    const made = await order(someone, 'c70', 'paid-lost-key');
+    delivering = false;
+    try {
+      expect((await pay(made.body.data.url, '4242424242424242')).status).toBe(303);
+      await sandbox.settled();
+    } finally {
+      delivering = true;
+    }
+    const id = made.body.data.order.id;
+    await later([id], 3);
+    // The next sweep (50 places) credits it.
+    expect(await service.repairStale(50)).toBe(50);
+    const [row] = await t.testDb.db.query<{ status: string }>(
+      'SELECT status FROM payment_orders WHERE id = $1',
+      [id],
+    );
+    expect(row?.status).toBe('paid');
+    expect(await recharges(someone.uid)).toBe(1);
+    await checkInvariants(t.testDb.db);
+  });
 });

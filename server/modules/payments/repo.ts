@@ -348,14 +348,33 @@ export const paymentsRepo = {
     );
   },
 
-  /** Orders still waiting for their provider, oldest first (the repair sweep). */
+  /**
+   * Orders still waiting for their provider that heard nothing for `olderThanS` (the repair
+   * sweep): those never asked about first (a paid order whose webhook was lost is one), oldest
+   * first; then checkouts found open before, once their wait (`repair_after`) is over.
+   */
   async stale(db: Queryable, olderThanS: number, limit: number): Promise<OrderRow[]> {
     return db.query<OrderRow>(
       `SELECT ${COLUMNS} FROM payment_orders
        WHERE status IN ('pending', 'declined') AND provider_ref IS NOT NULL
          AND updated_at < now() - make_interval(secs => $1) AND created_at > now() - interval '2 days'
-       ORDER BY updated_at LIMIT $2`,
+         AND (repair_after IS NULL OR repair_after <= now())
+       ORDER BY repair_asks, updated_at LIMIT $2`,
       [olderThanS, limit],
+    );
+  },
+
+  /**
+   * The sweep asked about an order and could not settle it (the checkout is still open, or the
+   * provider did not answer): asked again after `baseS` × 2^(times asked before), at most `maxS`,
+   * behind the orders never asked about.
+   */
+  async askedInVain(db: Queryable, id: string, baseS: number, maxS: number): Promise<void> {
+    await db.query(
+      `UPDATE payment_orders SET repair_asks = repair_asks + 1, updated_at = now(),
+         repair_after = now() + make_interval(secs => least($2 * power(2, least(repair_asks, 20)), $3))
+       WHERE id = $1`,
+      [id, baseS, maxS],
     );
   },
 

@@ -22,6 +22,13 @@ import { Reversals } from './reversals';
 const LOOKUP_EVERY_MS = 3_000;
 /** An order still pending this long after its last news is asked about (the repair). */
 const STALE_S = 120;
+/**
+ * How long the sweep waits before asking again about an order it could not settle: twice as
+ * long each time (2, 4, 8 … minutes), at most an hour (an abandoned checkout is asked about
+ * some thirty times in its day, not every other minute).
+ */
+const REASK_BASE_S = 120;
+const REASK_MAX_S = 3600;
 /** How many of each kind the staff page lists (newest first). */
 const STAFF_LIST_LIMIT = 50;
 
@@ -379,7 +386,8 @@ export class PaymentService {
     ) {
       this.#asked.set(id, true);
       try {
-        await this.#repair(order);
+        // Still open: the buyer is still paying (or left); it heard from the provider just now.
+        if (!(await this.#repair(order))) await paymentsRepo.touch(this.db, order.id);
       } catch (err) {
         // The provider is down: the buyer sees the order as it is, and the poll asks again.
         this.opts.log?.('payment repair failed', err);
@@ -389,30 +397,37 @@ export class PaymentService {
     return view(order);
   }
 
-  async #repair(order: OrderRow): Promise<void> {
-    if (!order.provider_ref) return;
+  /** Asks the provider about the order and applies what it says; false if it is still open. */
+  async #repair(order: OrderRow): Promise<boolean> {
+    if (!order.provider_ref) return true;
     const now = await this.provider.lookup(order.provider_ref);
-    if (now.outcome !== 'pending')
-      await this.#apply(order, now.outcome, now.amountCents, now.currency, now.paymentRef);
-    // Still open (an abandoned checkout, until the provider expires it): to the back of the
-    // sweep's queue, so it cannot keep newer orders from being looked at.
-    else await paymentsRepo.touch(this.db, order.id);
+    if (now.outcome === 'pending') return false;
+    await this.#apply(order, now.outcome, now.amountCents, now.currency, now.paymentRef);
+    return true;
   }
 
-  /** Asks the provider about orders that heard nothing for a while (run every minute). */
+  /**
+   * Asks the provider about orders that heard nothing for a while (run every minute), those never
+   * asked about first: a paid order whose webhook was lost looks like any other silent order, but
+   * the ones asked about already were open then, and are mostly abandoned checkouts. An order the
+   * sweep could not settle (still open, or the provider's answer failed) is asked about again
+   * later and later (2, 4, 8 … minutes, at most hourly), behind the new ones, so abandoned
+   * checkouts, however many, never delay a paid order: it is asked about in the first sweep after
+   * it went silent (unless more than `limit` new orders went silent with it).
+   */
   async repairStale(limit = 50): Promise<number> {
     const stale = await paymentsRepo.stale(this.db, STALE_S, limit);
     for (const order of stale) {
+      let settled = false;
       try {
-        await this.#repair(order);
+        settled = await this.#repair(order);
       } catch (err) {
-        // To the back of the queue as well: a few orders whose lookup keeps failing must not
-        // take every sweep's places from the others.
         this.opts.log?.('payment repair failed', { order: order.id, err });
-        await paymentsRepo.touch(this.db, order.id).catch((e: unknown) => {
+      }
+      if (!settled)
+        await paymentsRepo.askedInVain(this.db, order.id, REASK_BASE_S, REASK_MAX_S).catch((e: unknown) => {
           this.opts.log?.('payment repair failed', e);
         });
-      }
     }
     return stale.length;
   }

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { Ledger } from '../server/modules/ledger/ledger';
-import { SandboxProvider } from '../server/modules/payments/sandbox';
+import { SandboxProvider, sign } from '../server/modules/payments/sandbox';
 import { grant } from '../server/testing/people';
 import { signedInPerson } from '../server/testing/auth';
 import { freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fixture';
@@ -12,7 +12,8 @@ import { freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fi
 // checkout (a declined card first), sees the coins, the history and the NFT; a host converts
 // diamonds, connects a payee with an SMS code, staff approve it, the host cashes out, and staff
 // approve and pay the cash-out on the review page. A buyer whose recharge is refunded after they
-// spent its coins cannot cash out until staff mark the shortfall settled on the same page.
+// spent its coins cannot cash out until staff mark the shortfall settled on the same page, where
+// staff also see an order reported paid with a payment another order was credited for.
 let e2e: E2E;
 const kv = new MemoryKv();
 const VIEWER = { email: 'wallet-viewer@example.com', password: 'viewer pass 1' };
@@ -334,6 +335,47 @@ describe('the wallet', () => {
     const allowed = await cashOut('wallet-refunded-cashout-2');
     expect(allowed.body.error).toBeUndefined();
     expect(allowed.status).toBe(200);
+
+    // A signed report that the same payment paid another order of the buyer's: answered, nothing
+    // credited, and shown to staff on the same page with the payment and the order it paid.
+    const again = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/orders',
+      headers: buyer.headers,
+      payload: { package_id: 'c700', key: 'wallet-refunded-order-2' },
+    });
+    const other = again.json<{ data: { order: { id: string }; url: string } }>().data;
+    const payment = (await sandbox.session(ref))?.paymentRef ?? '';
+    const raw = JSON.stringify({
+      id: 'evt_sbx_wallet_reused',
+      type: 'payment.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        ref: new URL(other.url).pathname.split('/').pop(),
+        order_id: other.order.id,
+        amount: 999,
+        currency: 'usd',
+        payment,
+      },
+    });
+    const reported = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/webhook/sandbox',
+      headers: {
+        'content-type': 'application/json',
+        'sandbox-signature': sign(e2e.app.config.SANDBOX_PAY_SECRET, raw, Math.floor(Date.now() / 1000)),
+      },
+      payload: raw,
+    });
+    expect(reported.statusCode).toBe(200);
+    expect((await ledger.balances(buyer.uid)).coin).toBe(0);
+    await staff.page.reload();
+    await payments.getByRole('heading', { name: '1 payment already credited to another order' }).waitFor();
+    const reused = payments.locator('.staff-item', { hasText: other.order.id });
+    await reused.getByText('Payment already used').waitFor();
+    await reused.getByText(payment).waitFor();
+    await reused.getByText(order.id).waitFor();
+    await expectAccessible(staff.page);
     expect(staff.errors).toEqual([]);
     await staff.context.close();
   });

@@ -250,6 +250,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void payments.repairStale().catch((err: unknown) => app.log.error({ err }, 'payment repair failed'));
   }, 60_000);
   repair.unref();
+  // Refunds and disputes stored but not applied (a crash between the two) are applied from storage.
+  const reversals = setInterval(() => {
+    void payments
+      .retryReversals()
+      .catch((err: unknown) => app.log.error({ err }, 'applying stored refunds and disputes failed'));
+  }, 10_000);
+  reversals.unref();
   const rules = moneyRules(config);
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, codes, rules, config.RATE_LIMIT_SCALE);
@@ -273,6 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     clearInterval(rollUp);
     clearInterval(repair);
+    clearInterval(reversals);
     if (provider instanceof SandboxProvider) await provider.close();
     await bus.close();
     await presence.close();

@@ -37,7 +37,8 @@ const isolate = (text: string) => `\u2068${text}\u2069`;
 /**
  * "Payments to look at" on /staff/cashout (docs/money.md "Staff actions"): shortfalls left by
  * refunds and chargebacks after the coins were spent, which block the buyer's cash-outs until
- * marked settled; and orders the provider charged another amount for, to check at the provider.
+ * marked settled; orders the provider charged another amount for, to check at the provider; and
+ * (when there are any) orders reported paid by a payment another order was credited for.
  */
 export function PaymentsQueue() {
   const { t } = useI18n();
@@ -51,7 +52,8 @@ export function PaymentsQueue() {
       {data && (
         <>
           <Shortfalls shortfalls={data.shortfalls} onChanged={reload} />
-          <Mismatches mismatches={data.mismatches} />
+          <Mismatches mismatches={data.mismatches.filter((m) => m.reason === 'amount')} />
+          <ReusedPayments mismatches={data.mismatches.filter((m) => m.reason === 'payment_reused')} />
         </>
       )}
     </section>
@@ -197,6 +199,49 @@ function Mismatches({ mismatches }: { mismatches: Mismatch[] }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * Read-only, and only when there are any: orders the provider reported paid by a payment another
+ * order was already credited for (never credited; both are checked at the provider).
+ */
+function ReusedPayments({ mismatches }: { mismatches: Mismatch[] }) {
+  const { t, locale } = useI18n();
+  if (mismatches.length === 0) return null;
+  return (
+    <section className="staff-payments__group" aria-labelledby="staff-reused">
+      <h3 id="staff-reused">{t('staff.payments.reused', { count: mismatches.length })}</h3>
+      <p className="muted small">{t('staff.payments.reusedHelp')}</p>
+      <ul className="staff-list">
+        {mismatches.map((m) => (
+          <li key={m.order_id} className="staff-item">
+            <div className="staff-item__head">
+              <Person nickname={m.user.nickname} shortId={m.user.short_id} />
+              <span className="status status--mismatch">{t('staff.payments.paymentReused')}</span>
+            </div>
+            <dl className="staff-item__facts">
+              <Fact label={t('staff.payments.order')} className="break small">
+                <bdi dir="ltr">{m.order_id}</bdi>
+              </Fact>
+              <Fact label={t('staff.payments.payment')} className="break small">
+                <bdi dir="ltr">{m.received_payment ?? t('staff.payments.notRecorded')}</bdi>
+              </Fact>
+              <Fact label={t('staff.payments.creditedOrder')} className="break small">
+                <bdi dir="ltr">{m.credited_order_id ?? t('staff.payments.notRecorded')}</bdi>
+              </Fact>
+              <Fact label={t('staff.payments.package')}>
+                {t('wallet.coins', { count: m.coins, formatted: formatAmount(m.coins, locale) })}
+              </Fact>
+              <Fact label={t('staff.payments.provider')} className="staff-payments__provider">
+                {m.provider}
+              </Fact>
+              <Fact label={t('staff.payments.ordered')}>{formatDateTime(m.created_at, locale)}</Fact>
+            </dl>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -119,7 +119,10 @@ export interface StaffPayments {
     owed: number;
     created_at: string;
   }[];
-  /** Orders the provider charged another amount for (never credited). */
+  /**
+   * Orders never credited and left for staff: the provider charged another amount (`amount`), or
+   * reported a payment another order was already credited for (`payment_reused`).
+   */
   mismatches: {
     order_id: string;
     user: StaffListedUser;
@@ -130,6 +133,10 @@ export interface StaffPayments {
     currency: string;
     received_cents: number | null;
     received_currency: string | null;
+    reason: 'amount' | 'payment_reused';
+    /** The payment reported, and the order credited for it (`payment_reused`). */
+    received_payment: string | null;
+    credited_order_id: string | null;
     provider: string;
     created_at: string;
   }[];

@@ -29,6 +29,24 @@ export interface Movement {
   also?: (tx: Queryable, txId: number) => Promise<void>;
 }
 
+/** What work on locked accounts may do (Ledger.locked). */
+export interface LockedAccounts {
+  /** What can be taken from a locked account now (its row is held: nothing else changes it). */
+  available(ref: AccountRef): Promise<number>;
+  /** A movement between locked accounts only, in the work's transaction (as Ledger.post makes it). */
+  post(m: Movement): Promise<{ txId: number; replay: boolean }>;
+}
+
+interface Leg {
+  p: Posting;
+  from: number;
+  to: number;
+}
+
+function refName(ref: AccountRef): string {
+  return 'uid' in ref ? `user:${ref.uid}:${ref.currency}` : `${ref.system}:${ref.currency}`;
+}
+
 export const INSUFFICIENT: Record<Currency, 'insufficient_coins' | 'insufficient_diamonds'> = {
   coin: 'insufficient_coins',
   diamond: 'insufficient_diamonds',
@@ -69,45 +87,98 @@ export class Ledger {
 
   /** Makes the movement once; a retry with the same key answers the first one (`replay`). */
   async post(m: Movement): Promise<{ txId: number; replay: boolean }> {
+    const legs = await this.#legs(m, (ref) => this.accountId(ref));
+    return this.db.transaction((tx) =>
+      this.#move(tx, m, legs, async (ids) => {
+        await ledgerRepo.lockAccounts(tx, ids);
+        // Credits still pending count: into the balances before anything is taken from them.
+        await ledgerRepo.rollUp(tx, ids);
+      }),
+    );
+  }
+
+  /**
+   * Work that decides what to move from balances it reads, which nothing may change meanwhile:
+   * `refs`' accounts are locked first (in id order, as every movement locks them, with their
+   * pending credits rolled up), then `work` runs in the same database transaction, reading them
+   * and posting movements between them. A gift batch or a movement that needs one of these
+   * accounts waits for the work to commit (and a gift then sees what the work took), so a
+   * decision made on a balance read here cannot be overtaken: taking back "all they have left"
+   * takes exactly that, however fast the owner spends. Refunds and chargebacks use it
+   * (server/modules/payments/reversals.ts).
+   */
+  async locked<T>(
+    refs: readonly AccountRef[],
+    work: (tx: Queryable, accounts: LockedAccounts) => Promise<T>,
+  ): Promise<T> {
+    const ids = new Map<string, number>();
+    for (const ref of refs) ids.set(refName(ref), await this.accountId(ref));
+    const idOf = (ref: AccountRef): number => {
+      const id = ids.get(refName(ref));
+      if (id === undefined) throw new Error(`account ${refName(ref)} is not locked by this work`);
+      return id;
+    };
+    const sorted = [...new Set(ids.values())].sort((a, b) => a - b);
+    return this.db.transaction(async (tx) => {
+      await ledgerRepo.lockAccounts(tx, sorted);
+      await ledgerRepo.rollUp(tx, sorted);
+      return work(tx, {
+        available: (ref) => ledgerRepo.available(tx, idOf(ref)),
+        post: async (m) => this.#move(tx, m, await this.#legs(m, async (ref) => idOf(ref))),
+      });
+    });
+  }
+
+  /** A movement's postings with their accounts, checked (positive amounts, never user to user). */
+  async #legs(m: Movement, idOf: (ref: AccountRef) => Promise<number>): Promise<Leg[]> {
     for (const p of m.postings) checkAmount(p.amount);
-    const meta = m.meta ?? {};
-    const legs: { p: Posting; from: number; to: number }[] = [];
+    const legs: Leg[] = [];
     for (const p of m.postings) {
       // Users never pay each other directly: coins and diamonds come from and go to system
       // accounts (a payout moves held diamonds between two of those).
       if ('uid' in p.from && 'uid' in p.to) throw new Error('a posting never moves between two users');
-      legs.push({ p, from: await this.accountId(p.from), to: await this.accountId(p.to) });
+      legs.push({ p, from: await idOf(p.from), to: await idOf(p.to) });
     }
-    return this.db.transaction(async (tx) => {
-      const txId = await ledgerRepo.insertTransaction(tx, {
-        kind: m.kind,
-        key: m.key,
-        actor: m.actor ?? null,
-        meta,
-      });
-      if (txId === null) return { txId: await sameRequest(tx, m.key, m.kind, meta), replay: true };
-      const ids = [...new Set(legs.flatMap((l) => [l.from, l.to]))].sort((a, b) => a - b);
-      await ledgerRepo.lockAccounts(tx, ids);
-      // Credits still pending count: into the balances before anything is taken from them.
-      await ledgerRepo.rollUp(tx, ids);
-      for (const [i, { p, from, to }] of legs.entries()) {
-        if (!(await ledgerRepo.debit(tx, from, p.amount))) throw new AppError(INSUFFICIENT[p.from.currency]);
-        await ledgerRepo.credit(tx, to, p.amount);
-        await ledgerRepo.insertPosting(tx, {
-          txId,
-          leg: i + 1,
-          currency: p.from.currency,
-          from,
-          to,
-          amount: p.amount,
-          // The owner is the user's side (that user's history), or the giving side between two
-          // system accounts.
-          owner: 'uid' in p.to ? to : from,
-        });
-      }
-      await m.also?.(tx, txId);
-      return { txId, replay: false };
+    return legs;
+  }
+
+  /**
+   * The movement inside a transaction: its row under its key (a key used before answers that
+   * transaction, `replay`), then `lock` on the accounts it touches (unless they are held
+   * already), the postings with their balance checks, and `also`.
+   */
+  async #move(
+    tx: Queryable,
+    m: Movement,
+    legs: Leg[],
+    lock?: (ids: number[]) => Promise<void>,
+  ): Promise<{ txId: number; replay: boolean }> {
+    const meta = m.meta ?? {};
+    const txId = await ledgerRepo.insertTransaction(tx, {
+      kind: m.kind,
+      key: m.key,
+      actor: m.actor ?? null,
+      meta,
     });
+    if (txId === null) return { txId: await sameRequest(tx, m.key, m.kind, meta), replay: true };
+    await lock?.([...new Set(legs.flatMap((l) => [l.from, l.to]))].sort((a, b) => a - b));
+    for (const [i, { p, from, to }] of legs.entries()) {
+      if (!(await ledgerRepo.debit(tx, from, p.amount))) throw new AppError(INSUFFICIENT[p.from.currency]);
+      await ledgerRepo.credit(tx, to, p.amount);
+      await ledgerRepo.insertPosting(tx, {
+        txId,
+        leg: i + 1,
+        currency: p.from.currency,
+        from,
+        to,
+        amount: p.amount,
+        // The owner is the user's side (that user's history), or the giving side between two
+        // system accounts.
+        owner: 'uid' in p.to ? to : from,
+      });
+    }
+    await m.also?.(tx, txId);
+    return { txId, replay: false };
   }
 
   async balances(uid: number): Promise<Record<Currency, number>> {

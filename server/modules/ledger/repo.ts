@@ -239,6 +239,18 @@ export const ledgerRepo = {
     );
   },
 
+  /**
+   * What a debit can take from an account now: its balance without pending credits (the caller
+   * holds its row and rolled those up; any added since are credits, not yet in the balance).
+   */
+  async available(db: Queryable, account: number): Promise<number> {
+    const [row] = await db.query<{ balance: number }>('SELECT balance FROM ledger_accounts WHERE id = $1', [
+      account,
+    ]);
+    if (!row) throw new Error(`no account ${account}`);
+    return row.balance;
+  },
+
   /** Takes `amount` from an account; false when a user's balance does not cover it. */
   async debit(db: Queryable, account: number, amount: number): Promise<boolean> {
     const rows = await db.query(

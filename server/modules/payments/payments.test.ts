@@ -285,13 +285,13 @@ describe('recharge with the sandbox provider', () => {
   it('keeps the first checkout an order recorded, even if a provider answered concurrent buys differently', async () => {
     const someone = await signedInPerson(t, kv, 'fickle@example.com', 'fickle pass 1');
     let n = 0;
-    // A provider without idempotency: every call opens another checkout (after a while, so the
-    // calls overlap).
+    // A provider without idempotency: every call opens another checkout, and answers once all
+    // four calls are in (so they overlap whatever the machine's pace; at most a few seconds).
     const fickle: PaymentProvider = {
       name: 'sandbox',
       createCheckout: async (req) => {
         const c = await sandbox.createCheckout({ ...req, orderId: `${req.orderId}-${n++}` });
-        await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 500 && n < 4; i++) await new Promise((r) => setTimeout(r, 10));
         return c;
       },
       parseWebhook: (body, headers) => sandbox.parseWebhook(body, headers),
@@ -407,6 +407,89 @@ describe('recharge with the sandbox provider', () => {
     // …and not again: the next sweep reaches the paid one.
     expect(await service.repairStale(2)).toBe(1);
     expect((await status())[ids[2] ?? '']).toBe('paid');
+    expect(await recharges(someone.uid)).toBe(1);
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('matches a webhook to an order by its checkout or payment, never by an empty one', async () => {
+    const someone = await signedInPerson(t, kv, 'empty-ref@example.com', 'empty pass 1');
+    const made = await order(someone, 'c70', 'empty-ref-key-1');
+    const id = made.body.data.order.id;
+    const paid = {
+      id: 'evt_sbx_empty_ref',
+      type: 'payment.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { ref: '', order_id: id, amount: 99, currency: 'usd', payment: '' },
+    };
+    // Signed, right amount, names the order, but no checkout: acknowledged, kept, not credited.
+    expect((await webhook(paid)).statusCode).toBe(200);
+    expect((await poll(someone, id)).data).toMatchObject({ order: { status: 'pending' }, coins: 0 });
+    const [kept] = await t.testDb.db.query<{ order_id: string; ref: string | null }>(
+      `SELECT order_id, detail->>'ref' AS ref FROM payment_events WHERE event_id = 'evt_sbx_empty_ref'`,
+    );
+    expect(kept).toEqual({ order_id: id, ref: null });
+    // The order paid for real; then a refund that names it with an empty checkout and payment
+    // takes nothing back.
+    expect((await pay(made.body.data.url, '4242424242424242')).status).toBe(303);
+    await sandbox.settled();
+    expect((await poll(someone, id)).data.coins).toBe(70);
+    const refund = await webhook({
+      ...paid,
+      id: 'evt_sbx_empty_ref_refund',
+      type: 'payment.refunded',
+      data: { ...paid.data, amount_refunded: 99 },
+    });
+    expect(refund.statusCode).toBe(200);
+    expect((await poll(someone, id)).data).toMatchObject({ order: { status: 'paid' }, coins: 70 });
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('the sweep asks about a paid order first, however many abandoned checkouts came before it', async () => {
+    const someone = await signedInPerson(t, kv, 'sweep-first@example.com', 'sweep pass 1');
+    const service = new PaymentService(t.testDb.db, new Ledger(t.testDb.db), sandbox, {
+      publicBaseUrl: 'https://beamly.test',
+    });
+    // Time passes for these orders only: every time they hold moves back by `minutes`.
+    const columns = (
+      await t.testDb.db.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns
+         WHERE table_name = 'payment_orders' AND data_type = 'timestamp with time zone'`,
+      )
+    ).map((c) => c.column_name);
+    const later = (ids: string[], minutes: number) =>
+      t.testDb.db.query(
+        `UPDATE payment_orders SET ${columns.map((c) => `${c} = ${c} - make_interval(mins => $2)`).join(', ')}
+         WHERE id = ANY($1::text[])`,
+        [ids, minutes],
+      );
+    // 60 checkouts opened and left: more than a sweep asks about.
+    const abandoned: string[] = [];
+    for (let i = 0; i < 60; i++)
+      abandoned.push(
+        (await service.createOrder(someone.uid, { packageId: 'c70', key: `left-${i}-key` }, 'en')).order.id,
+      );
+    await later(abandoned, 10);
+    // Swept, found open; some minutes later they are due again.
+    expect(await service.repairStale(100)).toBe(60);
+    await later(abandoned, 10);
+    // A paid order whose webhooks were lost, silent for three minutes.
+    const made = await order(someone, 'c70', 'paid-lost-key');
+    delivering = false;
+    try {
+      expect((await pay(made.body.data.url, '4242424242424242')).status).toBe(303);
+      await sandbox.settled();
+    } finally {
+      delivering = true;
+    }
+    const id = made.body.data.order.id;
+    await later([id], 3);
+    // The next sweep (50 places) credits it.
+    expect(await service.repairStale(50)).toBe(50);
+    const [row] = await t.testDb.db.query<{ status: string }>(
+      'SELECT status FROM payment_orders WHERE id = $1',
+      [id],
+    );
+    expect(row?.status).toBe('paid');
     expect(await recharges(someone.uid)).toBe(1);
     await checkInvariants(t.testDb.db);
   });

@@ -60,6 +60,9 @@ export interface OpenShortfallRow {
   created_at: Date;
 }
 
+/** Why an order is parked as 'mismatch' (migration 020). */
+export type MismatchReason = 'amount' | 'payment_reused';
+
 /** An order parked as 'mismatch', as the staff page lists it. */
 export interface MismatchRow {
   id: string;
@@ -74,15 +77,14 @@ export interface MismatchRow {
   /** What the provider said it charged (null: not recorded, for orders parked before migration 014). */
   received_cents: number | null;
   received_currency: string | null;
+  /** Why: another amount, or a payment another order was credited for (migration 020). */
+  reason: MismatchReason;
+  /** The payment reported, when it was one another order holds ('payment_reused'). */
+  received_payment_ref: string | null;
+  /** The order credited for that payment. */
+  holder_order_id: string | null;
   provider: string;
   created_at: Date;
-}
-
-/** A webhook event no order here matched, as kept (payment_events.detail). */
-export interface UnmatchedEventRow {
-  event_id: string;
-  type: string;
-  detail: unknown;
 }
 
 const COLUMNS = `id, uid, client_key, package_id, coins, amount_cents, currency, provider, provider_ref,
@@ -140,6 +142,15 @@ export const paymentsRepo = {
     return row ?? null;
   },
 
+  /** The order a checkout belongs to (the provider's id of it, as the order recorded it). */
+  async orderByCheckout(db: Queryable, provider: string, ref: string): Promise<OrderRow | null> {
+    const [row] = await db.query<OrderRow>(
+      `SELECT ${COLUMNS} FROM payment_orders WHERE provider = $1 AND provider_ref = $2`,
+      [provider, ref],
+    );
+    return row ?? null;
+  },
+
   /** The order a payment belongs to (refunds and disputes name the payment, not the order). */
   async orderByPaymentRef(db: Queryable, provider: string, paymentRef: string): Promise<OrderRow | null> {
     const [row] = await db.query<OrderRow>(
@@ -172,18 +183,30 @@ export const paymentsRepo = {
   },
 
   /**
-   * The provider charged something other than the order: never credited, left for staff (final).
-   * What it said it charged is kept for the staff page.
+   * The provider charged something other than the order, or reported a payment another order was
+   * credited for: never credited, left for staff (final). What it said is kept for the staff page.
    */
   async markMismatch(
     db: Queryable,
     id: string,
-    received: { cents: number | null; currency: string | null },
+    received: {
+      reason: MismatchReason;
+      cents: number | null;
+      currency: string | null;
+      paymentRef?: string | null;
+    },
   ): Promise<void> {
     await db.query(
-      `UPDATE payment_orders SET status = 'mismatch', received_cents = $2, received_currency = $3, updated_at = now()
+      `UPDATE payment_orders SET status = 'mismatch', mismatch_reason = $2, received_cents = $3,
+         received_currency = $4, received_payment_ref = $5, updated_at = now()
        WHERE id = $1 AND status IN ${CREDITABLE}`,
-      [id, received.cents, received.currency?.toLowerCase() ?? null],
+      [
+        id,
+        received.reason,
+        received.cents,
+        received.currency?.toLowerCase() ?? null,
+        received.paymentRef ?? null,
+      ],
     );
   },
 
@@ -261,10 +284,17 @@ export const paymentsRepo = {
     );
   },
 
-  /** A dispute after a refund that already took everything back: the order reads as disputed. */
+  /**
+   * A dispute after refunds that already covered everything: the order reads as disputed, and so
+   * does its reversal (staff see a chargeback, not the refund it came after).
+   */
   async markDisputed(db: Queryable, id: string): Promise<void> {
     await db.query(
       "UPDATE payment_orders SET status = 'disputed', updated_at = now() WHERE id = $1 AND status = 'refunded'",
+      [id],
+    );
+    await db.query(
+      "UPDATE payment_reversals SET reason = 'dispute', updated_at = now() WHERE order_id = $1 AND reason <> 'dispute'",
       [id],
     );
   },
@@ -307,22 +337,44 @@ export const paymentsRepo = {
   async mismatchedOrders(db: Queryable, limit: number): Promise<MismatchRow[]> {
     return db.query<MismatchRow>(
       `SELECT o.id, o.uid, u.nickname, u.short_id, o.package_id, o.coins, o.amount_cents, o.currency,
-         o.received_cents, o.received_currency, o.provider, o.created_at
+         o.received_cents, o.received_currency, coalesce(o.mismatch_reason, 'amount') AS reason,
+         o.received_payment_ref, holder.id AS holder_order_id, o.provider, o.created_at
        FROM payment_orders o JOIN users u ON u.uid = o.uid
+       LEFT JOIN payment_orders holder
+         ON holder.provider = o.provider AND holder.payment_ref = o.received_payment_ref
        WHERE o.status = 'mismatch'
        ORDER BY o.created_at DESC, o.id DESC LIMIT $1`,
       [limit],
     );
   },
 
-  /** Orders still waiting for their provider, oldest first (the repair sweep). */
+  /**
+   * Orders still waiting for their provider that heard nothing for `olderThanS` (the repair
+   * sweep): those never asked about first (a paid order whose webhook was lost is one), oldest
+   * first; then checkouts found open before, once their wait (`repair_after`) is over.
+   */
   async stale(db: Queryable, olderThanS: number, limit: number): Promise<OrderRow[]> {
     return db.query<OrderRow>(
       `SELECT ${COLUMNS} FROM payment_orders
        WHERE status IN ('pending', 'declined') AND provider_ref IS NOT NULL
          AND updated_at < now() - make_interval(secs => $1) AND created_at > now() - interval '2 days'
-       ORDER BY updated_at LIMIT $2`,
+         AND (repair_after IS NULL OR repair_after <= now())
+       ORDER BY repair_asks, updated_at LIMIT $2`,
       [olderThanS, limit],
+    );
+  },
+
+  /**
+   * The sweep asked about an order and could not settle it (the checkout is still open, or the
+   * provider did not answer): asked again after `baseS` × 2^(times asked before), at most `maxS`,
+   * behind the orders never asked about.
+   */
+  async askedInVain(db: Queryable, id: string, baseS: number, maxS: number): Promise<void> {
+    await db.query(
+      `UPDATE payment_orders SET repair_asks = repair_asks + 1, updated_at = now(),
+         repair_after = now() + make_interval(secs => least($2 * power(2, least(repair_asks, 20)), $3))
+       WHERE id = $1`,
+      [id, baseS, maxS],
     );
   },
 
@@ -330,53 +382,6 @@ export const paymentsRepo = {
     return db.query<OrderRow>(
       `SELECT ${COLUMNS} FROM payment_orders WHERE uid = $1 ORDER BY created_at DESC LIMIT $2`,
       [uid, limit],
-    );
-  },
-
-  /**
-   * Records a delivered webhook event; false when it was delivered before. `orderId` is an order
-   * of this database or null; `detail` keeps what an event no order matched said.
-   */
-  async recordEvent(
-    db: Queryable,
-    e: {
-      provider: string;
-      id: string;
-      orderId: string | null;
-      type: string;
-      paymentRef: string | null;
-      detail: unknown;
-    },
-  ): Promise<boolean> {
-    const rows = await db.query(
-      `INSERT INTO payment_events (provider, event_id, order_id, type, payment_ref, detail)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING event_id`,
-      [
-        e.provider,
-        e.id,
-        e.orderId,
-        e.type,
-        e.paymentRef,
-        e.detail === null ? null : JSON.stringify(e.detail),
-      ],
-    );
-    return rows.length > 0;
-  },
-
-  /** Events about this payment that no order matched when they came (a refund before its payment). */
-  async unmatchedEvents(db: Queryable, provider: string, paymentRef: string): Promise<UnmatchedEventRow[]> {
-    return db.query<UnmatchedEventRow>(
-      `SELECT event_id, type, detail FROM payment_events
-       WHERE provider = $1 AND payment_ref = $2 AND order_id IS NULL ORDER BY received_at`,
-      [provider, paymentRef],
-    );
-  },
-
-  /** An unmatched event found its order (and was applied to it). */
-  async matchEvent(db: Queryable, provider: string, eventId: string, orderId: string): Promise<void> {
-    await db.query(
-      'UPDATE payment_events SET order_id = $3 WHERE provider = $1 AND event_id = $2 AND order_id IS NULL',
-      [provider, eventId, orderId],
     );
   },
 

@@ -254,4 +254,54 @@ describe('refunds and chargebacks of recharges', () => {
     expect(await reversal(order.id)).toBeNull();
     await checkInvariants(t.testDb.db);
   });
+
+  it('a reversal stored but not applied (a crash between the two) is applied by the retry from storage, once', async () => {
+    const { who, id, ref } = await bought('crash@example.com', 'c700');
+    const db = t.testDb.db;
+    // The crash: after the event is stored, applying it fails (the database refuses its ledger
+    // movement, as if the node died there); the retries in between fail the same way.
+    await db.query(`CREATE FUNCTION crash_reversal() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'node crashed'; END $$`);
+    await db.query(`CREATE TRIGGER crash_reversal BEFORE INSERT ON ledger_transactions
+      FOR EACH ROW WHEN (NEW.kind = 'recharge_reversal') EXECUTE FUNCTION crash_reversal()`);
+    const service = new PaymentService(db, ledger, sandbox, { publicBaseUrl: 'https://beamly.test' });
+    const session = await sandbox.session(ref);
+    const event = {
+      id: 'evt_sbx_crashed_refund',
+      type: 'payment.refunded',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        ref,
+        order_id: id,
+        amount: 999,
+        currency: 'usd',
+        payment: session?.paymentRef,
+        amount_refunded: 999,
+      },
+    };
+    try {
+      // Stored, so acknowledged: the provider need not (and a real one would not long) retry it.
+      expect((await webhook(event)).statusCode).toBe(200);
+      await service.retryReversals();
+      expect(await coins(who.uid)).toBe(700);
+      const [stored] = await db.query<{ pending: boolean; tries: number }>(
+        `SELECT pending, tries FROM payment_events WHERE event_id = 'evt_sbx_crashed_refund'`,
+      );
+      expect(stored?.pending).toBe(true);
+      expect(stored?.tries).toBeGreaterThan(0);
+    } finally {
+      await db.query('DROP TRIGGER crash_reversal ON ledger_transactions');
+      await db.query('DROP FUNCTION crash_reversal()');
+    }
+    // Back up: the retry applies it (this one, or the app's own every few seconds), once.
+    await service.retryReversals();
+    expect(await coins(who.uid)).toBe(0);
+    expect(await reversal(id)).toEqual({ coins: 700, taken: 700, shortfall: 0, reason: 'refund' });
+    expect(await orderRow(id)).toMatchObject({ status: 'refunded' });
+    expect(await service.retryReversals()).toBe(0);
+    // The provider delivering it again changes nothing.
+    expect((await webhook(event)).statusCode).toBe(200);
+    expect(await reversalTxs(id)).toBe(1);
+    await checkInvariants(db);
+  });
 });

@@ -48,6 +48,11 @@ const mismatch = z.object({
   currency: z.string(),
   received_cents: z.number().nullable(),
   received_currency: z.string().nullable(),
+  /** Why it is parked: another amount, or a payment another order was credited for. */
+  reason: z.enum(['amount', 'payment_reused']),
+  /** The payment reported ('payment_reused'), and the order credited for it. */
+  received_payment: z.string().nullable(),
+  credited_order_id: z.string().nullable(),
   provider: z.string(),
   created_at: z.date(),
 });
@@ -149,7 +154,7 @@ export function paymentRoutes(deps: {
         schema: {
           tags: ['staff'],
           summary:
-            'Staff: open shortfalls of refunded or disputed recharges, and orders paid for another amount (newest first, 50 each)',
+            'Staff: open shortfalls of refunded or disputed recharges, and orders parked as mismatch: paid for another amount, or reported with a payment another order was credited for (newest first, 50 each)',
           response: {
             200: okSchema(z.object({ shortfalls: z.array(shortfall), mismatches: z.array(mismatch) })),
             ...errors,
@@ -181,6 +186,9 @@ export function paymentRoutes(deps: {
               currency: m.currency,
               received_cents: m.received_cents,
               received_currency: m.received_currency,
+              reason: m.reason,
+              received_payment: m.received_payment_ref,
+              credited_order_id: m.holder_order_id,
               provider: m.provider,
               created_at: m.created_at,
             })),

@@ -9,6 +9,9 @@ import type { Checkout, CheckoutRequest, CheckoutState, PaymentEvent, PaymentPro
 const SESSION_TTL_S = 24 * 3600;
 /** Signed webhooks older than this are refused (replays). */
 const TOLERANCE_S = 300;
+/** How long a press on Pay holds its checkout at most (see pay), and how often others look. */
+const PAY_CLAIM_S = 10;
+const PAY_WAIT_MS = 20;
 /** Delivery attempts per event (then the order waits for the repair on return). */
 const ATTEMPTS = 5;
 
@@ -134,16 +137,45 @@ export class SandboxProvider implements PaymentProvider {
   /**
    * The buyer pressed Pay with this card number: a decline leaves the checkout open (they may try
    * another card), a success closes it. Either way a webhook follows, asynchronously.
+   *
+   * One press at a time per checkout, on any node: a press takes the checkout's claim in the
+   * key-value store, and reads the checkout only once it holds it; presses that find it taken
+   * wait for it, then see what the first did. So a checkout is paid once, however many presses
+   * arrive at once (a double click, two tabs): a real provider would charge each payment it made.
    */
   async pay(
     ref: string,
     card: string,
   ): Promise<{ outcome: 'succeeded' | 'declined'; session: SandboxSession }> {
+    const digits = card.replace(/[\s-]/g, '');
+    const claim = `sandboxpay:paying:${ref}`;
+    // The claim expires by itself (a node that died holding it); waiting longer than that is
+    // never needed.
+    for (let i = 0; i < (PAY_CLAIM_S * 1000) / PAY_WAIT_MS + 10; i++) {
+      const s = await this.session(ref);
+      if (!s) throw new AppError('not_found');
+      if (s.status === 'succeeded') return { outcome: 'succeeded', session: s };
+      if (!/^[0-9]{12,19}$/.test(digits)) throw new AppError('validation_failed', { field: 'card' });
+      if ((await this.kv.incr(claim, PAY_CLAIM_S)) === 1) {
+        try {
+          return await this.#charge(ref, digits);
+        } finally {
+          await this.kv.del(claim);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, PAY_WAIT_MS));
+    }
+    throw new Error(`sandbox checkout ${ref} stayed claimed`);
+  }
+
+  /** One press, holding the checkout's claim: the checkout as it is now decides. */
+  async #charge(
+    ref: string,
+    digits: string,
+  ): Promise<{ outcome: 'succeeded' | 'declined'; session: SandboxSession }> {
     const s = await this.session(ref);
     if (!s) throw new AppError('not_found');
     if (s.status === 'succeeded') return { outcome: 'succeeded', session: s };
-    const digits = card.replace(/[\s-]/g, '');
-    if (!/^[0-9]{12,19}$/.test(digits)) throw new AppError('validation_failed', { field: 'card' });
     const declined = digits in SANDBOX_DECLINES;
     const next: SandboxSession = declined
       ? { ...s, declines: s.declines + 1 }

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { z } from 'zod';
 import { AppError } from '../../../common/errors';
 import { COIN_PACKAGES, PAY_APP_PATH } from '../../../common/money';
 import { htmlLang, type Locale } from '../../../common/locales';
-import type { Db, Queryable } from '../../db/client';
+import type { Db } from '../../db/client';
 import { translate } from '../../i18n';
 import type { Ledger } from '../ledger/ledger';
 import { collectibles } from '../wallet/collectibles';
-import type { PaymentEvent, PaymentOutcome, PaymentProvider, PaymentReversal } from './provider';
+import type { PaymentEvent, PaymentOutcome, PaymentProvider } from './provider';
 import {
   paymentsRepo,
   type MismatchRow,
@@ -16,35 +15,35 @@ import {
   type OrderRow,
   type OrderState,
 } from './repo';
+import { eventsRepo } from './events-repo';
+import { Reversals } from './reversals';
 
 /** How often a polled order that is still pending is looked up at the provider. */
 const LOOKUP_EVERY_MS = 3_000;
 /** An order still pending this long after its last news is asked about (the repair). */
 const STALE_S = 120;
-/** Tries of a reversal that lost a race (the buyer spent coins meanwhile, or another reversal). */
-const REVERSAL_TRIES = 5;
+/**
+ * How long the sweep waits before asking again about an order it could not settle: twice as
+ * long each time (2, 4, 8 … minutes), at most an hour (an abandoned checkout is asked about
+ * some thirty times in its day, not every other minute).
+ */
+const REASK_BASE_S = 120;
+const REASK_MAX_S = 3600;
 /** How many of each kind the staff page lists (newest first). */
 const STAFF_LIST_LIMIT = 50;
 
 /** Rolls back a credit: the order was refunded, disputed or mismatched before it could be paid. */
 class NotCreditable extends Error {}
-/** Rolls back a reversal: another one changed what is covered since this one looked. */
-class ReversalMoved extends Error {}
 
-const reversalSchema = z.object({
-  reason: z.enum(['refund', 'dispute']),
-  refundedCents: z.number().int().nullable(),
-});
+/** PostgreSQL's unique violation of one order's payment being another's (payment_orders). */
+function paymentHeldElsewhere(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23505' && e.constraint === 'payment_orders_payment_ref_key';
+}
 
-/**
- * The coins a reversal covers in all: a dispute, the whole order; a refund, the refunded share of
- * the price in coins, rounded up (a partial refund of a coin package takes back at least its
- * worth). Integer arithmetic: prices and coins are small enough to multiply exactly.
- */
-function coveredCoins(order: OrderRow, r: PaymentReversal): number {
-  if (r.reason === 'dispute' || r.refundedCents === null) return order.coins;
-  const cents = Math.min(Math.max(r.refundedCents, 0), order.amount_cents);
-  return Math.floor((order.coins * cents + order.amount_cents - 1) / order.amount_cents);
+/** An empty id names nothing: '' is no checkout and no payment (never matched, never stored). */
+function normalized(event: PaymentEvent): PaymentEvent {
+  return { ...event, ref: event.ref || null, paymentRef: event.paymentRef || null };
 }
 
 export interface OrderView {
@@ -75,13 +74,16 @@ function view(o: OrderRow): OrderView {
  */
 export class PaymentService {
   readonly #asked = new LRUCache<string, true>({ max: 10_000, ttl: LOOKUP_EVERY_MS });
+  readonly #reversals: Reversals;
 
   constructor(
     private readonly db: Db,
     private readonly ledger: Ledger,
     readonly provider: PaymentProvider,
     private readonly opts: { publicBaseUrl: string; log?: (msg: string, detail: unknown) => void },
-  ) {}
+  ) {
+    this.#reversals = new Reversals(db, ledger, provider.name, opts.log);
+  }
 
   /** Spec §6: recharge needs a phone or a verified e-mail bound to the account. */
   async contactBound(uid: number): Promise<boolean> {
@@ -150,47 +152,87 @@ export class PaymentService {
    * about an order this database does not know (a staging site sharing the provider account, or a
    * refund that arrived before its payment's webhook) is acknowledged and kept, with what it said,
    * without an order: answering an error would only make the provider retry it for days.
+   *
+   * A refund or dispute is stored first and acknowledged once stored, whatever happens next: it is
+   * applied at once, and if that fails, by the retry from storage (retryReversals).
    */
   async webhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<void> {
-    const event = this.provider.parseWebhook(rawBody, headers);
-    const order = await this.#orderOf(event);
-    const matched =
-      order !== null &&
-      order.provider === this.provider.name &&
-      (!event.ref || order.provider_ref === event.ref);
-    const relevant = event.outcome !== null || event.reversal !== null;
-    if (!matched || !relevant) {
-      if (relevant)
+    const event = normalized(this.provider.parseWebhook(rawBody, headers));
+    const { order, named } = await this.#match(event);
+    // A refund or dispute of an order is stored, then applied. One that matches no order is
+    // stored to wait for its payment to be known here (a refund that came before the payment's
+    // webhook), unless it cannot be: it names no payment, or a checkout other than that of the
+    // order it names (about another checkout of the order).
+    const waits = !order && event.paymentRef !== null && (!event.ref || !named);
+    if (event.reversal && (order || waits)) {
+      await this.#reversals.store(event, order?.id ?? null);
+      let target = order;
+      if (!target) {
+        this.opts.log?.('refund or dispute of a payment not known here (yet): kept', event);
+        // Its payment credited just as this was stored: one of the two sees the other (the
+        // credit looks for stored reversals after it commits; this looks again after storing).
+        target = event.paymentRef
+          ? await paymentsRepo.orderByPaymentRef(this.db, this.provider.name, event.paymentRef)
+          : null;
+        if (!target || !event.paymentRef) return;
+        await eventsRepo.matchPayment(this.db, this.provider.name, event.paymentRef, target.id);
+      }
+      try {
+        await this.#reversals.apply(target.id);
+      } catch (err) {
+        // Stored: the retry applies it. The provider is answered 2xx (an error would only make it
+        // deliver again, and a provider gives up after a few tries).
+        this.opts.log?.('refund or dispute stored, not applied yet: the retry will', {
+          order: target.id,
+          err,
+        });
+      }
+      return;
+    }
+    if (!order || !event.outcome) {
+      if (event.outcome || event.reversal)
         this.opts.log?.(
-          order
+          named
             ? 'webhook about another checkout of the order: ignored'
             : 'webhook for an order this database does not know: ignored',
           event,
         );
-      await this.#record(event, order?.id ?? null, relevant ? event : null);
-      // A refund recorded just as its payment was credited: one of the two sees the other (the
-      // credit looks for unmatched refunds after it commits; this looks again after recording).
-      if (!order && event.reversal && event.paymentRef) {
-        const late = await paymentsRepo.orderByPaymentRef(this.db, this.provider.name, event.paymentRef);
-        if (late) await this.#reverseUnmatched(late, event.paymentRef);
-      }
+      await this.#record(event, named?.id ?? null, event.outcome || event.reversal ? event : null);
       return;
     }
-    if (event.outcome)
-      await this.#apply(order, event.outcome, event.amountCents, event.currency, event.paymentRef);
-    else if (event.reversal) await this.#reverse(order, event.reversal);
+    await this.#apply(order, event.outcome, event.amountCents, event.currency, event.paymentRef);
     await this.#record(event, order.id, null);
   }
 
-  /** The order an event is about: named by it, or found by its payment (refunds, disputes). */
-  async #orderOf(event: PaymentEvent): Promise<OrderRow | null> {
+  /**
+   * The order an event is about, and the order it names (its order id, as the provider echoes it
+   * back). An event about a checkout matches the order whose checkout it is, by the checkout's id;
+   * a refund or dispute that names no checkout (Stripe's name the payment) matches the order paid
+   * by that payment. Nothing else matches: not an order named by id alone, nor an empty id (which
+   * would otherwise match any order), nor an order other than the one the event names.
+   */
+  async #match(event: PaymentEvent): Promise<{ order: OrderRow | null; named: OrderRow | null }> {
     const named = event.orderId ? await paymentsRepo.order(this.db, event.orderId) : null;
-    if (named || !event.paymentRef) return named;
-    return paymentsRepo.orderByPaymentRef(this.db, this.provider.name, event.paymentRef);
+    let order = event.ref
+      ? await paymentsRepo.orderByCheckout(this.db, this.provider.name, event.ref)
+      : event.reversal && event.paymentRef
+        ? await paymentsRepo.orderByPaymentRef(this.db, this.provider.name, event.paymentRef)
+        : null;
+    if (order && event.orderId && order.id !== event.orderId) order = null;
+    // A refund or dispute of another payment than the one that paid the order is not about it.
+    if (
+      order &&
+      event.reversal &&
+      event.paymentRef &&
+      order.payment_ref &&
+      order.payment_ref !== event.paymentRef
+    )
+      order = null;
+    return { order, named: named?.provider === this.provider.name ? named : null };
   }
 
   async #record(event: PaymentEvent, orderId: string | null, detail: PaymentEvent | null): Promise<void> {
-    await paymentsRepo.recordEvent(this.db, {
+    await eventsRepo.recordEvent(this.db, {
       provider: this.provider.name,
       id: event.id,
       orderId,
@@ -212,9 +254,23 @@ export class PaymentService {
         // Never credit what was not paid. Final, so neither webhooks nor the sweep ask again:
         // staff see the order as 'mismatch' and settle it with the buyer (a refund, usually).
         this.opts.log?.('paid amount differs from the order', { order: order.id, amountCents, currency });
-        await paymentsRepo.markMismatch(this.db, order.id, { cents: amountCents, currency });
+        await paymentsRepo.markMismatch(this.db, order.id, {
+          reason: 'amount',
+          cents: amountCents,
+          currency,
+        });
         return;
       }
+      const holder = paymentRef
+        ? await paymentsRepo.orderByPaymentRef(this.db, this.provider.name, paymentRef)
+        : null;
+      if (holder && holder.id !== order.id) {
+        await this.#paymentReused(order, paymentRef, amountCents, currency, holder.id);
+        return;
+      }
+      // A refund or dispute of this payment that came before it (kept without an order): applied
+      // first, so the order is never credited (markPaid refuses a reversed order).
+      if (paymentRef) await this.#reversals.paymentKnown(order, paymentRef);
       try {
         const credit = await this.ledger.post({
           kind: 'recharge',
@@ -235,106 +291,56 @@ export class PaymentService {
         });
         if (credit.replay && paymentRef) await paymentsRepo.setPaymentRef(this.db, order.id, paymentRef);
       } catch (err) {
+        if (paymentHeldElsewhere(err)) {
+          // Another order got this payment between the look above and the credit.
+          await this.#paymentReused(order, paymentRef, amountCents, currency, null);
+          return;
+        }
         if (!(err instanceof NotCreditable)) throw err;
         this.opts.log?.('payment for an order that can no longer be credited: ignored', {
           order: order.id,
         });
         return;
       }
-      if (paymentRef) await this.#reverseUnmatched(order, paymentRef);
+      // One stored while the credit was being made: taken back now.
+      if (paymentRef) await this.#reversals.paymentKnown(order, paymentRef);
     } else if (outcome === 'failed' || outcome === 'expired') {
       await paymentsRepo.markUnpaid(this.db, order.id, outcome === 'failed' ? 'declined' : 'expired');
     }
   }
 
   /**
-   * The provider gave a payment back (a refund) or the card holder claimed it back (a dispute):
-   * the coins it bought are taken back from the buyer, as far as they still have them (balances
-   * never go negative); what they already spent is the shortfall, kept on payment_reversals, and
-   * their cash-outs are refused until staff settle it. One database transaction, under the ledger
-   * key `recharge-reversal:<order>:<coins covered>`; what is covered only grows, so a duplicate,
-   * late or out-of-order event (a smaller refund after a larger one) changes nothing.
+   * The provider reported, for this order, a payment another order was already credited for. One
+   * payment pays one order: this one is not credited. Parked for staff ('mismatch', reason
+   * 'payment_reused', with the payment) if it was not credited already, and answered 2xx: the
+   * event is signed and will say the same however often it is delivered.
    */
-  async #reverse(order: OrderRow, reversal: PaymentReversal): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (attempt > REVERSAL_TRIES) throw new Error(`reversal of ${order.id} kept losing races`);
-      const now = await paymentsRepo.order(this.db, order.id);
-      if (!now) return;
-      if (now.ledger_tx_id === null) {
-        // Never credited (the refund came before the payment's webhook, or the amount differed):
-        // nothing to take back, and the order can no longer be credited. Credited meanwhile: again.
-        if (await paymentsRepo.markReversedUncredited(this.db, now.id, reversal.reason)) return;
-        continue;
-      }
-      const target = coveredCoins(now, reversal);
-      const before = await paymentsRepo.reversal(this.db, now.id);
-      const covered = before?.coins ?? 0;
-      if (target <= covered) {
-        if (reversal.reason === 'dispute') await paymentsRepo.markDisputed(this.db, now.id);
-        return;
-      }
-      const take = Math.min(target - covered, (await this.ledger.balances(now.uid)).coin);
-      const write = async (tx: Queryable) => {
-        await paymentsRepo.lockOrder(tx, now.id);
-        const locked = await paymentsRepo.reversal(tx, now.id);
-        if ((locked?.coins ?? 0) !== covered) throw new ReversalMoved();
-        await paymentsRepo.saveReversal(tx, {
-          order_id: now.id,
-          uid: now.uid,
-          reason: reversal.reason,
-          coins: target,
-          taken: (locked?.taken ?? 0) + take,
-        });
-      };
-      let replay = false;
-      try {
-        if (take > 0)
-          ({ replay } = await this.ledger.post({
-            kind: 'recharge_reversal',
-            key: `recharge-reversal:${now.id}:${target}`,
-            actor: now.uid,
-            // The same for every event covering as much: a concurrent duplicate replays.
-            meta: { order: now.id, covers: target },
-            postings: [
-              {
-                from: { uid: now.uid, currency: 'coin' },
-                to: { system: 'payments', currency: 'coin' },
-                amount: take,
-              },
-            ],
-            also: write,
-          }));
-        else await this.db.transaction(write);
-      } catch (err) {
-        // The buyer spent coins since their balance was read, or another reversal got in first.
-        const raced =
-          err instanceof ReversalMoved || (err instanceof AppError && err.errorName === 'insufficient_coins');
-        if (raced) continue;
-        throw err;
-      }
-      // A concurrent event covering as much made the movement (a refund and a dispute at once):
-      // a dispute still shows on the order.
-      if (replay) {
-        if (reversal.reason === 'dispute') await paymentsRepo.markDisputed(this.db, now.id);
-        return;
-      }
-      if (take < target - covered)
-        this.opts.log?.('reversed recharge left a shortfall (coins already spent)', {
-          order: now.id,
-          uid: now.uid,
-          shortfall: target - covered - take,
-        });
-      return;
-    }
+  async #paymentReused(
+    order: OrderRow,
+    paymentRef: string | null,
+    amountCents: number | null,
+    currency: string | null,
+    holder: string | null,
+  ): Promise<void> {
+    this.opts.log?.('payment reported for an order was credited to another order: parked for staff', {
+      order: order.id,
+      payment: paymentRef,
+      holder,
+    });
+    await paymentsRepo.markMismatch(this.db, order.id, {
+      reason: 'payment_reused',
+      cents: amountCents,
+      currency,
+      paymentRef,
+    });
   }
 
-  /** Refunds and disputes of this payment that came before it was known here, applied now. */
-  async #reverseUnmatched(order: OrderRow, paymentRef: string): Promise<void> {
-    for (const e of await paymentsRepo.unmatchedEvents(this.db, this.provider.name, paymentRef)) {
-      const detail = z.object({ reversal: reversalSchema }).safeParse(e.detail);
-      if (detail.success) await this.#reverse(order, detail.data.reversal);
-      await paymentsRepo.matchEvent(this.db, this.provider.name, e.event_id, order.id);
-    }
+  /**
+   * The retry from storage (run every few seconds): refunds and disputes stored but not applied
+   * (a crash between storing and applying, the database gone for a moment) are applied now.
+   */
+  async retryReversals(): Promise<number> {
+    return this.#reversals.retry();
   }
 
   /**
@@ -380,7 +386,8 @@ export class PaymentService {
     ) {
       this.#asked.set(id, true);
       try {
-        await this.#repair(order);
+        // Still open: the buyer is still paying (or left); it heard from the provider just now.
+        if (!(await this.#repair(order))) await paymentsRepo.touch(this.db, order.id);
       } catch (err) {
         // The provider is down: the buyer sees the order as it is, and the poll asks again.
         this.opts.log?.('payment repair failed', err);
@@ -390,30 +397,37 @@ export class PaymentService {
     return view(order);
   }
 
-  async #repair(order: OrderRow): Promise<void> {
-    if (!order.provider_ref) return;
+  /** Asks the provider about the order and applies what it says; false if it is still open. */
+  async #repair(order: OrderRow): Promise<boolean> {
+    if (!order.provider_ref) return true;
     const now = await this.provider.lookup(order.provider_ref);
-    if (now.outcome !== 'pending')
-      await this.#apply(order, now.outcome, now.amountCents, now.currency, now.paymentRef);
-    // Still open (an abandoned checkout, until the provider expires it): to the back of the
-    // sweep's queue, so it cannot keep newer orders from being looked at.
-    else await paymentsRepo.touch(this.db, order.id);
+    if (now.outcome === 'pending') return false;
+    await this.#apply(order, now.outcome, now.amountCents, now.currency, now.paymentRef);
+    return true;
   }
 
-  /** Asks the provider about orders that heard nothing for a while (run every minute). */
+  /**
+   * Asks the provider about orders that heard nothing for a while (run every minute), those never
+   * asked about first: a paid order whose webhook was lost looks like any other silent order, but
+   * the ones asked about already were open then, and are mostly abandoned checkouts. An order the
+   * sweep could not settle (still open, or the provider's answer failed) is asked about again
+   * later and later (2, 4, 8 … minutes, at most hourly), behind the new ones, so abandoned
+   * checkouts, however many, never delay a paid order: it is asked about in the first sweep after
+   * it went silent (unless more than `limit` new orders went silent with it).
+   */
   async repairStale(limit = 50): Promise<number> {
     const stale = await paymentsRepo.stale(this.db, STALE_S, limit);
     for (const order of stale) {
+      let settled = false;
       try {
-        await this.#repair(order);
+        settled = await this.#repair(order);
       } catch (err) {
-        // To the back of the queue as well: a few orders whose lookup keeps failing must not
-        // take every sweep's places from the others.
         this.opts.log?.('payment repair failed', { order: order.id, err });
-        await paymentsRepo.touch(this.db, order.id).catch((e: unknown) => {
+      }
+      if (!settled)
+        await paymentsRepo.askedInVain(this.db, order.id, REASK_BASE_S, REASK_MAX_S).catch((e: unknown) => {
           this.opts.log?.('payment repair failed', e);
         });
-      }
     }
     return stale.length;
   }

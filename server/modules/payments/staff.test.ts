@@ -57,6 +57,20 @@ async function settle(who: Person | null, orderId: string) {
   return { status: res.statusCode, error: json(res).error };
 }
 
+/** A correctly signed sandbox webhook, as the sandbox would send it. */
+function webhook(event: object) {
+  const raw = JSON.stringify(event);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/payments/webhook/sandbox',
+    headers: {
+      'content-type': 'application/json',
+      'sandbox-signature': sign(SECRET, raw, Math.floor(Date.now() / 1000)),
+    },
+    payload: raw,
+  });
+}
+
 /** Opens an order for `packageId`; answers it and its checkout's ref. */
 async function ordered(who: Person, packageId: string, key: string): Promise<{ id: string; ref: string }> {
   const res = await t.app.inject({
@@ -214,16 +228,7 @@ describe('staff: payments to look at', () => {
       created: Math.floor(Date.now() / 1000),
       data: { ref, order_id: id, amount: 1, currency: 'USD' },
     };
-    const raw = JSON.stringify(event);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/payments/webhook/sandbox',
-      headers: {
-        'content-type': 'application/json',
-        'sandbox-signature': sign(SECRET, raw, Math.floor(Date.now() / 1000)),
-      },
-      payload: raw,
-    });
+    const res = await webhook(event);
     expect(res.statusCode).toBe(200);
     const listed = (await list(staff)).body.data;
     expect(listed.mismatches.find((m) => m.order_id === id)).toMatchObject({
@@ -234,11 +239,95 @@ describe('staff: payments to look at', () => {
       currency: 'usd',
       received_cents: 1,
       received_currency: 'usd',
+      reason: 'amount',
+      received_payment: null,
+      credited_order_id: null,
       provider: 'sandbox',
     });
     // Not a shortfall: nothing was credited, nothing to settle.
     expect(listed.shortfalls.map((s) => s.order_id)).not.toContain(id);
     expect(await settle(staff, id)).toEqual({ status: 404, error: 'not_found' });
     expect((await ledger.balances(buyer.uid)).coin).toBe(0);
+  });
+
+  it('a chargeback after a full refund shows as a chargeback on the shortfall', async () => {
+    const buyer = await signedInPerson(t, kv, 'pay-refund-dispute@example.com', 'buyer pass 1');
+    const id = await reversedAfterSpending(buyer, 'c700', 300, 'refund');
+    const shortfall = async () => (await list(staff)).body.data.shortfalls.find((s) => s.order_id === id);
+    expect(await shortfall()).toMatchObject({ kind: 'refund', coins: 700, taken: 400, owed: 300 });
+    // The card holder disputes it too: nothing more to take, but staff must see a chargeback.
+    const [order] = await t.testDb.db.query<{ provider_ref: string }>(
+      'SELECT provider_ref FROM payment_orders WHERE id = $1',
+      [id],
+    );
+    const ref = order?.provider_ref ?? '';
+    await sandbox.dispute(ref);
+    await sandbox.settled();
+    expect(await shortfall()).toMatchObject({ kind: 'dispute', coins: 700, taken: 400, owed: 300 });
+    const [row] = await t.testDb.db.query<{ status: string; reason: string }>(
+      `SELECT o.status, r.reason FROM payment_orders o JOIN payment_reversals r ON r.order_id = o.id
+       WHERE o.id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ status: 'disputed', reason: 'dispute' });
+    // A refund after that changes nothing: still a chargeback.
+    const session = await sandbox.session(ref);
+    const late = await webhook({
+      id: 'evt_sbx_refund_after_dispute',
+      type: 'payment.refunded',
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        ref,
+        order_id: id,
+        amount: 999,
+        currency: 'usd',
+        payment: session?.paymentRef,
+        amount_refunded: 999,
+      },
+    });
+    expect(late.statusCode).toBe(200);
+    expect(await shortfall()).toMatchObject({ kind: 'dispute', owed: 300 });
+    await checkInvariants(t.testDb.db);
+  });
+
+  it('parks for staff, with a 2xx, a payment reported for an order that another order was credited for', async () => {
+    // A member of staff buys too (sign-ups from this test's one device are limited).
+    const buyer = named;
+    const first = await ordered(buyer, 'c350', 'pay-reused-order-1');
+    await sandbox.pay(first.ref, '4242424242424242');
+    await sandbox.settled();
+    const payment = (await sandbox.session(first.ref))?.paymentRef;
+    expect(payment).toMatch(/^pi_sbx_/);
+    // A second order of the same price, and a signed event saying that payment paid it too.
+    const second = await ordered(buyer, 'c350', 'pay-reused-order-2');
+    const event = {
+      id: 'evt_sbx_staff_reused',
+      type: 'payment.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { ref: second.ref, order_id: second.id, amount: 499, currency: 'usd', payment },
+    };
+    expect((await webhook(event)).statusCode).toBe(200);
+    // Delivered again (a provider retries what it was not sure of): the same answer.
+    expect((await webhook(event)).statusCode).toBe(200);
+    const listed = (await list(staff)).body.data;
+    expect(listed.mismatches.find((m) => m.order_id === second.id)).toMatchObject({
+      user: { uid: buyer.uid },
+      expected_cents: 499,
+      received_cents: 499,
+      reason: 'payment_reused',
+      received_payment: payment,
+      credited_order_id: first.id,
+    });
+    // One payment, one credit: the first order keeps it, the second was never credited.
+    const rows = await t.testDb.db.query<{ id: string; status: string; payment_ref: string | null }>(
+      'SELECT id, status, payment_ref FROM payment_orders WHERE id = ANY($1::text[]) ORDER BY created_at',
+      [[first.id, second.id]],
+    );
+    expect(rows).toEqual([
+      { id: first.id, status: 'paid', payment_ref: payment },
+      { id: second.id, status: 'mismatch', payment_ref: null },
+    ]);
+    expect((await ledger.balances(buyer.uid)).coin).toBe(350);
+    await checkInvariants(t.testDb.db);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cashoutWeek, type MoneyRules } from '../../../common/money';
 import { MemoryKv } from '../../infra/kv';
 import type { SmsSender } from '../../infra/sms';
@@ -29,6 +29,31 @@ let host: Person;
 let staff: Person;
 /** Staff by STAFF_EMAILS: the other reviewer when `staff` may not decide. */
 let named: Person;
+
+/**
+ * Runs two reviews so that both read the request before either decides: the first two reads wait
+ * for each other. Left to the scheduler, a loaded machine sometimes ran one review to the end
+ * before the other read, and then both decisions are legitimately allowed (reject after approve).
+ */
+async function bothReadFirst<T>(run: () => Promise<T>): Promise<T> {
+  const read = cashoutRepo.withdrawal.bind(cashoutRepo);
+  let arrived = 0;
+  let release = () => {};
+  const together = new Promise<void>((resolve) => (release = resolve));
+  const spy = vi.spyOn(cashoutRepo, 'withdrawal').mockImplementation(async (db, id) => {
+    const row = await read(db, id);
+    if (++arrived <= 2) {
+      if (arrived === 2) release();
+      await together;
+    }
+    return row;
+  });
+  try {
+    return await run();
+  } finally {
+    spy.mockRestore();
+  }
+}
 
 beforeAll(async () => {
   // A small cap (100 USD = 20,000 diamonds at 200 a dollar) so two cash-outs reach it.
@@ -327,10 +352,12 @@ describe('staff decisions', () => {
     // Approve and reject a request waiting for review, through the service so both read it before
     // either decides: the rejection must not go on to undo the approval (or the other way round).
     const waiting = await hold('racer-request-0');
-    const first = await Promise.allSettled([
-      cashout.reviewWithdrawal(staff.uid, waiting, 'approve'),
-      cashout.reviewWithdrawal(named.uid, waiting, 'reject'),
-    ]);
+    const first = await bothReadFirst(() =>
+      Promise.allSettled([
+        cashout.reviewWithdrawal(staff.uid, waiting, 'approve'),
+        cashout.reviewWithdrawal(named.uid, waiting, 'reject'),
+      ]),
+    );
     expect(first.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     for (const r of first)
       if (r.status === 'rejected') expect(r.reason).toMatchObject({ errorName: 'already_reviewed' });
@@ -345,10 +372,12 @@ describe('staff decisions', () => {
       expect((await decide(staff, approved, 'approve')).status).toBe(200);
       const before = await diamonds();
       // Through the service, so both read the request before either decides.
-      const second = await Promise.allSettled([
-        cashout.reviewWithdrawal(staff.uid, approved, 'reject'),
-        cashout.reviewWithdrawal(named.uid, approved, 'failed'),
-      ]);
+      const second = await bothReadFirst(() =>
+        Promise.allSettled([
+          cashout.reviewWithdrawal(staff.uid, approved, 'reject'),
+          cashout.reviewWithdrawal(named.uid, approved, 'failed'),
+        ]),
+      );
       expect(second.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
       for (const r of second)
         if (r.status === 'rejected') expect(r.reason).toMatchObject({ errorName: 'already_reviewed' });

@@ -45,7 +45,20 @@ function voiceFor(locale: Locale): Voice {
   return voice;
 }
 
-const between = (min: number, max: number) => min + Math.random() * (max - min);
+/**
+ * mulberry32: the same seed renders the same audio, so a browser that fetches it again (a range
+ * request, a replay) hears the same digits, on any node.
+ */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** A clip played faster or slower (pitch follows), by linear interpolation. */
 function resample(clip: Float32Array, rate: number): Float32Array {
@@ -84,11 +97,16 @@ function wav(samples: Float32Array, sampleRate: number): Buffer {
   return Buffer.concat([header, data]);
 }
 
-/** A new digit answer (CSPRNG) and its spoken rendering as a WAV file. */
-export function renderAudioCaptcha(
-  locale: Locale,
-  digits = Array.from({ length: AUDIO_DIGITS }, () => String(randomInt(10))).join(''),
-): { text: string; wav: Buffer } {
+/** A new answer: digits from a CSPRNG. */
+export function audioAnswer(): string {
+  return Array.from({ length: AUDIO_DIGITS }, () => String(randomInt(10))).join('');
+}
+
+/** The digits spoken as a WAV file; the seed decides everything else (speeds, pauses, murmur). */
+export function renderAudioCaptcha(locale: Locale, digits: string, seed: number): Buffer {
+  const random = seeded(seed);
+  const between = (min: number, max: number) => min + random() * (max - min);
+  const below = (n: number) => Math.floor(random() * n);
   const voice = voiceFor(locale);
   const rate = voice.sampleRate;
   const spoken = Array.from(digits).map((d) => ({
@@ -101,8 +119,8 @@ export function renderAudioCaptcha(
   const out = new Float32Array(length);
   // The murmur: backwards digits, quieter, anywhere (they overlap the spoken ones on purpose).
   for (let i = 0; i < Math.ceil(length / rate) * 2; i++) {
-    const clip = resample(voice.digits[randomInt(10)] ?? new Float32Array(), between(0.8, 1.25)).reverse();
-    mix(out, clip, randomInt(Math.max(1, length - clip.length)), between(0.1, 0.18));
+    const clip = resample(voice.digits[below(10)] ?? new Float32Array(), between(0.8, 1.25)).reverse();
+    mix(out, clip, below(Math.max(1, length - clip.length)), between(0.1, 0.18));
   }
   for (let i = 0; i < length; i++) out[i] = (out[i] ?? 0) + between(-0.03, 0.03);
   let at = lead;
@@ -110,5 +128,5 @@ export function renderAudioCaptcha(
     mix(out, s.clip, at, s.gain);
     at += s.clip.length + s.pause;
   }
-  return { text: digits, wav: wav(out, rate) };
+  return wav(out, rate);
 }

@@ -123,6 +123,10 @@ describe('the audio alternative', () => {
     const digits = (await kv.get(`captcha:${id}`)) ?? '';
     expect(digits).toMatch(/^[0-9]{6}$/);
     expect(digits).not.toBe(imageAnswer);
+    // Fetched again (a range request, a replay): the same digits, the same sound.
+    const again = await t.app.inject({ url: `/api/v1/auth/captcha/${id}/audio?locale=de` });
+    expect(again.rawPayload.equals(wav)).toBe(true);
+    expect(await kv.get(`captcha:${id}`)).toBe(digits);
     // Typed as heard, with spaces between the digits.
     await checkCaptcha(kv, id, digits.split('').join(' '));
   });

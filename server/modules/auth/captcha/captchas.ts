@@ -1,10 +1,11 @@
+import { randomInt } from 'node:crypto';
 import { AppError } from '../../../../common/errors';
 import type { Kv } from '../../../infra/kv';
 import { enforceLimits, LIMITS } from '../../../infra/ratelimit';
 import type { RequestMeta } from '../service';
 import { newToken } from '../crypto';
 import { ipPrefix } from '../signup-limits';
-import { renderAudioCaptcha } from './audio';
+import { audioAnswer, renderAudioCaptcha } from './audio';
 import { renderCaptcha } from './image';
 
 /** A captcha is answered within 5 minutes, once (checkCaptcha takes it). */
@@ -42,12 +43,20 @@ export class Captchas {
     return { id, image: `data:image/png;base64,${png.toString('base64')}` };
   }
 
-  /** The spoken alternative for a captcha still open (WAV); its answer becomes the digits. */
+  /**
+   * The spoken alternative for a captcha still open (WAV); its answer becomes the digits. Asked
+   * again for the same captcha (a browser's range request or replay), it says the same digits.
+   */
   async audio(id: string, meta: RequestMeta): Promise<Buffer> {
     await this.#limit(meta);
-    if (!(await this.kv.get(`captcha:${id}`))) throw new AppError('wrong_captcha');
-    const { text, wav } = renderAudioCaptcha(meta.locale);
-    await this.kv.set(`captcha:${id}`, text, CAPTCHA_TTL_S);
-    return wav;
+    const answer = await this.kv.get(`captcha:${id}`);
+    if (!answer) throw new AppError('wrong_captcha');
+    const [digits, seed] = ((await this.kv.get(`captcha-audio:${id}`)) ?? '').split(':');
+    if (digits && seed && digits === answer) return renderAudioCaptcha(meta.locale, digits, Number(seed));
+    const fresh = audioAnswer();
+    const freshSeed = randomInt(2 ** 31);
+    await this.kv.set(`captcha:${id}`, fresh, CAPTCHA_TTL_S);
+    await this.kv.set(`captcha-audio:${id}`, `${fresh}:${freshSeed}`, CAPTCHA_TTL_S);
+    return renderAudioCaptcha(meta.locale, fresh, freshSeed);
   }
 }

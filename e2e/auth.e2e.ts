@@ -182,6 +182,8 @@ describe('e-mail sign-up, activation, sign-in and sign-out', () => {
       await dialog.getByText('Wrong username or password!').waitFor();
     }
     await dialog.getByLabel('Verification code').waitFor();
+    // The first image has arrived: the only captcha asked for from here on is the one clicked for.
+    await dialog.getByRole('img', { name: /^Verification image/ }).waitFor();
     const captcha = captchaResponse(page);
     await dialog.getByLabel('Password', { exact: true }).fill(password);
     await dialog.getByRole('button', { name: 'Show another image' }).click();

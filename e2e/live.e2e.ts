@@ -114,7 +114,7 @@ describe('going live from the studio and watching', () => {
     await line.waitFor({ timeout: 10_000 });
     expect(await line.locator('.chat__text').textContent()).toBe('Hello <everyone>');
     expect(await line.locator('.chat__role').textContent()).toBe('Host');
-    await viewer.page.getByPlaceholder('Sign in to chat').click();
+    await viewer.page.getByRole('button', { name: 'Sign in to chat' }).click();
     await viewer.page.getByRole('dialog').waitFor();
     await viewer.page.keyboard.press('Escape');
 

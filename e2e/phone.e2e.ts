@@ -120,7 +120,11 @@ describe('phone sign-up, sign-in and recovery', () => {
     await dialog.getByRole('heading', { name: 'Sign up with your phone number' }).waitFor();
     expect(await dialog.getByLabel('Phone number').inputValue()).toBe('0612345678');
     const create = dialog.getByRole('button', { name: 'Create account' });
-    await dialog.getByLabel('Password', { exact: true }).fill('phone pass 1');
+    // Spec §4: phone, password, captcha, SMS code. The password typed a moment ago comes along:
+    // one password field, already filled, and no second one to confirm it.
+    expect(await dialog.getByLabel('Password', { exact: true }).inputValue()).toBe('phone pass 1');
+    expect(await dialog.locator('input[type="password"]').count()).toBe(1);
+    expect(await dialog.getByLabel('Confirm password').count()).toBe(0);
     expect(await create.isDisabled()).toBe(true);
     await getCode(page, dialog, captcha, phone);
     expect(await create.isEnabled()).toBe(true);

@@ -79,7 +79,7 @@ describe('the live room’s people', () => {
     // A visitor opens the live page on a phone and signs in from the chat.
     const fan = await open(share.pathname, 390);
     await fan.page.getByRole('button', { name: 'Tap to unmute' }).waitFor({ timeout: 15_000 });
-    await fan.page.getByPlaceholder('Sign in to chat').click();
+    await fan.page.getByRole('button', { name: 'Sign in to chat' }).click();
     await signIn(fan.page, FAN);
     // Signed in, chat works at once and the video carries on (with the session now).
     await fan.page.getByPlaceholder('Say something…').fill('hi from the fan');
@@ -288,7 +288,7 @@ describe('the live room’s people', () => {
           .click({ timeout: 2000 })
           .catch(() => undefined),
     );
-    await staff.page.getByPlaceholder('Sign in to chat').click();
+    await staff.page.getByRole('button', { name: 'Sign in to chat' }).click();
     await signIn(staff.page, STAFF);
     const deleteOn = (page: Page, text: string) =>
       page.locator('.chat__message', { hasText: text }).getByRole('button', { name: 'Delete message' });

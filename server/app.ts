@@ -40,6 +40,7 @@ import { GoogleSignIn } from './modules/auth/third-party';
 import { thirdPartyRoutes } from './modules/auth/third-routes';
 import { authRoutes } from './modules/auth/routes';
 import { AuthService } from './modules/auth/service';
+import { SignupLimits } from './modules/auth/signup-limits';
 import { newsRoutes } from './modules/news/routes';
 import { usersRoutes } from './modules/users/routes';
 import { UsersService } from './modules/users/service';
@@ -137,15 +138,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       limitScale: config.RATE_LIMIT_SCALE,
     });
   const transportKey = await loadTransportKey(db);
+  const signups = new SignupLimits(
+    kv,
+    {
+      signupPerPrefix: config.SIGNUP_PER_IP_PREFIX,
+      signupPerDomain: config.SIGNUP_PER_EMAIL_DOMAIN,
+      signupGlobal: config.SIGNUP_GLOBAL,
+      smsPerPrefix: config.SMS_PER_IP_PREFIX,
+      smsGlobal: config.SMS_GLOBAL,
+      scale: config.RATE_LIMIT_SCALE,
+    },
+    {
+      tripped: (limit) => metrics.authLimitTrips.inc({ limit }),
+      passed: (action, used) => {
+        metrics.authPassed.inc({ action });
+        metrics.authBudgetUsed.set({ action }, used);
+      },
+    },
+    (msg, detail) => app.log.warn(detail, msg),
+  );
   const auth = new AuthService(db, kv, mailer, transportKey, risk, {
     name: config.SITE_NAME,
     baseUrl: config.publicBaseUrl,
     limitScale: config.RATE_LIMIT_SCALE,
+    signups,
   });
   const smsSite = {
     name: config.SITE_NAME,
     limitScale: config.RATE_LIMIT_SCALE,
     log: (err: unknown) => app.log.error({ err }, 'SMS provider failed'),
+    signups,
+    beforeSend: () => signups.sms(),
   };
   const codes = new SmsCodes(kv, sms, smsSite);
   const phone = new PhoneAuthService(db, kv, sms, transportKey, risk, smsSite, codes);

@@ -114,6 +114,12 @@ const schema = z
     RISK_REJECT_SCORE: z.coerce.number().int().min(1).default(80),
     /** Device risk: sign-up attempts one device fingerprint may make per day. */
     RISK_SIGNUPS_PER_DEVICE: z.coerce.number().int().min(1).default(10),
+    /** Sign-up limits that do not trust the client, per hour (server/modules/auth/signup-limits.ts). */
+    SIGNUP_PER_IP_PREFIX: z.coerce.number().int().min(1).default(20),
+    SIGNUP_PER_EMAIL_DOMAIN: z.coerce.number().int().min(1).default(50),
+    SIGNUP_GLOBAL: z.coerce.number().int().min(1).default(1000),
+    SMS_PER_IP_PREFIX: z.coerce.number().int().min(1).default(30),
+    SMS_GLOBAL: z.coerce.number().int().min(1).default(2000),
     /** Media engine ICE: STUN/TURN servers as JSON, e.g. [{"urls":"stun:stun.example.com:3478"}]. */
     MEDIA_ICE_SERVERS: z
       .string()

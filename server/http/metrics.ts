@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics, one registry per app instance (tests run several in one process). */
 export function createMetrics() {
@@ -23,7 +23,27 @@ export function createMetrics() {
     help: 'Script errors reported by browsers',
     registers: [registry],
   });
-  return { registry, httpDuration, ssrRenders, clientErrors };
+  // Sign-up and SMS limits that do not trust the client (server/modules/auth/signup-limits.ts).
+  // Alert on any increase of the trips, and on the global budget share above ~0.8.
+  const authLimitTrips = new Counter({
+    name: 'auth_limit_trips_total',
+    help: 'Sign-up and SMS requests refused by a limit per IP prefix, e-mail domain or site-wide',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  });
+  const authPassed = new Counter({
+    name: 'auth_limited_actions_total',
+    help: 'Sign-ups and SMS codes let through the site-wide limits',
+    labelNames: ['action'] as const,
+    registers: [registry],
+  });
+  const authBudgetUsed = new Gauge({
+    name: 'auth_global_budget_used_ratio',
+    help: "Share of this hour's site-wide sign-up or SMS budget used (1 = the limit)",
+    labelNames: ['action'] as const,
+    registers: [registry],
+  });
+  return { registry, httpDuration, ssrRenders, clientErrors, authLimitTrips, authPassed, authBudgetUsed };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -33,6 +33,8 @@ export const LIMITS = {
   mailAccount: { name: 'mail:account', max: 5, windowSeconds: 3600 },
   mailIp: { name: 'mail:ip', max: 30, windowSeconds: 3600 },
   captchaIp: { name: 'captcha:ip', max: 60, windowSeconds: 60 },
+  /** The same per /24 or /64 (server/modules/auth/signup-limits.ts): an attacker's addresses share one. */
+  captchaPrefix: { name: 'captcha:prefix', max: 300, windowSeconds: 60 },
   smsPhone: { name: 'sms:phone', max: 5, windowSeconds: 3600 },
   smsIp: { name: 'sms:ip', max: 20, windowSeconds: 3600 },
   smsDevice: { name: 'sms:device', max: 10, windowSeconds: 3600 },

@@ -60,7 +60,9 @@ export function LoginCard({
         <NoticeStep {...props} variant={step.variant} email={step.email} password={step.password} />
       )}
       <Suspense fallback={<StepLoading />}>
-        {step.id === 'registerPhone' && <RegisterPhoneStep {...props} phone={step.phone} />}
+        {step.id === 'registerPhone' && (
+          <RegisterPhoneStep {...props} phone={step.phone} password={step.password} />
+        )}
         {step.id === 'forgetPhone' && <ForgetPhoneStep {...props} phone={step.phone} />}
         {step.id === 'confirmPassword' && <ConfirmPasswordStep {...props} token={step.token} />}
       </Suspense>

@@ -49,12 +49,15 @@ export function PasswordField(props: FieldProps) {
 
 export interface Captcha {
   id: string;
-  svg: string;
+  /** A PNG data URL. */
+  image: string;
 }
 
 /**
  * The image captcha (spec §5): refreshed on demand, when the field is emptied, when it is left
- * empty, and after a captcha or verify error (the parent bumps `refreshKey`).
+ * empty, and after a captcha or verify error (the parent bumps `refreshKey`). "Listen instead"
+ * switches to the spoken digits of the same captcha (in the page language), for people who
+ * cannot see the picture; the choice holds across refreshes until they switch back.
  */
 export function CaptchaField({
   value,
@@ -69,9 +72,11 @@ export function CaptchaField({
   refreshKey: number;
   error?: string | null;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const [captcha, setCaptcha] = useState<Captcha | null>(null);
   const [failed, setFailed] = useState(false);
+  const [listening, setListening] = useState(false);
+  const hintId = useId();
   const refresh = useCallback(() => {
     api<Captcha>('GET', '/api/v1/auth/captcha')
       .then((c) => {
@@ -83,39 +88,57 @@ export function CaptchaField({
   }, [onCaptcha]);
   useEffect(() => refresh(), [refresh, refreshKey]);
   return (
-    <div className="captcha">
+    <div className={listening ? 'captcha captcha--listening' : 'captcha'}>
       <Field
         label={t('auth.captcha')}
         value={value}
         autoComplete="off"
-        inputMode="text"
-        maxLength={6}
+        inputMode={listening ? 'numeric' : 'text'}
+        maxLength={12}
+        aria-describedby={listening ? hintId : undefined}
         error={failed ? t('error.internal') : error}
         onChange={(e) => {
           onChange(e.target.value);
           if (!e.target.value) refresh();
         }}
         onBlur={(e) => {
-          if (!e.target.value) refresh();
+          // Moving to the captcha's own buttons (listen, new image) is not leaving it.
+          const to = e.relatedTarget;
+          if (!e.target.value && !(to instanceof Node && e.target.closest('.captcha')?.contains(to)))
+            refresh();
         }}
       />
-      <button
-        type="button"
-        className="captcha__image"
-        onClick={refresh}
-        aria-label={t('auth.captchaRefresh')}
-        title={t('auth.captchaRefresh')}
-      >
-        {captcha ? (
-          <img
-            alt={t('auth.captchaImage')}
-            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.svg)}`}
-            width={150}
-            height={50}
+      {listening && captcha ? (
+        <div className="captcha__audio">
+          <p id={hintId} className="captcha__hint" aria-live="polite">
+            {t('auth.captchaAudioHint')}
+          </p>
+          {/* Started by the person's click; the same captcha always says the same digits. */}
+          <audio
+            key={captcha.id}
+            controls
+            autoPlay
+            aria-label={t('auth.captchaAudioPlayer')}
+            src={`/api/v1/auth/captcha/${captcha.id}/audio?locale=${encodeURIComponent(locale)}`}
           />
-        ) : (
-          <span className="captcha__loading">{t('common.loading')}</span>
-        )}
+        </div>
+      ) : (
+        <button
+          type="button"
+          className="captcha__image"
+          onClick={refresh}
+          aria-label={t('auth.captchaRefresh')}
+          title={t('auth.captchaRefresh')}
+        >
+          {captcha ? (
+            <img alt={t('auth.captchaImage')} src={captcha.image} width={150} height={48} />
+          ) : (
+            <span className="captcha__loading">{t('common.loading')}</span>
+          )}
+        </button>
+      )}
+      <button type="button" className="linklike captcha__switch" onClick={() => setListening(!listening)}>
+        {listening ? t('auth.captchaShowImage') : t('auth.captchaListen')}
       </button>
     </div>
   );

@@ -47,7 +47,7 @@ export function PhoneSignInPanel({ go, done, initial }: StepProps & { initial?: 
     try {
       if (!(await accountExists(phone.e164))) {
         toast(t('auth.notRegistered', { name: phone.e164 }));
-        go({ id: 'registerPhone', phone: value });
+        go({ id: 'registerPhone', phone: value, password });
         return;
       }
       done(await signInWithPassword(phone.e164, password, { keep, captchaId: captcha?.id, captcha: code }));
@@ -95,7 +95,11 @@ export function PhoneSignInPanel({ go, done, initial }: StepProps & { initial?: 
         <button type="button" className="linklike" onClick={() => go({ id: 'forgetPhone', phone: value })}>
           {t('auth.forgot')}
         </button>
-        <button type="button" className="linklike" onClick={() => go({ id: 'registerPhone', phone: value })}>
+        <button
+          type="button"
+          className="linklike"
+          onClick={() => go({ id: 'registerPhone', phone: value, password })}
+        >
           {t('auth.signUp')}
         </button>
       </div>
@@ -182,16 +186,21 @@ function useSmsCode(phone: PhoneState, type: SmsType) {
   };
 }
 
-/** Register by phone: number, password, image captcha, SMS code (spec §4), then signed in. */
+/**
+ * Register by phone: number, password, image captcha, SMS code (spec §4), then signed in. One
+ * password field, filled with what was typed in the switcher: no confirmation (that belongs to
+ * the reset's "confirm new password" step).
+ */
 export function RegisterPhoneStep({
   go,
   done,
   phone: initial,
-}: StepProps & { phone?: PhoneValue | undefined }) {
+  password: typed,
+}: StepProps & { phone?: PhoneValue | undefined; password?: string | undefined }) {
   const { t } = useI18n();
   const phone = usePhone(initial);
   const sms = useSmsCode(phone, SMS_TYPE.register);
-  const [password, setPassword] = useState('');
+  const [password, setPassword] = useState(typed ?? '');
   const [busy, setBusy] = useState(false);
   const passwordError = fieldErrors.password(t, password);
   const disabled =

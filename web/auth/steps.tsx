@@ -27,7 +27,8 @@ export type Step =
   | { id: 'registerEmail'; email?: string }
   | { id: 'forgetEmail'; email?: string }
   | { id: 'notice'; variant: 'register' | 'forget'; email: string; password?: string }
-  | { id: 'registerPhone'; phone?: PhoneValue }
+  /** The password typed in the switcher comes along (spec §4: sign-up asks for it once). */
+  | { id: 'registerPhone'; phone?: PhoneValue; password?: string }
   | { id: 'forgetPhone'; phone?: PhoneValue }
   | { id: 'confirmPassword'; token: string; phone: string };
 

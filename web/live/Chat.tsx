@@ -88,6 +88,14 @@ export function Chat({
   useEffect(() => {
     if (mention) input.current?.focus();
   }, [mention]);
+  // Signed in from the chat's button: the box that replaces it takes the focus.
+  const wantsInput = useRef(false);
+  useEffect(() => {
+    if (user && wantsInput.current) {
+      wantsInput.current = false;
+      input.current?.focus();
+    }
+  }, [user]);
 
   useEffect(() => {
     const rt = realtime();
@@ -234,23 +242,37 @@ export function Chat({
         </p>
       )}
       <form className="chat__form" onSubmit={(e) => void send(e)}>
-        <label className="sr-only" htmlFor={`chat-input-${vid}`}>
-          {t('chat.placeholder')}
-        </label>
-        <input
-          ref={input}
-          id={`chat-input-${vid}`}
-          className="chat__input"
-          value={text}
-          placeholder={user ? t('chat.placeholder') : t('chat.signIn')}
-          // At most 200 characters as people count them (an emoji is one), as the server does.
-          onChange={(e) => setText(clampChat(e.target.value))}
-          aria-describedby={length >= COUNT_FROM ? `chat-count-${vid}` : undefined}
-          onFocus={() => {
-            if (!user) requireLogin(t('error.sign_in_first'));
-          }}
-          autoComplete="off"
-        />
+        {user && (
+          <label className="sr-only" htmlFor={`chat-input-${vid}`}>
+            {t('chat.placeholder')}
+          </label>
+        )}
+        {user ? (
+          <input
+            ref={input}
+            id={`chat-input-${vid}`}
+            className="chat__input"
+            value={text}
+            placeholder={t('chat.placeholder')}
+            // At most 200 characters as people count them (an emoji is one), as the server does.
+            onChange={(e) => setText(clampChat(e.target.value))}
+            aria-describedby={length >= COUNT_FROM ? `chat-count-${vid}` : undefined}
+            autoComplete="off"
+          />
+        ) : (
+          // A visitor gets a button where the box will be, not a box that opens the dialog when
+          // focused: closing the dialog gives focus back here, and a focused box reopened it.
+          <button
+            type="button"
+            className="chat__input chat__sign-in"
+            onClick={() => {
+              wantsInput.current = true;
+              requireLogin(t('error.sign_in_first'));
+            }}
+          >
+            {t('chat.signIn')}
+          </button>
+        )}
         {length >= COUNT_FROM && (
           <span
             id={`chat-count-${vid}`}

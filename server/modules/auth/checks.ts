@@ -10,7 +10,7 @@ const PASSWORD_MAX_AGE_MS = 5 * 60_000;
 /** A verified password (or SMS code, or third-party sign-in) is exchanged for a session within this. */
 export const ACCESS_TOKEN_TTL_S = 120;
 
-/** Checks an image captcha answer; each captcha can be tried once. */
+/** Checks a captcha answer (image or audio; spaces and case ignored); each captcha can be tried once. */
 export async function checkCaptcha(
   kv: Kv,
   id: string | undefined,
@@ -18,7 +18,8 @@ export async function checkCaptcha(
 ): Promise<void> {
   if (!id || !answer) throw new AppError('need_captcha', { need_captcha: 1 });
   const expected = await kv.take(`captcha:${id}`);
-  if (!expected || !safeEqual(expected, answer.trim().toLowerCase())) throw new AppError('wrong_captcha');
+  if (!expected || !safeEqual(expected, answer.replace(/\s+/g, '').toLowerCase()))
+    throw new AppError('wrong_captcha');
 }
 
 /** Decrypts a password sent as RSA-OAEP({p, t}) and checks its age and the §5 length rule. */

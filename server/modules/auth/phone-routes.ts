@@ -77,7 +77,7 @@ export function phoneRoutes(
               .union([z.literal(SMS_TYPE.register), z.literal(SMS_TYPE.forget)])
               .default(SMS_TYPE.register),
             captcha_id: z.string().max(64).optional(),
-            captcha: z.string().max(10).optional(),
+            captcha: z.string().max(20).optional(),
             locale: localeParam,
           }),
           response: { 200: okSchema(z.object({ phone: z.string(), resend_in: z.number() })), ...errors },

@@ -12,6 +12,7 @@ import { phoneFromParts } from './phone';
 import { authRepo, type UserRow } from './repo';
 import { SmsCodes } from './sms-codes';
 import type { RiskProvider } from './risk';
+import type { SignupLimits } from './signup-limits';
 import { ARGON2_OPTIONS, type RequestMeta } from './service';
 
 /** After the code proved the phone, the new password must be chosen within this. */
@@ -32,7 +33,12 @@ export class PhoneAuthService {
     private readonly sms: SmsSender,
     private readonly key: TransportKey,
     private readonly risk: RiskProvider,
-    private readonly site: { name: string; limitScale?: number; log?: (err: unknown) => void },
+    private readonly site: {
+      name: string;
+      limitScale?: number;
+      log?: (err: unknown) => void;
+      signups: SignupLimits;
+    },
     private readonly codes = new SmsCodes(kv, sms, site),
   ) {}
 
@@ -54,6 +60,7 @@ export class PhoneAuthService {
       { limit: LIMITS.smsIp, key: meta.ip },
       { limit: LIMITS.smsDevice, key: meta.deviceId },
     ]);
+    await this.site.signups.smsAttempt(meta.ip);
     await checkCaptcha(this.kv, input.captchaId, input.captcha);
     const user = await authRepo.userByPhone(this.db, phone);
     if (input.type === SMS_TYPE.register && user) throw new AppError('phone_exists');
@@ -71,10 +78,12 @@ export class PhoneAuthService {
       { limit: LIMITS.loginAccount, key: phone },
       { limit: LIMITS.loginIp, key: meta.ip },
     ]);
+    await this.site.signups.signupAttempt(meta.ip);
     await this.risk.check(input.riskToken, meta, 'register');
     const password = decryptPassword(this.key, input.verifyPwd);
     if (await authRepo.userByPhone(this.db, phone)) throw new AppError('phone_exists');
     await this.codes.use(String(SMS_TYPE.register), phone, input.verifyCode);
+    await this.site.signups.signup();
     const passwordHash = await hash(password, ARGON2_OPTIONS);
     let user: UserRow | null = null;
     for (let i = 0; i < 5 && !user; i++) {

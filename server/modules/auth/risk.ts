@@ -114,7 +114,9 @@ export function fingerprintOf(s: DeviceSignals): string {
 /**
  * The built-in provider: a fingerprint of the device's stable signals, a score of the signals
  * that betray automation or forgery, and a limit on sign-ups per fingerprint. Tokens are bound
- * to the browser's device id and used once.
+ * to the browser's device id and used once. Every signal is the client's word (a script sends a
+ * new canvas hash each time), so this is only a first filter: the limits that hold whatever the
+ * client claims are in signup-limits.ts.
  */
 export class FingerprintRiskProvider implements RiskProvider {
   constructor(

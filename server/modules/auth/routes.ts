@@ -64,13 +64,31 @@ export function authRoutes(
       {
         schema: {
           tags,
-          summary: 'A new image captcha',
-          response: { 200: okSchema(z.object({ id: z.string(), svg: z.string() })), ...errors },
+          summary: 'A new image captcha (a PNG data URL); answer it within 5 minutes, once',
+          response: { 200: okSchema(z.object({ id: z.string(), image: z.string() })), ...errors },
         },
       },
       async (req, reply) => {
         void reply.header('cache-control', 'no-store');
         return { status: 200 as const, data: await auth.captcha(meta(req)) };
+      },
+    );
+
+    app.get(
+      '/api/v1/auth/captcha/:id/audio',
+      {
+        schema: {
+          tags,
+          summary:
+            "The captcha's spoken alternative (audio/wav, digits in the page language); from then on the captcha's answer is those digits",
+          params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/) }),
+          querystring: z.object({ locale: localeParam }),
+          response: { 200: z.any(), ...errors },
+        },
+      },
+      async (req, reply) => {
+        const wav = await auth.captchas.audio(req.params.id, meta(req, req.query.locale));
+        return reply.header('cache-control', 'no-store').type('audio/wav').send(wav);
       },
     );
 
@@ -84,7 +102,7 @@ export function authRoutes(
             name: z.string().max(254),
             verify_pwd: ciphertext,
             captcha_id: z.string().max(64).optional(),
-            captcha: z.string().max(10).optional(),
+            captcha: z.string().max(20).optional(),
           }),
           response: { 200: okSchema(z.object({ access_token: z.string() })), ...errors },
         },
@@ -166,7 +184,7 @@ export function authRoutes(
             email: z.string().max(254),
             verify_pwd: ciphertext,
             captcha_id: z.string().max(64).optional(),
-            captcha: z.string().max(10).optional(),
+            captcha: z.string().max(20).optional(),
             locale: localeParam,
             country: z
               .string()

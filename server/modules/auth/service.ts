@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
-import svgCaptcha from 'svg-captcha';
 import { AppError } from '../../../common/errors';
 import { localizedPath } from '../../../common/routes';
 import type { Locale } from '../../../common/locales';
@@ -11,11 +10,13 @@ import type { Kv } from '../../infra/kv';
 import type { Mailer } from '../../infra/mail';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import { escapeHtml } from '../../ssr/document';
+import { Captchas } from './captcha/captchas';
 import { checkCaptcha, decryptPassword, issueAccessToken } from './checks';
 import { hashToken, newToken, type TransportKey } from './crypto';
 import { isPhoneName, phoneFromE164 } from './phone';
 import { authRepo, type UserRow } from './repo';
 import type { RiskProvider } from './risk';
+import type { SignupLimits } from './signup-limits';
 
 /** The library's const enum value for argon2id (const enums cannot be imported under isolated modules). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- the literal is the enum's declared value
@@ -28,7 +29,6 @@ export const SESSION_TTL_KEEP_S = 90 * 24 * 3600;
 export const SESSION_TTL_S = 24 * 3600;
 const ACTIVATE_TTL_S = 24 * 3600;
 const RESET_TTL_S = 3600;
-const CAPTCHA_TTL_S = 300;
 /** Failed sign-ins for one account before a captcha is required (spec: need_captcha = 1). */
 const FAILURES_BEFORE_CAPTCHA = 3;
 const FAILURE_WINDOW_S = 900;
@@ -65,8 +65,12 @@ export class AuthService {
     private readonly mailer: Mailer,
     private readonly key: TransportKey,
     private readonly risk: RiskProvider,
-    private readonly site: { name: string; baseUrl: string; limitScale?: number },
-  ) {}
+    private readonly site: { name: string; baseUrl: string; limitScale?: number; signups: SignupLimits },
+  ) {
+    this.captchas = new Captchas(kv, site.limitScale ?? 1);
+  }
+
+  readonly captchas: Captchas;
 
   #limit(checks: Parameters<typeof enforceLimits>[1]): Promise<void> {
     return enforceLimits(this.kv, checks, this.site.limitScale ?? 1);
@@ -85,20 +89,9 @@ export class AuthService {
     return (await this.#account(name, meta)).user !== null;
   }
 
-  /** An image captcha: the answer is kept (hashed by key) for 5 minutes and can be used once. */
-  async captcha(meta: RequestMeta): Promise<{ id: string; svg: string }> {
-    await this.#limit([{ limit: LIMITS.captchaIp, key: meta.ip }]);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the typings declare a class for a plain options object
-    const c = svgCaptcha.create({
-      size: 4,
-      noise: 2,
-      ignoreChars: '0oO1ilI',
-      color: false,
-      background: '#f5f4f9',
-    });
-    const id = newToken();
-    await this.kv.set(`captcha:${id}`, c.text.toLowerCase(), CAPTCHA_TTL_S);
-    return { id, svg: c.data };
+  /** An image captcha (see captcha/image.ts); the answer can be used once within 5 minutes. */
+  captcha(meta: RequestMeta): Promise<{ id: string; image: string }> {
+    return this.captchas.create(meta);
   }
 
   #checkCaptcha(id: string | undefined, answer: string | undefined): Promise<void> {
@@ -205,10 +198,12 @@ export class AuthService {
       { limit: LIMITS.mailAccount, key: email },
       { limit: LIMITS.mailIp, key: meta.ip },
     ]);
+    await this.site.signups.signupAttempt(meta.ip, email);
     await this.risk.check(input.riskToken, meta, 'register');
     await this.#checkCaptcha(input.captchaId, input.captcha);
     const password = this.#password(input.verifyPwd);
     if (await authRepo.userByEmail(this.db, email)) throw new AppError('account_exists');
+    await this.site.signups.signup();
     const passwordHash = await hash(password, ARGON2_OPTIONS);
     const nickname = (email.split('@')[0] ?? '').replace(/[^\p{L}\p{N}]/gu, '').slice(0, 20) || 'Beamer';
     let user: UserRow | null = null;

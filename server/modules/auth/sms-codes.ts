@@ -24,13 +24,25 @@ export class SmsCodes {
   constructor(
     private readonly kv: Kv,
     private readonly sms: SmsSender,
-    private readonly site: { name: string; log?: ((err: unknown) => void) | undefined },
+    private readonly site: {
+      name: string;
+      log?: ((err: unknown) => void) | undefined;
+      /** Called before each SMS goes out; throws to refuse it (the site-wide SMS budget). */
+      beforeSend?: (() => Promise<void>) | undefined;
+    },
   ) {}
 
   /** Sends a fresh code (once a minute per phone and purpose). */
   async send(purpose: string, phone: string, locale: Locale): Promise<{ resendIn: number }> {
     if ((await this.kv.incr(`smswait:${purpose}:${phone}`, RESEND_S)) > 1)
       throw new AppError('too_many_requests');
+    try {
+      await this.site.beforeSend?.();
+    } catch (err) {
+      // Refused before anything was sent: the person may ask again once the budget allows.
+      await this.kv.del(`smswait:${purpose}:${phone}`);
+      throw err;
+    }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await this.kv.del(`smstries:${purpose}:${phone}`);
     await this.kv.set(`sms:${purpose}:${phone}`, codeHash(code), CODE_TTL_S);

@@ -214,7 +214,8 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
       cover: l.cover,
       started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
     }));
-    const data: UserPageData = { profile, replays };
+    const onAir = await ctx.live.onAir(profile.uid);
+    const data: UserPageData = { profile, replays, live: onAir && { vid: onAir.vid, title: onAir.title } };
     const description =
       profile.usign || translate(ctx.locale, 'meta.user.description', { site: ctx.siteName });
     return {

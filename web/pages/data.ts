@@ -57,6 +57,8 @@ export interface UserPageData {
   profile: PublicProfile;
   /** Ended broadcasts with a replay, newest first. */
   replays: { vid: string; title: string; cover: string | null; started_at: string | null }[];
+  /** Their broadcast that is live now (the page shows LIVE and links to it). */
+  live: { vid: string; title: string } | null;
 }
 
 /** /v/{videoid}: the broadcast as GET /api/v1/live/{vid} answers it. */

@@ -66,6 +66,15 @@ export interface LiveVideoData {
   live: LiveCard;
 }
 
+/** /v/{videoid} when there is no broadcast to show: unknown or deleted (404), or expired (410). */
+export interface VideoGoneData {
+  gone: 'not_found' | 'expired';
+}
+
+export function isVideoGone(data: unknown): data is VideoGoneData {
+  return typeof data === 'object' && data !== null && 'gone' in data;
+}
+
 /** A broadcast as the API answers it (GET /api/v1/live, /api/v1/live/{vid}). */
 export interface LiveCard {
   vid: string;

@@ -108,6 +108,8 @@ describe('the gifts a host received in a broadcast', () => {
     expect(stranger.body.error).toBe('not_room_owner');
     const unknown = await t.app.inject({ url: '/api/v1/live/nosuchvideo1/gifts', headers: host.headers });
     expect(unknown.statusCode).toBe(404);
+    for (const before of ['1e300', '-1', 'x', '99999999999999999999'])
+      expect((await received(host, `?before=${before}`)).status, before).toBe(400);
   });
 
   it('lists them newest first with totals, pages back, and names the sender; the room event has the tx id', async () => {

@@ -99,5 +99,10 @@ describe('follower and following lists', () => {
     expect((await list(999_999_999, 'followers')).status).toBe(404);
     const broken = await list(star.uid, 'followers', '?cursor=nonsense');
     expect(broken.status).toBe(400);
+    // Well formed, impossible time: refused here, not by the database.
+    const month13 = Buffer.from('2025-13-01T00:00:00.000000|5').toString('base64url');
+    expect((await list(star.uid, 'followers', `?cursor=${month13}`)).status).toBe(400);
+    expect((await list(1e300, 'followers')).status).toBe(400);
+    expect((await list(star.uid, 'following', '?limit=1000')).status).toBe(400);
   });
 });

@@ -48,3 +48,13 @@ export function formatRelativeTime(date: Date, now: Date, locale: Locale): strin
 export function formatDate(date: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(htmlLang(locale), { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
+
+/**
+ * A birthday (YYYY-MM-DD) as its month and day in the reader's language ("April 2"): a day to
+ * celebrate, without the year that would give the age away.
+ */
+export function formatBirthday(birthday: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(htmlLang(locale), { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${birthday}T00:00:00Z`),
+  );
+}

@@ -37,8 +37,11 @@ export type RoomEvent =
   | (Base & { t: 'host'; state: 'live' | 'interrupted' | 'ended' })
   | (Base & { t: 'notice'; key: string; params?: Record<string, string | number> })
   | (Base & { t: 'follow'; from: Sender })
-  /** A gift sent in the room (everyone's animation queue plays it). */
-  | (Base & { t: 'gift'; from: Sender; gift_id: number; count: number; coins: number });
+  /**
+   * A gift sent in the room (everyone's animation queue plays it). `tx_id` is its ledger
+   * transaction: the host's gift list (GET /api/v1/live/{vid}/gifts) has the same id.
+   */
+  | (Base & { t: 'gift'; from: Sender; gift_id: number; count: number; coins: number; tx_id: number });
 
 /** What a publisher hands the bus; the bus assigns id and time. */
 export type RoomEventBody = RoomEvent extends infer E

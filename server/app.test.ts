@@ -135,8 +135,19 @@ describe('pages', () => {
     expect((await get('/en/search?q=x')).body).toContain('<meta name="robots" content="noindex">');
   });
 
-  it('answers 404 for a live that does not exist', async () => {
-    expect((await get('/en/v/noSuchLive01')).statusCode).toBe(404);
+  it('answers 404 for a live that does not exist and 410 for an expired one, saying so (spec §8)', async () => {
+    const missing = await get('/en/v/noSuchLive01');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('The video does not exist');
+    await t.testDb.db.query(
+      `INSERT INTO lives (vid, uid, title, status, started_at, ended_at)
+       SELECT 'oldLive00001', uid, 'Long ago', 'expired', now() - interval '90 days', now() - interval '90 days'
+       FROM users WHERE short_id = '10000001'`,
+    );
+    const expired = await get('/ja/v/oldLive00001');
+    expect(expired.statusCode).toBe(410);
+    expect(expired.body).toContain('この動画は視聴期限が切れています');
+    expect((await get('/en/v/oldLive00001/_payload.json')).statusCode).toBe(410);
   });
 
   it('serves prefixes and aliases as the same page', async () => {

@@ -15,6 +15,7 @@ import type {
   StaticPageData,
   UserPageData,
   LiveVideoData,
+  VideoGoneData,
   WalletData,
 } from '../../web/pages/data';
 import { translate } from '../i18n';
@@ -191,7 +192,21 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   broadcast: placeholder('broadcast'),
   async video(ctx) {
     const live = await ctx.live.get(ctx.match.params.videoid ?? '');
-    if (!live || live.status === 'deleted') throw new NotFoundSignal();
+    // Spec §4, §8: a video that does not exist (or was deleted), or has expired, says so on a
+    // page of the live layout, with the status that tells crawlers and scripts the same.
+    if (!live || live.status === 'deleted' || live.status === 'expired') {
+      const gone: VideoGoneData = { gone: live?.status === 'expired' ? 'expired' : 'not_found' };
+      const key = gone.gone === 'expired' ? 'live.expired' : 'error.video_not_found';
+      return {
+        status: gone.gone === 'expired' ? 410 : 404,
+        data: gone,
+        title: translate(ctx.locale, key),
+        description: translate(ctx.locale, 'meta.video.description', { site: ctx.siteName }),
+        noindex: true,
+        ogType: 'website',
+        cacheMs: 0,
+      };
+    }
     const replay = live.status === 'ended' ? await ctx.live.replay(live.vid) : [];
     const data: LiveVideoData = { live: liveInfo(live, replay) };
     return {
@@ -214,7 +229,8 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
       cover: l.cover,
       started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
     }));
-    const data: UserPageData = { profile, replays };
+    const onAir = await ctx.live.onAir(profile.uid);
+    const data: UserPageData = { profile, replays, live: onAir && { vid: onAir.vid, title: onAir.title } };
     const description =
       profile.usign || translate(ctx.locale, 'meta.user.description', { site: ctx.siteName });
     return {

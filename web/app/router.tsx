@@ -83,7 +83,8 @@ export function BrowserRouterProvider({ initial, initialPage, onBusy, children }
     const hit = cache.current.get(key);
     if (hit && Date.now() - hit.at < PRELOAD_TTL_MS) return hit.payload;
     const payload = fetch(payloadUrl(url), { headers: { accept: 'application/json' } }).then(async (res) => {
-      if (!res.ok && res.status !== 404) throw new Error(`payload ${res.status}`);
+      // Pages that say something is not there (404) or no longer there (410) are pages too.
+      if (!res.ok && res.status !== 404 && res.status !== 410) throw new Error(`payload ${res.status}`);
       return (await res.json()) as PagePayload;
     });
     cache.current.set(key, { at: Date.now(), payload });

@@ -30,7 +30,9 @@ export function AccountButton() {
             user.nickname.slice(0, 1).toUpperCase()
           )}
         </span>
-        <span className="account__name">{user.nickname}</span>
+        <span className="account__name" dir="auto">
+          {user.nickname}
+        </span>
       </summary>
       <ul className="lang__menu account__menu">
         <li>

@@ -25,8 +25,10 @@ export function BroadcastCard({ vid, title, cover, hostName, overlay, subtitle }
         )}
         {overlay}
       </span>
-      <span className="live-card__title">
-        <bdi>{title}</bdi>
+      {/* dir="auto": the title's own direction, so a long one is cut at its end (a Latin title
+          on an Arabic page loses its last words, not its first). */}
+      <span className="live-card__title" dir="auto">
+        {title}
       </span>
       {subtitle && <span className="live-card__host muted">{subtitle}</span>}
     </Link>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { formatBirthday } from '../../common/format';
 import { api } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
@@ -77,12 +78,7 @@ export function PersonalCard({
   };
 
   const self = user?.uid === uid;
-  // The birthday without its year: a day to celebrate, not an age to read off.
-  const birthday = card?.birthday
-    ? new Intl.DateTimeFormat(locale, { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
-        new Date(`${card.birthday}T00:00:00Z`),
-      )
-    : null;
+  const birthday = card?.birthday ? formatBirthday(card.birthday, locale) : null;
   return (
     <Modal label={card?.nickname ?? t('room.card')} onClose={onClose} className="person-card">
       {!card && !failed && <div className="spinner" role="progressbar" aria-label={t('common.loading')} />}

@@ -43,7 +43,15 @@ describe('applyEvents', () => {
   it('keeps follows, gifts, host states and notices, and only the newest `keep` lines', () => {
     const events: RoomEvent[] = [
       { ...base(), t: 'follow', from: { uid: 2, name: 'B', role: 'viewer' } },
-      { ...base(), t: 'gift', from: { uid: 2, name: 'B', role: 'viewer' }, gift_id: 1, count: 1, coins: 1 },
+      {
+        ...base(),
+        t: 'gift',
+        from: { uid: 2, name: 'B', role: 'viewer' },
+        gift_id: 1,
+        count: 1,
+        coins: 1,
+        tx_id: 1,
+      },
       { ...base(), t: 'host', state: 'interrupted' },
       { ...base(), t: 'notice', key: 'room_warning' },
       chat('x'),

@@ -15,7 +15,8 @@ import { ReportButton } from '../live/ReportDialog';
 import { realtime } from '../live/realtime';
 import { RoomPanel } from '../live/RoomPanel';
 import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
-import type { LiveVideoData } from './data';
+import { VideoGone } from '../live/VideoGone';
+import { isVideoGone, type LiveVideoData } from './data';
 
 /** `interrupted`: the broadcaster's media dropped (the room said so); waiting for them. */
 type View = 'connecting' | 'playing' | 'reconnecting' | 'waiting' | 'interrupted' | 'ended';
@@ -36,6 +37,7 @@ const REPLAY_POLL_TRIES = 40;
  * buttons of the page (header, invitation, cards) share one state per person.
  */
 export default function LiveVideo(props: PageProps) {
+  if (isVideoGone(props.data)) return <VideoGone data={props.data} />;
   return (
     <FollowProvider>
       <LivePage {...props} />

@@ -10,10 +10,11 @@ import { BusyButton, FormError } from '../components/form';
 import { CopyLinkButton } from '../components/CopyLinkButton';
 import { ImageCropper, type CropBox } from '../components/ImageCropper';
 import { Link } from '../components/Link';
-import { NoContent, useFeedback } from '../components/feedback';
+import { useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
 import { Broadcast, type Started } from '../live/broadcast';
 import { GiftOverlay } from '../live/GiftOverlay';
+import { ReceivedGifts } from '../live/ReceivedGifts';
 import { RoomPanel } from '../live/RoomPanel';
 import { browserCanBroadcast, DeviceCheck, Preview, useDevices } from '../live/devices';
 
@@ -316,7 +317,7 @@ function LiveView({
           hostUid={user?.uid ?? 0}
           viewers={viewers}
           onViewers={setViewers}
-          extra={{ label: t('studio.tabGifts'), content: <NoContent>{t('gifts.received')}</NoContent> }}
+          extra={{ label: t('studio.tabGifts'), content: <ReceivedGifts vid={vid} /> }}
         />
         <button type="button" className="btn btn--danger btn--block" onClick={() => void end()}>
           {t('studio.end')}

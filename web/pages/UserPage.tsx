@@ -1,39 +1,80 @@
 import { useState } from 'react';
+import { formatBirthday } from '../../common/format';
+import type { FollowListKind } from '../../common/social';
 import type { PageProps } from '../app/pages';
+import { api } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { NoContent } from '../components/feedback';
 import { FollowCounts } from '../components/FollowCounts';
+import { Link } from '../components/Link';
 import { TimeAgo } from '../components/TimeAgo';
 import { ProfileEditor } from '../components/ProfileEditor';
 import { useI18n } from '../i18n/i18n';
 import { BroadcastCard } from '../live/BroadcastCard';
 import { FollowButton } from '../live/FollowButton';
+import { FollowList } from '../live/FollowList';
+import { FollowProvider, type FollowState } from '../live/follow-store';
 import type { PublicProfile, UserPageData } from './data';
 
-/** The personal page (spec §2): profile, counts, and — for its owner — editing. */
-export default function UserPage({ data }: PageProps) {
+/**
+ * The personal page (spec §2): profile, LIVE while they broadcast, counts that open the lists of
+ * followers and following, and — for its owner — editing. Follow buttons of the page (the
+ * profile's, the lists') share one state per person.
+ */
+export default function UserPage(props: PageProps) {
+  return (
+    <FollowProvider>
+      <Personal {...props} />
+    </FollowProvider>
+  );
+}
+
+function Personal({ data }: PageProps) {
   const [profile, setProfile] = useState<PublicProfile>((data as UserPageData).profile);
   const [editing, setEditing] = useState(false);
-  const { replays } = data as UserPageData;
-  const { t } = useI18n();
+  const [list, setList] = useState<FollowListKind | null>(null);
+  const { replays, live } = data as UserPageData;
+  const { t, locale } = useI18n();
   const { user } = useAuth();
   const mine = user?.uid === profile.uid;
   const facts: [string, string][] = [];
   if (profile.sex) facts.push([t('profile.sex'), t(profile.sex === 1 ? 'sex.1' : 'sex.2')]);
-  if (profile.age !== null) facts.push([t('profile.birthday'), t('profile.age', { age: profile.age })]);
+  // The birthday as a day of the year (as the live room's card shows it); the age on its own.
+  if (profile.birthday) facts.push([t('profile.birthday'), formatBirthday(profile.birthday, locale)]);
+  if (profile.age !== null) facts.push([t('profile.ageLabel'), t('profile.age', { age: profile.age })]);
   if (profile.zodiac) facts.push([t('profile.zodiac'), t(`zodiac.${profile.zodiac}`)]);
   if (profile.addr) facts.push([t('profile.location'), profile.addr]);
+  // Following someone from one's own lists changes one's own following count.
+  const followChanged = () => {
+    if (!mine) return;
+    api<FollowState>('GET', `/api/v1/follows/${profile.uid}`)
+      .then((s) =>
+        setProfile((p) => ({ ...p, follower_count: s.follower_count, following_count: s.following_count })),
+      )
+      .catch(() => undefined);
+  };
+
+  const avatar = (
+    <span className={live ? 'profile__avatar profile__avatar--live' : 'profile__avatar'} aria-hidden="true">
+      {profile.face ? (
+        <img src={profile.face} alt="" width={96} height={96} />
+      ) : (
+        profile.nickname.slice(0, 1).toUpperCase()
+      )}
+    </span>
+  );
 
   return (
     <div className="profile">
       <section className="profile__card" aria-labelledby="profile-name">
-        <span className="profile__avatar" aria-hidden="true">
-          {profile.face ? (
-            <img src={profile.face} alt="" width={96} height={96} />
-          ) : (
-            profile.nickname.slice(0, 1).toUpperCase()
-          )}
-        </span>
+        {live ? (
+          <Link to={`/v/${live.vid}`} className="profile__avatar-link" tabIndex={-1} aria-hidden="true">
+            {avatar}
+            <span className="live-badge profile__live-badge">{t('live.badge')}</span>
+          </Link>
+        ) : (
+          avatar
+        )}
         <div className="profile__main">
           <h1 id="profile-name" className="profile__name">
             <bdi>{profile.nickname}</bdi>
@@ -41,8 +82,20 @@ export default function UserPage({ data }: PageProps) {
           <p className="muted small">
             {t('profile.id', { id: profile.short_id })} · {t('profile.level', { level: profile.level })}
           </p>
-          <FollowCounts followers={profile.follower_count} following={profile.following_count} />
+          <FollowCounts
+            followers={profile.follower_count}
+            following={profile.following_count}
+            onOpen={setList}
+          />
         </div>
+        {live && (
+          <Link to={`/v/${live.vid}`} className="btn btn--primary profile__watch">
+            <span className="live-badge">{t('live.badge')}</span> {t('profile.watchLive')}
+            <span className="profile__watch-title" dir="auto">
+              {live.title}
+            </span>
+          </Link>
+        )}
         {!mine && (
           <FollowButton
             uid={profile.uid}
@@ -90,6 +143,16 @@ export default function UserPage({ data }: PageProps) {
             </dl>
           )}
         </section>
+      )}
+
+      {list && (
+        <FollowList
+          uid={profile.uid}
+          name={profile.nickname}
+          kind={list}
+          onClose={() => setList(null)}
+          onFollowChange={followChanged}
+        />
       )}
 
       <section className="section" aria-labelledby="lives-title">

@@ -57,11 +57,22 @@ export interface UserPageData {
   profile: PublicProfile;
   /** Ended broadcasts with a replay, newest first. */
   replays: { vid: string; title: string; cover: string | null; started_at: string | null }[];
+  /** Their broadcast that is live now (the page shows LIVE and links to it). */
+  live: { vid: string; title: string } | null;
 }
 
 /** /v/{videoid}: the broadcast as GET /api/v1/live/{vid} answers it. */
 export interface LiveVideoData {
   live: LiveCard;
+}
+
+/** /v/{videoid} when there is no broadcast to show: unknown or deleted (404), or expired (410). */
+export interface VideoGoneData {
+  gone: 'not_found' | 'expired';
+}
+
+export function isVideoGone(data: unknown): data is VideoGoneData {
+  return typeof data === 'object' && data !== null && 'gone' in data;
 }
 
 /** A broadcast as the API answers it (GET /api/v1/live, /api/v1/live/{vid}). */

@@ -1,6 +1,12 @@
 import { AppError } from '../../../common/errors';
 import { applyRatio, type Ratio } from '../../../common/money';
-import type { Gift, Sticker } from '../../../common/room';
+import {
+  giftPlayable,
+  type Gift,
+  type GiftTotals,
+  type ReceivedGift,
+  type Sticker,
+} from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { existingLive } from '../live/existing';
@@ -38,7 +44,15 @@ export class GiftService {
     this.#batcher = new GiftBatcher(db);
   }
 
-  /** The gift wall (cached for a minute: every room asks). */
+  /**
+   * The gift wall: only gifts that can be sent and shown (giftPlayable), so a viewer is never
+   * offered one that the send refuses.
+   */
+  async wall(): Promise<Gift[]> {
+    return (await this.catalogue()).filter(giftPlayable);
+  }
+
+  /** Every active gift of the catalogue (cached for a minute: every room asks). */
   async catalogue(): Promise<Gift[]> {
     if (this.#catalogue && Date.now() - this.#catalogue.at < 60_000) return this.#catalogue.gifts;
     const gifts = await giftRepo.activeGifts(this.db);
@@ -64,7 +78,7 @@ export class GiftService {
   ): Promise<{ txId: number; replay: boolean; coins: number }> {
     const gift = (await this.catalogue()).find((g) => g.gift_id === req.giftId);
     if (!gift) throw new AppError('gift_not_found');
-    if (gift.format !== 'video') throw new AppError('gift_format_unsupported');
+    if (!giftPlayable(gift)) throw new AppError('gift_format_unsupported');
     if (!Number.isInteger(req.count) || req.count < 1 || req.count > MAX_COMBO)
       throw new AppError('validation_failed', { field: 'count' });
     const host = await this.#host(req.vid);
@@ -93,10 +107,33 @@ export class GiftService {
           gift_id: gift.gift_id,
           count: req.count,
           coins,
+          tx_id: receipt.txId,
         })
         .catch((err: unknown) => this.opts.log?.(err));
     const coinsLeft = receipt.coinsLeft ?? (await this.ledger.balances(who.uid)).coin;
     return { txId: receipt.txId, replay: receipt.replay, coins: coinsLeft };
+  }
+
+  /**
+   * The gifts of a broadcast for its host (the studio's Gifts tab): newest first, paged back from
+   * the transaction `before`, with the totals and the rate that turned coins into diamonds (the
+   * tab prices gifts that arrive as room events with it). Only the host may read them.
+   */
+  async received(
+    uid: number,
+    vid: string,
+    page: { before: number | null; limit: number },
+  ): Promise<{ list: ReceivedGift[]; totals: GiftTotals; more: boolean; rate: Ratio }> {
+    const live = await existingLive(this.db, vid);
+    if (live.uid !== uid) throw new AppError('not_room_owner');
+    // One more than asked says whether there are older ones.
+    const { list, totals } = await giftRepo.received(this.db, vid, page.before, page.limit + 1);
+    return {
+      list: list.slice(0, page.limit),
+      totals,
+      more: list.length > page.limit,
+      rate: this.opts.diamondsPerCoin,
+    };
   }
 
   /** The broadcast's host; `video_not_found` for a broadcast that does not exist (or was deleted). */

@@ -27,7 +27,8 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
       {
         schema: {
           tags: ['gifts'],
-          summary: 'The gift wall (spec giftV2/liveGiftList)',
+          summary:
+            'The gift wall (spec giftV2/liveGiftList): only gifts that can be sent and shown (spec §4: video)',
           response: {
             200: okSchema(
               z.object({
@@ -46,7 +47,7 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
           },
         },
       },
-      async () => ({ status: 200 as const, data: { list: await deps.gifts.catalogue() } }),
+      async () => ({ status: 200 as const, data: { list: await deps.gifts.wall() } }),
     );
 
     app.get(
@@ -103,6 +104,64 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
           status: 200 as const,
           data: { tx_id: r.txId, replay: r.replay, balances: { coin: r.coins } },
         };
+      },
+    );
+
+    app.get(
+      '/api/v1/live/:vid/gifts',
+      {
+        schema: {
+          tags: ['gifts'],
+          summary:
+            'The gifts the host received in this broadcast, newest first, with totals (host only). Page back with `before` (a tx_id)',
+          params: z.object({ vid: z.string().regex(/^[A-Za-z0-9]{4,32}$/) }),
+          querystring: z.object({
+            before: z.coerce.number().int().positive().optional(),
+            limit: z.coerce.number().int().min(1).max(100).default(50),
+          }),
+          response: {
+            200: okSchema(
+              z.object({
+                list: z.array(
+                  z.object({
+                    tx_id: z.number(),
+                    gift_id: z.number(),
+                    count: z.number(),
+                    coins: z.number(),
+                    diamonds: z.number(),
+                    from: z
+                      .object({
+                        uid: z.number(),
+                        short_id: z.string(),
+                        nickname: z.string(),
+                        face: z.string().nullable(),
+                      })
+                      .nullable(),
+                    at: z.string(),
+                  }),
+                ),
+                totals: z.object({
+                  gifts: z.number(),
+                  coins: z.number(),
+                  diamonds: z.number(),
+                  senders: z.number(),
+                }),
+                more: z.boolean(),
+                rate: z.object({ num: z.number(), den: z.number() }),
+              }),
+            ),
+            ...errors,
+          },
+        },
+      },
+      async (req, reply) => {
+        const { uid } = requireAuth(req);
+        void reply.header('cache-control', 'no-store');
+        const data = await deps.gifts.received(uid, req.params.vid, {
+          before: req.query.before ?? null,
+          limit: req.query.limit,
+        });
+        return { status: 200 as const, data };
       },
     );
 

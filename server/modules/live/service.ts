@@ -333,6 +333,12 @@ export class LiveService {
     return liveRepo.replaysOf(this.db, uid, limit);
   }
 
+  /** The broadcaster's broadcast that is on air now, if any (their personal page links to it). */
+  async onAir(uid: number): Promise<LiveRow | null> {
+    const row = await liveRepo.active(this.db, uid);
+    return row?.status === 'live' ? row : null;
+  }
+
   /**
    * How many watch a broadcast: its live room's people over every node, or the media sessions
    * here when more (players that only speak WHEP have no room connection).

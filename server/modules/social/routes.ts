@@ -31,6 +31,44 @@ export function socialRoutes(social: SocialService, db: Db): FastifyPluginAsyncZ
       },
     );
 
+    const person = z.object({
+      uid: z.number(),
+      short_id: z.string(),
+      nickname: z.string(),
+      face: z.string().nullable(),
+      level: z.number(),
+      relation: z.number(),
+      follower_count: z.number(),
+    });
+    for (const kind of ['followers', 'following'] as const) {
+      app.get(
+        `/api/v1/follows/:uid/${kind}`,
+        {
+          schema: {
+            tags,
+            summary:
+              kind === 'followers'
+                ? 'Who follows a user, newest first, with the caller’s relation to each (pass `next` as `cursor` for more)'
+                : 'Whom a user follows, newest first, with the caller’s relation to each (pass `next` as `cursor` for more)',
+            params,
+            querystring: z.object({
+              cursor: z.string().max(200).optional(),
+              limit: z.coerce.number().int().min(1).max(50).default(20),
+            }),
+            response: {
+              200: okSchema(z.object({ list: z.array(person), next: z.string().nullable() })),
+              ...errors,
+            },
+          },
+        },
+        async (req, reply) => {
+          void reply.header('cache-control', 'no-store');
+          const data = await social.list(kind, req.params.uid, req.auth?.uid ?? null, req.query);
+          return { status: 200 as const, data };
+        },
+      );
+    }
+
     app.post(
       '/api/v1/follows/:uid',
       {

@@ -5,6 +5,8 @@ import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Bus } from '../../realtime/bus';
 import { liveRepo } from '../live/repo';
 import { roomRepo } from '../room/repo';
+import type { FollowListKind, FollowPage } from '../../../common/social';
+import { decodeCursor, encodeCursor, followListRepo } from './list-repo';
 
 /** Spec §3 relation values: 50008 follows, 50001 friends (each follows the other), 0 neither. */
 export const RELATION = { none: 0, follow: 50008, friend: 50001 } as const;
@@ -87,6 +89,36 @@ export class SocialService {
     if (await roomRepo.isBlocked(this.db, host, who.uid)) return;
     if ((await this.kv.incr(`follow-notice:${vid}:${who.uid}`, FOLLOW_NOTICE_SECONDS)) > 1) return;
     await this.bus.publish(vid, { t: 'follow', from: { uid: who.uid, name: who.name, role: 'viewer' } });
+  }
+
+  /**
+   * Who follows `uid` (followers) or whom `uid` follows (following), newest first, a page at a
+   * time; each person with the reader's relation to them (for the list's follow buttons).
+   */
+  async list(
+    kind: FollowListKind,
+    uid: number,
+    reader: number | null,
+    page: { cursor?: string | undefined; limit: number },
+  ): Promise<FollowPage> {
+    const after = page.cursor ? decodeCursor(page.cursor) : null;
+    if (!(await followRepo.state(this.db, null, uid))) throw new AppError('not_found');
+    // One more than asked says whether a next page exists.
+    const rows = await followListRepo.page(this.db, kind, uid, reader ?? 0, after, page.limit + 1);
+    const shown = rows.slice(0, page.limit);
+    const last = shown.at(-1);
+    return {
+      list: shown.map((p) => ({
+        uid: p.uid,
+        short_id: p.short_id,
+        nickname: p.nickname,
+        face: p.face,
+        level: p.level,
+        relation: p.follows ? (p.back ? RELATION.friend : RELATION.follow) : RELATION.none,
+        follower_count: p.follower_count,
+      })),
+      next: rows.length > page.limit && last ? encodeCursor(last) : null,
+    };
   }
 
   async unfollow(uid: number, target: number): Promise<FollowState> {

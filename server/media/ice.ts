@@ -41,7 +41,7 @@ export function waitForPeer(pc: RTCPeerConnection, timeoutMs: number): void {
         conn.state !== 'closed' &&
         Date.now() < until
       )
-        await sleep(20);
+        await sleep(50);
       return connect();
     };
   }

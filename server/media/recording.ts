@@ -26,7 +26,6 @@ export class LiveRecording {
   #recorder: MediaRecorder | null = null;
   #starting: Promise<void> = Promise.resolve();
   #startedAt: Date | null = null;
-  #size: Dimensions | null = null;
   readonly #relays = new Map<MediaStreamTrack, MediaStreamTrack>();
   /** Packets that came while the recorder was starting, in order. */
   #pending: [MediaStreamTrack, RtpPacket][] = [];
@@ -57,11 +56,6 @@ export class LiveRecording {
     opts.requestKeyframe();
   }
 
-  /** The picture size the file declares, once it is known. */
-  get size(): Dimensions | null {
-    return this.#size;
-  }
-
   #packet(source: MediaStreamTrack, rtp: RtpPacket): void {
     if (this.#state === 'watching' && source === this.opts.video) {
       const size = rtpDimensions(this.opts.codec, rtp.payload);
@@ -73,7 +67,6 @@ export class LiveRecording {
 
   #begin(size: Dimensions): void {
     this.#state = 'starting';
-    this.#size = size;
     this.#startedAt = new Date();
     for (const source of this.opts.tracks)
       this.#relays.set(

@@ -283,9 +283,15 @@ export class LiveService {
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
     const uid = who.uid;
     if (uid && (await roomRepo.isBlocked(this.db, live.uid, uid))) throw new AppError('blocked_permanently');
-    const { entry, replaces } = await this.#book.admit(vid, who);
-    const session = await this.media.play(vid, offer);
-    this.#book.add(vid, session.id, entry);
+    const { ticket, replaces } = await this.#book.admit(vid, who);
+    let session;
+    try {
+      session = await this.media.play(vid, offer);
+    } catch (err) {
+      this.#book.release(vid, ticket);
+      throw err;
+    }
+    this.#book.confirm(vid, ticket, session.id);
     // The same viewer playing again (a reload, a retry) replaces a session rather than adding one.
     for (const id of replaces) await this.media.close(id);
     if (uid && this.opts.watchBlocks && !this.#blockWatch.has(vid))
@@ -371,11 +377,6 @@ export class LiveService {
   async #viewers(vid: string): Promise<number> {
     if (this.media.room(vid)) return this.#book.count(vid);
     return this.#viewing.count(vid).catch(() => 0);
-  }
-
-  /** Reports viewer counts that changed and have not been reported yet (tests). */
-  async settleCounts(): Promise<void> {
-    await this.#counts.settle();
   }
 
   async get(vid: string): Promise<(LiveWithHost & { viewers: number }) | null> {

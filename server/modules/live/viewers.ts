@@ -43,6 +43,8 @@ interface Entry {
   key: string;
   uid: number | null;
   group: string;
+  /** A play admitted whose session is still being made (it holds its place in the limits). */
+  pending: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ interface Entry {
  */
 export class ViewerBook {
   readonly #byVid = new Map<string, Map<string, Entry>>();
+  #tickets = 0;
 
   constructor(
     private readonly media: MediaEngine,
@@ -58,44 +61,54 @@ export class ViewerBook {
     private readonly rate?: { kv: Kv; scale: number },
   ) {}
 
-  /** Sessions of a broadcast that still exist in the engine (the rest are forgotten here). */
+  /** Sessions of a broadcast that still exist in the engine, and plays being made. */
   #live(vid: string): Map<string, Entry> | undefined {
     const sessions = this.#byVid.get(vid);
-    for (const id of sessions?.keys() ?? []) if (!this.media.session(id)) sessions?.delete(id);
+    for (const [id, e] of sessions ?? []) if (!e.pending && !this.media.session(id)) sessions?.delete(id);
     return sessions;
   }
 
   /**
-   * Checks a play against the limits before any media work; answers how it will be counted and
-   * which of the same viewer's sessions it replaces (to be closed once it exists).
+   * Checks a play against the limits before any media work and holds its place (plays arriving
+   * together are counted against each other); answers its ticket for confirm or release, and the
+   * same viewer's sessions it replaces (to be closed once it exists).
    */
-  async admit(
-    vid: string,
-    who: Watcher,
-  ): Promise<{ entry: Omit<Entry, 'key'> & { key: string | null }; replaces: string[] }> {
+  async admit(vid: string, who: Watcher): Promise<{ ticket: string; replaces: string[] }> {
     const group = addressGroup(who.ip);
     if (this.rate) await enforceLimits(this.rate.kv, [{ limit: PLAY_LIMIT, key: group }], this.rate.scale);
+    // From here to the end nothing waits: the checks and the place taken are one step.
     const key = who.uid !== null ? `u:${who.uid}` : who.deviceId ? `d:${who.deviceId}` : null;
-    const sessions = [...(this.#live(vid) ?? new Map<string, Entry>()).entries()];
-    const mine = key ? sessions.filter(([, e]) => e.key === key).map(([id]) => id) : [];
+    let sessions = this.#live(vid);
+    if (!sessions) this.#byVid.set(vid, (sessions = new Map<string, Entry>()));
+    const all = [...sessions.entries()];
+    const mine = key ? all.filter(([, e]) => e.key === key && !e.pending).map(([id]) => id) : [];
     // Oldest first (a Map keeps insertion order): the same viewer's sessions beyond the limit go.
     const replaces = mine.slice(0, Math.max(0, mine.length - this.limits.perViewer + 1));
-    const fromHere = sessions.filter(([id, e]) => e.group === group && !replaces.includes(id)).length;
+    const fromHere = all.filter(([id, e]) => e.group === group && !replaces.includes(id)).length;
     if (fromHere >= this.limits.perAddress) {
       // At the address's limit, a viewer already watching replaces their own oldest session.
       if (!mine.length) throw new AppError('too_many_requests');
       if (!replaces.length) replaces.push(mine[0] ?? '');
     }
-    const connecting = sessions.filter(([id]) => !this.media.session(id)?.connected).length;
+    const connecting = all.filter(([id, e]) => e.pending || !this.media.session(id)?.connected).length;
     if (connecting >= this.limits.connectingPerBroadcast) throw new AppError('too_many_requests');
-    return { entry: { key, uid: who.uid, group }, replaces };
+    const ticket = `play:${++this.#tickets}`;
+    sessions.set(ticket, { key: key ?? ticket, uid: who.uid, group, pending: true });
+    return { ticket, replaces };
   }
 
-  /** Remembers a session that now exists (a session without a viewer key counts on its own). */
-  add(vid: string, id: string, entry: { key: string | null; uid: number | null; group: string }): void {
-    let sessions = this.#byVid.get(vid);
-    if (!sessions) this.#byVid.set(vid, (sessions = new Map<string, Entry>()));
-    sessions.set(id, { ...entry, key: entry.key ?? `s:${id}` });
+  /** The admitted play's session exists (one without a viewer key counts on its own). */
+  confirm(vid: string, ticket: string, id: string): void {
+    const sessions = this.#byVid.get(vid);
+    const entry = sessions?.get(ticket);
+    if (!sessions || !entry) return;
+    sessions.delete(ticket);
+    sessions.set(id, { ...entry, key: entry.key === ticket ? `s:${id}` : entry.key, pending: false });
+  }
+
+  /** The admitted play failed: its place is given back. */
+  release(vid: string, ticket: string): void {
+    this.#byVid.get(vid)?.delete(ticket);
   }
 
   /** Viewers receiving the broadcast's media here: connected sessions, once per viewer. */
@@ -107,7 +120,7 @@ export class ViewerBook {
 
   /** A signed-in viewer's sessions of a broadcast here. */
   sessionsOf(vid: string, uid: number): string[] {
-    return [...(this.#byVid.get(vid) ?? [])].filter(([, e]) => e.uid === uid).map(([id]) => id);
+    return [...(this.#byVid.get(vid) ?? [])].filter(([, e]) => e.uid === uid && !e.pending).map(([id]) => id);
   }
 
   /** Broadcasts with viewer sessions here. */
@@ -192,16 +205,6 @@ export class ViewerCounts {
         this.#peaks.delete(vid);
       }
     }
-  }
-
-  /** Reports what is pending now (tests, shutdown). */
-  async settle(): Promise<void> {
-    if (this.#timer) {
-      clearTimeout(this.#timer);
-      this.#timer = null;
-      this.#flushing = this.#flushing.then(() => this.#flush());
-    }
-    await this.#flushing;
   }
 
   close(): void {

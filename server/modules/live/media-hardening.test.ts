@@ -247,14 +247,15 @@ describe.skipIf(!process.env.REDIS_URL)('viewer counts on two nodes', () => {
   it(
     'a node without the media shows the count of the node that has it, in its list and its rooms',
     async () => {
-      const { vid, token } = await start('nodes-count-host@example.com');
+      const { vid, token, headers } = await start('nodes-count-host@example.com');
       await publisher(vid, token);
       const other = await addNode(t, { kv });
       let there: ReturnType<typeof realtimeClients> | null = null;
       try {
         await other.listen({ host: '127.0.0.1', port: 0 });
         there = realtimeClients(`ws://127.0.0.1:${(other.server.address() as AddressInfo).port}/ws`);
-        const listening = await there.connect();
+        // The host's studio on the other node (its connection is not one of the viewers).
+        const listening = await there.connect(headers);
         await listening.join(vid);
         await watcher(vid, { device: 'device-nodes-0001' });
         await listening.wait(

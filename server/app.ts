@@ -8,7 +8,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LOCALE } from '../common/locales';
@@ -22,6 +24,7 @@ import { createSms, type SmsSender } from './infra/sms';
 import type { MediaEngine } from './media/engine';
 import { WeriftEngine } from './media/werift-engine';
 import { registerMediaRoutes } from './modules/live/media-routes';
+import { DEFAULT_VIEWER_LIMITS } from './modules/live/viewers';
 import { liveRoutes } from './modules/live/routes';
 import { LiveService } from './modules/live/service';
 import { SensitiveWords } from './modules/moderation/sensitive';
@@ -189,6 +192,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .filter(Boolean),
       recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
       forward: config.MEDIA_FORWARD,
+      allowPrivateCandidates: config.mediaAllowPrivateCandidates,
+      connectTimeoutMs: config.MEDIA_CONNECT_TIMEOUT_SECONDS * 1000,
     });
   const recordingsDir = join(config.DATA_DIR, 'recordings');
   mkdirSync(recordingsDir, { recursive: true });
@@ -200,9 +205,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const presence = config.REDIS_URL
     ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
     : new MemoryPresence();
+  // Viewers whose media flows, per broadcast, reported by the node that has its media.
+  const viewing = config.REDIS_URL
+    ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}viewing:`)
+    : new MemoryPresence();
   const live = new LiveService(db, media, files, {
     sensitive,
-    audience: (vid) => presence.count(vid),
+    viewing,
+    node: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    // The room's header shows this count (the gateway does not count its connections for it).
+    onViewerCount: (vid, { viewers, seq }) => bus.signal({ t: 'count', room: vid, viewers, seq }),
+    viewerLimits: {
+      ...DEFAULT_VIEWER_LIMITS,
+      perAddress: config.MEDIA_VIEWERS_PER_ADDRESS,
+    },
+    kv,
+    limitScale: config.RATE_LIMIT_SCALE,
     onHostState: (vid, state) => bus.publish(vid, { t: 'host', state }),
     watchBlocks: (vid, onBlock) => {
       const sub = bus.subscribe(vid, (e) => {
@@ -292,6 +310,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicOrigin: new URL(config.publicBaseUrl).origin,
     trustProxyHops: config.trustProxyHops,
     maxConnectionsPerIp: config.WS_MAX_PER_IP,
+    signalCounts: false,
     onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
     isStaff: (uid) => isStaff(db, uid, config.STAFF_EMAILS),
   });
@@ -308,6 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await bus.close();
     await presence.close();
     live.shutdown();
+    await viewing.close();
     if (!deps.media) await media.shutdown();
     if (!deps.kv) await kv.close();
     if (!deps.mailer) mailer.close();

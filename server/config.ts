@@ -147,6 +147,20 @@ const schema = z
       .optional(),
     /** Extra host addresses for ICE candidates (comma list). Default: 127.0.0.1 in development and tests. */
     MEDIA_HOST_ADDRESSES: z.string().optional(),
+    /**
+     * Whether the media engine uses ICE candidates on loopback, private or link-local addresses
+     * (or names) that a WHIP/WHEP caller gives. Unset: on in development and test (everything is
+     * on one machine: `npm start`, a browser next to it), off online and gray, where it would let
+     * anyone make the server send to its own network.
+     */
+    MEDIA_ALLOW_PRIVATE_CANDIDATES: z
+      .enum(['true', 'false', '1', '0'])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+    /** A WHIP or WHEP session whose media does not flow within this many seconds is closed. */
+    MEDIA_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(15),
+    /** WHEP sessions of one broadcast from one address (IPv4, or IPv6 /64) at once. */
+    MEDIA_VIEWERS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
     /** How the SFU sends to viewers: 'lean' (its own SRTP path) or 'werift' (werift's sender, slower). */
     MEDIA_FORWARD: z.enum(['lean', 'werift']).default('lean'),
     /**
@@ -222,6 +236,8 @@ export interface Config extends RawConfig {
   publicBaseUrl: string;
   trustProxyHops: number;
   isDev: boolean;
+  /** MEDIA_ALLOW_PRIVATE_CANDIDATES with its default applied. */
+  mediaAllowPrivateCandidates: boolean;
 }
 
 /** Settings the browser may see. Nothing else from Config reaches a page. */
@@ -254,7 +270,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   const trustProxyHops = c.TRUST_PROXY_HOPS ?? (c.APP_ENV === 'online' || c.APP_ENV === 'gray' ? 1 : 0);
-  return { ...c, publicBaseUrl, trustProxyHops, isDev: c.APP_ENV === 'development' };
+  const local = c.APP_ENV === 'development' || c.APP_ENV === 'test';
+  return {
+    ...c,
+    publicBaseUrl,
+    trustProxyHops,
+    isDev: c.APP_ENV === 'development',
+    mediaAllowPrivateCandidates: c.MEDIA_ALLOW_PRIVATE_CANDIDATES ?? local,
+  };
 }
 
 export function publicConfig(c: Config): PublicConfig {

@@ -14,10 +14,15 @@ export interface MediaEngine {
   close(sessionId: string): Promise<void>;
   /** Ends a room's media: its publisher and every viewer. */
   closeRoom(room: string): Promise<void>;
-  /** A room that has a publisher, with its viewer count; null when nobody publishes to it. */
+  /**
+   * A room that has a publisher, with its viewers whose media flows (connected sessions, not
+   * those still connecting); null when nobody publishes to it.
+   */
   room(room: string): { viewers: number } | null;
-  /** Which room a session belongs to, and its role. */
-  session(sessionId: string): { room: string; role: 'publisher' | 'viewer' } | null;
+  /** Which room a session belongs to, its role, and whether its media flows (ICE and DTLS done). */
+  session(sessionId: string): SessionInfo | null;
+  /** Told when a room's viewer session connects, loses its connection or ends. */
+  onViewers(listener: (room: string) => void): () => void;
   /** Told when a recording of a room is ready to play (one file per publishing session). */
   onRecorded(listener: (room: string, recording: Recording) => void): () => void;
   /** Told when a room's publisher connects, loses its connection, comes back, or is gone. */
@@ -27,6 +32,12 @@ export interface MediaEngine {
 }
 
 export type PublisherState = 'connected' | 'interrupted' | 'closed';
+
+export interface SessionInfo {
+  room: string;
+  role: 'publisher' | 'viewer';
+  connected: boolean;
+}
 
 export interface MediaSession {
   id: string;
@@ -59,6 +70,14 @@ export interface MediaConfig {
   portRange: [number, number] | undefined;
   /** Extra host addresses to gather candidates on (127.0.0.1 for tests, a public IP on a VM). */
   hostAddresses: string[];
+  /**
+   * Whether a caller's ICE candidates on loopback, link-local, private or other non-public
+   * addresses (or names) are used. Off, the engine never sends to them: it answers checks that
+   * reach it instead (see server/media/addresses.ts). On for local development only. Default off.
+   */
+  allowPrivateCandidates?: boolean;
+  /** A session (publisher or viewer) whose media does not flow within this is closed. Default 15 s. */
+  connectTimeoutMs?: number;
   /**
    * How packets reach viewers: 'lean' (default, server/media/lean-forward.ts) or 'werift' (its
    * RTCRtpSender, kept as the benchmark's baseline and as a fallback).

@@ -1,4 +1,5 @@
 import { AppError } from '../../common/errors';
+import { allowedCandidate } from './addresses';
 
 /** Offers larger than this are refused before parsing (a real one is a few kilobytes). */
 export const MAX_SDP_BYTES = 64 * 1024;
@@ -8,6 +9,21 @@ export interface CodecChoice {
   /** e.g. H264, VP8, opus */
   name: string;
   /** fmtp parameters of the chosen payload type, '' when none. */
+  fmtp: string;
+}
+
+/**
+ * A media section that will carry nothing (the publisher sends no such kind, or none of its
+ * codecs can be used): answered inactive with this one codec of the offer, so the answer still
+ * matches the offer line for line and the other sections work.
+ */
+export interface InactiveSection {
+  kind: 'audio' | 'video';
+  /** The section's a=mid, or its index when it has none. */
+  mid: string;
+  name: string;
+  clockRate: number;
+  channels: number | undefined;
   fmtp: string;
 }
 
@@ -44,6 +60,8 @@ export function checkOffer(sdp: string): void {
 interface Format {
   pt: string;
   name: string;
+  clockRate: number;
+  channels: number | undefined;
   fmtp: string;
 }
 
@@ -52,12 +70,27 @@ function formatsOf(section: Section): Format[] {
   return m.slice(3).map((pt) => {
     const rtpmap = section.lines.find((l) => l.startsWith(`a=rtpmap:${pt} `));
     const fmtp = section.lines.find((l) => l.startsWith(`a=fmtp:${pt} `));
+    const [name = '', clock = '', channels] = rtpmap?.slice(`a=rtpmap:${pt} `.length).split('/') ?? [];
     return {
       pt,
-      name: rtpmap?.slice(`a=rtpmap:${pt} `.length).split('/')[0] ?? '',
+      name,
+      clockRate: Number(clock) || 0,
+      channels: channels ? Number(channels) || undefined : undefined,
       fmtp: fmtp?.slice(`a=fmtp:${pt} `.length) ?? '',
     };
   });
+}
+
+/** Keeps one payload type of a section: its m-line format list and its rtpmap/fmtp/rtcp-fb lines. */
+function keepFormat(section: Section, pt: string): string[] {
+  const [mline = '', ...rest] = section.lines;
+  const out = [mline.split(' ').slice(0, 3).concat(pt).join(' ')];
+  for (const line of rest) {
+    const m = /^a=(rtpmap|fmtp|rtcp-fb):(\d+)[ ]/.exec(line);
+    if (m && m[2] !== pt) continue;
+    out.push(line);
+  }
+  return out;
 }
 
 function fmtpParam(fmtp: string, name: string): string | undefined {
@@ -70,37 +103,78 @@ function fmtpParam(fmtp: string, name: string): string | undefined {
 
 /**
  * Keeps only one payload type per media section of an offer, so the answer can only pick it:
- * the first format `choose` accepts, in the offer's order. Sections with no acceptable format
- * are left as they are (the answer then rejects them). Returns the munged offer and the choices.
+ * the first format `choose` accepts, in the offer's order. A section with no acceptable format is
+ * to be answered inactive: it keeps the first format that has an rtpmap (the engine needs one
+ * codec to agree on) and is listed in `inactive`; one with none at all is left as it is (the
+ * engine then refuses the offer). Returns the munged offer and the choices.
  */
 export function selectCodecs(
   sdp: string,
   choose: (kind: 'audio' | 'video', name: string, fmtp: string) => boolean,
-): { sdp: string; chosen: CodecChoice[] } {
+): { sdp: string; chosen: CodecChoice[]; inactive: InactiveSection[] } {
   const { session, media } = sections(sdp);
   const chosen: CodecChoice[] = [];
+  const inactive: InactiveSection[] = [];
   const out = [...session];
-  for (const section of media) {
+  media.forEach((section, index) => {
     const kind = section.kind;
     if (kind !== 'audio' && kind !== 'video') {
       out.push(...section.lines);
-      continue;
+      return;
     }
-    const pick = formatsOf(section).find((f) => choose(kind, f.name, f.fmtp));
-    if (!pick) {
+    const formats = formatsOf(section);
+    const pick = formats.find((f) => choose(kind, f.name, f.fmtp));
+    if (pick) {
+      chosen.push({ kind, name: pick.name, fmtp: pick.fmtp });
+      out.push(...keepFormat(section, pick.pt));
+      return;
+    }
+    const placeholder = formats.find((f) => f.name && f.clockRate);
+    if (!placeholder) {
       out.push(...section.lines);
-      continue;
+      return;
     }
-    chosen.push({ kind, name: pick.name, fmtp: pick.fmtp });
+    const mid = section.lines.find((l) => l.startsWith('a=mid:'))?.slice('a=mid:'.length) ?? String(index);
+    inactive.push({
+      kind,
+      mid,
+      name: placeholder.name,
+      clockRate: placeholder.clockRate,
+      channels: placeholder.channels,
+      fmtp: placeholder.fmtp,
+    });
+    out.push(...keepFormat(section, placeholder.pt));
+  });
+  return { sdp: `${out.join('\r\n')}\r\n`, chosen, inactive };
+}
+
+/**
+ * The offer without the ICE candidates the engine may not send to (see allowedCandidate): the
+ * engine then only answers checks that reach it, from wherever they come (peer-reflexive).
+ */
+export function withoutForbiddenCandidates(sdp: string, allowPrivate: boolean): string {
+  if (allowPrivate) return sdp;
+  return sdp
+    .split(/\r?\n/)
+    .filter((l) => !l.startsWith('a=candidate:') || allowedCandidate(l, false))
+    .join('\r\n');
+}
+
+/**
+ * werift writes an inactive section with port 0, which means rejected, yet keeps it in the BUNDLE
+ * group; browsers refuse that answer. Port 9 with a=inactive (what browsers write themselves)
+ * says the section exists and carries nothing.
+ */
+export function inactiveNotRejected(answer: string): string {
+  const { session, media } = sections(answer);
+  const out = [...session];
+  for (const section of media) {
     const [mline = '', ...rest] = section.lines;
-    out.push(mline.split(' ').slice(0, 3).concat(pick.pt).join(' '));
-    for (const line of rest) {
-      const m = /^a=(rtpmap|fmtp|rtcp-fb):(\d+)[ ]/.exec(line);
-      if (m && m[2] !== pick.pt) continue;
-      out.push(line);
-    }
+    const parts = mline.split(' ');
+    if (parts[1] === '0' && rest.includes('a=inactive') && section.kind !== 'application') parts[1] = '9';
+    out.push(parts.join(' '), ...rest);
   }
-  return { sdp: `${out.join('\r\n')}\r\n`, chosen };
+  return `${out.join('\r\n')}\r\n`;
 }
 
 /**

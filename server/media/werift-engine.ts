@@ -4,79 +4,47 @@ import {
   RTCRtpCodecParameters,
   type MediaStreamTrack,
   type RTCRtpTransceiver,
-  type RtpPacket,
 } from 'werift';
-import { MediaRecorder } from 'werift/nonstandard';
-import { mkdirSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../common/errors';
-import type { MediaConfig, MediaEngine, MediaSession, MediaStats, PublisherState, Recording } from './engine';
-import { LeanSender, RtpHistory } from './lean-forward';
-import { remuxToMp4 } from './remux';
-import { PlainBatch } from './srtp';
-import { checkOffer, publisherChoice, selectCodecs, viewerChoice, type CodecChoice } from './sdp';
+import { allowedCandidate } from './addresses';
+import { publicPairsOnly, waitForPeer } from './ice';
+import type {
+  MediaConfig,
+  MediaEngine,
+  MediaSession,
+  MediaStats,
+  PublisherState,
+  Recording,
+  SessionInfo,
+} from './engine';
+import { Fanout, type Forwarder } from './fanout';
+import { LeanSender } from './lean-forward';
+import { finishRecording, LiveRecording } from './recording';
+import {
+  checkOffer,
+  inactiveNotRejected,
+  publisherChoice,
+  selectCodecs,
+  viewerChoice,
+  withoutForbiddenCandidates,
+  type CodecChoice,
+  type InactiveSection,
+} from './sdp';
 
 const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
 /** ICE gathering normally takes milliseconds on a host; give up on slow STUN after this. */
 const GATHER_TIMEOUT_MS = 3000;
 /** At most one keyframe request to the publisher per this interval (viewers join in bursts). */
 const PLI_INTERVAL_MS = 500;
-/** While recording, a keyframe this often, so the replay can be sought. */
-const RECORD_KEYFRAME_MS = 2000;
+/** A session whose media does not flow by then is closed (MediaConfig.connectTimeoutMs). */
+const CONNECT_TIMEOUT_MS = 15_000;
 
 interface Viewer {
   id: string;
   pc: RTCPeerConnection;
   unsubscribe: (() => void)[];
-}
-
-/** Sends the publisher's packets of one kind to one viewer: a LeanSender, or werift's sender. */
-interface Forwarder {
-  send(rtp: RtpPacket): void;
-  sendBatch?(batch: PlainBatch, packets: readonly RtpPacket[]): void;
-  close?(): void;
-}
-
-/**
- * A room's track: its recent packets and the viewers it is forwarded to. Packets that arrive in
- * one turn of the event loop (a video frame is several) are forwarded together just after it,
- * so each viewer's encryption is one call per batch, not per packet (see AesCmSealer).
- */
-class Fanout {
-  readonly history = new RtpHistory();
-  readonly forwarders = new Set<Forwarder>();
-  #pending: RtpPacket[] = [];
-
-  /** `batched` false: each packet forwarded as it arrives (werift's sender, the baseline). */
-  constructor(private readonly batched: boolean) {}
-
-  push(rtp: RtpPacket): void {
-    this.history.put(rtp);
-    if (!this.batched) {
-      for (const f of this.forwarders) f.send(rtp);
-      return;
-    }
-    if (this.#pending.push(rtp) === 1) setImmediate(() => this.#flush());
-  }
-
-  #flush(): void {
-    const packets = this.#pending;
-    this.#pending = [];
-    if (!this.forwarders.size) return;
-    const batch = new PlainBatch(
-      packets.map((rtp) => ({
-        marker: rtp.header.marker,
-        seq: rtp.header.sequenceNumber,
-        timestamp: rtp.header.timestamp,
-        payload: rtp.payload,
-      })),
-    );
-    for (const f of this.forwarders) {
-      if (f.sendBatch) f.sendBatch(batch, packets);
-      else for (const rtp of packets) f.send(rtp);
-    }
-  }
 }
 
 interface Room {
@@ -88,7 +56,7 @@ interface Room {
   fanout: Record<'audio' | 'video', Fanout>;
   viewers: Map<string, Viewer>;
   lastPli: number;
-  recording: { recorder: MediaRecorder; file: string; startedAt: Date; keyframes: NodeJS.Timeout } | null;
+  recording: { live: LiveRecording; file: string } | null;
 }
 
 function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
@@ -99,6 +67,16 @@ function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
     clockRate: 90000,
     rtcpFeedback: FEEDBACK,
     ...(choice.fmtp ? { parameters: choice.fmtp } : {}),
+  });
+}
+
+/** The offer's own codec for a section answered inactive (werift needs one it can agree on). */
+function placeholderParams(section: InactiveSection): RTCRtpCodecParameters {
+  return new RTCRtpCodecParameters({
+    mimeType: `${section.kind}/${section.name}`,
+    clockRate: section.clockRate,
+    ...(section.channels ? { channels: section.channels } : {}),
+    ...(section.fmtp ? { parameters: section.fmtp } : {}),
   });
 }
 
@@ -123,8 +101,12 @@ async function answerOf(pc: RTCPeerConnection): Promise<string> {
  */
 export class WeriftEngine implements MediaEngine {
   readonly #rooms = new Map<string, Room>();
-  readonly #sessions = new Map<string, { room: string; role: 'publisher' | 'viewer' }>();
+  readonly #sessions = new Map<
+    string,
+    { room: string; role: 'publisher' | 'viewer'; pc: RTCPeerConnection }
+  >();
   readonly #listeners = new Set<(room: string, state: PublisherState) => void>();
+  readonly #viewerListeners = new Set<(room: string) => void>();
   readonly #recordedListeners = new Set<(room: string, recording: Recording) => void>();
   /** Recordings being rewrapped; shutdown waits for them. */
   readonly #processing = new Set<Promise<void>>();
@@ -133,16 +115,54 @@ export class WeriftEngine implements MediaEngine {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
   }
 
-  #peer(codecs: CodecChoice[]): RTCPeerConnection {
-    const audio = codecs.filter((c) => c.kind === 'audio').map(codecParams);
-    const video = codecs.filter((c) => c.kind === 'video').map(codecParams);
-    return new RTCPeerConnection({
-      codecs: { audio, video },
+  #peer(codecs: CodecChoice[], inactive: InactiveSection[]): RTCPeerConnection {
+    const of = (kind: 'audio' | 'video') => [
+      ...codecs.filter((c) => c.kind === kind).map(codecParams),
+      ...inactive.filter((c) => c.kind === kind).map(placeholderParams),
+    ];
+    const pc = new RTCPeerConnection({
+      codecs: { audio: of('audio'), video: of('video') },
       iceServers: this.config.iceServers,
       ...(this.config.portRange ? { icePortRange: this.config.portRange } : {}),
       ...(this.config.hostAddresses.length ? { iceAdditionalHostAddresses: this.config.hostAddresses } : {}),
+      ...(this.config.allowPrivateCandidates ? {} : { iceFilterCandidatePair: publicPairsOnly }),
       iceUseIpv6: false,
     });
+    return pc;
+  }
+
+  /** Sets the caller's offer; the agent will wait for the caller's checks (see waitForPeer). */
+  async #offer(pc: RTCPeerConnection, sdp: string): Promise<void> {
+    await pc.setRemoteDescription({ type: 'offer', sdp });
+    waitForPeer(pc, this.config.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+  }
+
+  /** The offer as the engine may use it: codecs trimmed, and no candidates it may not send to. */
+  #prepare(offer: string, choose: Parameters<typeof selectCodecs>[1]) {
+    const usable = withoutForbiddenCandidates(offer, this.config.allowPrivateCandidates ?? false);
+    checkOffer(usable);
+    return selectCodecs(usable, choose);
+  }
+
+  /**
+   * Registers a session: closed if its media is not flowing within the connect timeout (a caller
+   * may send offers and never connect), and closed when its connection fails.
+   */
+  #track(id: string, room: string, role: 'publisher' | 'viewer', pc: RTCPeerConnection): void {
+    this.#sessions.set(id, { room, role, pc });
+    const timer = setTimeout(() => {
+      if (pc.connectionState !== 'connected') void this.close(id);
+    }, this.config.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+    timer.unref();
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') clearTimeout(timer);
+      else if (state === 'closed' || state === 'failed') clearTimeout(timer);
+      if (role === 'viewer') this.#viewersChanged(room);
+    });
+  }
+
+  #viewersChanged(room: string): void {
+    for (const l of this.#viewerListeners) l(room);
   }
 
   #emit(room: string, state: PublisherState): void {
@@ -150,7 +170,8 @@ export class WeriftEngine implements MediaEngine {
   }
 
   async publish(roomName: string, offer: string): Promise<MediaSession> {
-    checkOffer(offer);
+    const { sdp, chosen, inactive } = this.#prepare(offer, publisherChoice(offer));
+    if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
     const current = this.#rooms.get(roomName);
     if (current) {
       // One publisher at a time; one whose connection dropped may be replaced (its republish).
@@ -159,9 +180,7 @@ export class WeriftEngine implements MediaEngine {
       await this.closeRoom(roomName);
       if (this.#rooms.has(roomName)) throw new AppError('publisher_exists');
     }
-    const { sdp, chosen } = selectCodecs(offer, publisherChoice(offer));
-    if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
-    const pc = this.#peer(chosen);
+    const pc = this.#peer(chosen, inactive);
     const id = randomUUID();
     const batched = this.config.forward !== 'werift';
     const room: Room = {
@@ -177,17 +196,17 @@ export class WeriftEngine implements MediaEngine {
     };
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
     this.#rooms.set(roomName, room);
-    this.#sessions.set(id, { room: roomName, role: 'publisher' });
-    const wantsAudio = chosen.some((c) => c.kind === 'audio');
+    this.#track(id, roomName, 'publisher', pc);
+    const off = new Set(inactive.map((s) => s.mid));
     pc.ontrack = ({ track, transceiver }) => {
+      // A section answered inactive (say, audio in a codec we cannot use) carries nothing.
+      if (off.has(transceiver.mid ?? '')) return;
       if (track.kind === 'audio' || track.kind === 'video') {
         room.tracks.set(track.kind, { track, transceiver });
         // One subscription per track; each packet is kept once and handed to every viewer.
         const fanout = room.fanout[track.kind];
         track.onReceiveRtp.subscribe((rtp) => fanout.push(rtp));
       }
-      // Record once every negotiated track is there.
-      if (room.tracks.has('video') && (room.tracks.has('audio') || !wantsAudio)) this.#record(room);
     };
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') this.#emit(roomName, 'connected');
@@ -195,8 +214,13 @@ export class WeriftEngine implements MediaEngine {
       else if (state === 'failed') void this.close(id);
     });
     try {
-      await pc.setRemoteDescription({ type: 'offer', sdp });
-      return { id, answer: await answerOf(pc), codecs: chosen.map((c) => c.name) };
+      await this.#offer(pc, sdp);
+      for (const transceiver of pc.getTransceivers())
+        if (off.has(transceiver.mid ?? '')) transceiver.setDirection('inactive');
+      // Recorded from the video's first keyframe, with every track there by then (tracks come
+      // with the offer: werift announces them as it reads it).
+      if (room.tracks.has('video')) this.#record(room);
+      return { id, answer: inactiveNotRejected(await answerOf(pc)), codecs: chosen.map((c) => c.name) };
     } catch (err) {
       await this.close(id);
       throw err instanceof AppError ? err : new AppError('bad_sdp');
@@ -204,29 +228,38 @@ export class WeriftEngine implements MediaEngine {
   }
 
   async play(roomName: string, offer: string): Promise<MediaSession> {
-    checkOffer(offer);
     const room = this.#rooms.get(roomName);
-    if (!room) throw new AppError('no_publisher');
-    const { sdp, chosen } = selectCodecs(offer, viewerChoice(room.codecs));
+    if (!room) {
+      checkOffer(offer);
+      throw new AppError('no_publisher');
+    }
+    // What the publisher does not send (a camera without a microphone: no audio) is answered
+    // inactive rather than refusing the viewer.
+    const { sdp, chosen, inactive } = this.#prepare(offer, viewerChoice(room.codecs));
     if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
-    const pc = this.#peer(chosen);
+    const pc = this.#peer(chosen, inactive);
     const id = randomUUID();
     const viewer: Viewer = { id, pc, unsubscribe: [] };
     room.viewers.set(id, viewer);
-    this.#sessions.set(id, { room: roomName, role: 'viewer' });
+    this.#track(id, roomName, 'viewer', pc);
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') this.#requestKeyframe(room, true);
       if (state === 'failed' || state === 'closed') void this.close(id);
     });
+    const off = new Set(inactive.map((s) => s.mid));
     try {
-      await pc.setRemoteDescription({ type: 'offer', sdp });
+      await this.#offer(pc, sdp);
       for (const transceiver of pc.getTransceivers()) {
         const kind = transceiver.kind;
         if (kind !== 'audio' && kind !== 'video') continue;
+        if (off.has(transceiver.mid ?? '')) {
+          transceiver.setDirection('inactive');
+          continue;
+        }
         transceiver.setDirection('sendonly');
         this.#forward(room, viewer, kind, transceiver);
       }
-      return { id, answer: await answerOf(pc), codecs: chosen.map((c) => c.name) };
+      return { id, answer: inactiveNotRejected(await answerOf(pc)), codecs: chosen.map((c) => c.name) };
     } catch (err) {
       await this.close(id);
       throw err instanceof AppError ? err : new AppError('bad_sdp');
@@ -251,25 +284,20 @@ export class WeriftEngine implements MediaEngine {
     }
   }
 
-  /** Writes the publisher's packets as they are (no transcoding) into a WebM file. */
+  /** Records the publisher's packets as they are (no transcoding): see LiveRecording. */
   #record(room: Room): void {
-    if (!this.config.recordDir || room.recording) return;
+    const video = room.tracks.get('video');
+    const codec = room.codecs.find((c) => c.kind === 'video')?.name;
+    if (!this.config.recordDir || room.recording || !video || !codec) return;
     const file = `${room.name}-${room.publisherId}.webm`;
-    const recorder = new MediaRecorder({
+    const live = new LiveRecording({
       path: join(this.config.recordDir, file),
+      codec,
+      video: video.track,
       tracks: [...room.tracks.values()].map((t) => t.track),
-      width: 1280,
-      height: 720,
-      // Timestamps from each track's RTP clock, not from the publisher's sender reports: with
-      // sender-report (NTP) timing the file sometimes started with frames Chromium would not play
-      // past (currentTime stuck at 0, then 'demuxer seek failed'), seen about one run in three.
-      disableNtp: true,
+      requestKeyframe: () => this.#requestKeyframe(room, true),
     });
-    recorder.onError.subscribe(() => undefined);
-    const keyframes = setInterval(() => this.#requestKeyframe(room, true), RECORD_KEYFRAME_MS);
-    keyframes.unref();
-    room.recording = { recorder, file, startedAt: new Date(), keyframes };
-    this.#requestKeyframe(room, true);
+    room.recording = { live, file };
   }
 
   /** Closes the room's recording file; rewrapping it and telling listeners go on in the background. */
@@ -278,48 +306,14 @@ export class WeriftEngine implements MediaEngine {
     const dir = this.config.recordDir;
     if (!rec || !dir) return;
     room.recording = null;
-    clearInterval(rec.keyframes);
-    await rec.recorder.stop().catch(() => undefined);
-    const endedAt = new Date();
+    const times = await rec.live.stop();
+    if (!times) return;
     const h264 = room.codecs.some((c) => c.name === 'H264');
-    const task = this.#publishRecording(room.name, dir, rec.file, h264, {
-      startedAt: rec.startedAt,
-      endedAt,
+    const task = finishRecording(dir, rec.file, h264, times).then((recording) => {
+      if (recording) for (const l of this.#recordedListeners) l(room.name, recording);
     });
     this.#processing.add(task);
     void task.finally(() => this.#processing.delete(task));
-  }
-
-  /**
-   * Tells listeners about a finished recording, H.264 first rewrapped as MP4 (Safari plays no WebM);
-   * until then the replay is 'being generated'.
-   */
-  async #publishRecording(
-    room: string,
-    dir: string,
-    webm: string,
-    h264: boolean,
-    times: { startedAt: Date; endedAt: Date },
-  ): Promise<void> {
-    let bytes = 0;
-    try {
-      bytes = statSync(join(dir, webm)).size;
-    } catch {
-      return;
-    }
-    if (bytes === 0) return;
-    let file = webm;
-    if (h264) {
-      const mp4 = webm.replace(/\.webm$/, '.mp4');
-      const size = await remuxToMp4(join(dir, webm), join(dir, mp4));
-      if (size) {
-        await rm(join(dir, webm), { force: true });
-        file = mp4;
-        bytes = size;
-      }
-    }
-    const recording: Recording = { file, bytes, ...times };
-    for (const l of this.#recordedListeners) l(room, recording);
   }
 
   onRecorded(listener: (room: string, recording: Recording) => void): () => void {
@@ -337,20 +331,13 @@ export class WeriftEngine implements MediaEngine {
   }
 
   async addCandidates(sessionId: string, fragment: string): Promise<void> {
-    const pc = this.#pc(sessionId);
+    const pc = this.#sessions.get(sessionId)?.pc;
     if (!pc) throw new AppError('media_session_not_found');
     for (const line of fragment.split(/\r?\n/)) {
       if (!line.startsWith('a=candidate:')) continue;
+      if (!allowedCandidate(line, this.config.allowPrivateCandidates ?? false)) continue;
       await pc.addIceCandidate({ candidate: line.slice(2), sdpMLineIndex: 0 }).catch(() => undefined);
     }
-  }
-
-  #pc(sessionId: string): RTCPeerConnection | null {
-    const s = this.#sessions.get(sessionId);
-    if (!s) return null;
-    const room = this.#rooms.get(s.room);
-    if (!room) return null;
-    return s.role === 'publisher' ? room.pc : (room.viewers.get(sessionId)?.pc ?? null);
   }
 
   async close(sessionId: string): Promise<void> {
@@ -366,6 +353,7 @@ export class WeriftEngine implements MediaEngine {
         for (const u of viewer.unsubscribe) u();
         await viewer.pc.close().catch(() => undefined);
       }
+      this.#viewersChanged(s.room);
       return;
     }
     if (room.publisherId !== sessionId) return;
@@ -385,16 +373,26 @@ export class WeriftEngine implements MediaEngine {
     room.viewers.clear();
     await this.#finishRecording(room);
     await room.pc.close().catch(() => undefined);
+    this.#viewersChanged(roomName);
     this.#emit(roomName, 'closed');
   }
 
   room(name: string): { viewers: number } | null {
     const room = this.#rooms.get(name);
-    return room ? { viewers: room.viewers.size } : null;
+    if (!room) return null;
+    let viewers = 0;
+    for (const v of room.viewers.values()) if (v.pc.connectionState === 'connected') viewers++;
+    return { viewers };
   }
 
-  session(sessionId: string): { room: string; role: 'publisher' | 'viewer' } | null {
-    return this.#sessions.get(sessionId) ?? null;
+  session(sessionId: string): SessionInfo | null {
+    const s = this.#sessions.get(sessionId);
+    return s ? { room: s.room, role: s.role, connected: s.pc.connectionState === 'connected' } : null;
+  }
+
+  onViewers(listener: (room: string) => void): () => void {
+    this.#viewerListeners.add(listener);
+    return () => this.#viewerListeners.delete(listener);
   }
 
   onPublisher(listener: (room: string, state: PublisherState) => void): () => void {

@@ -32,6 +32,11 @@ export interface GatewayOptions {
   clientIp?(req: IncomingMessage): string;
   /** Open connections allowed per address (unset: no limit). */
   maxConnectionsPerIp?: number;
+  /**
+   * Whether rooms are told their count of connections (the default). Off where another source
+   * tells rooms their count: the site counts viewers whose media flows (server/modules/live/viewers.ts).
+   */
+  signalCounts?: boolean;
   /** A host blocked someone in a room with subscribers here (after their connections are dropped). */
   onKick?(room: string, uid: number): void;
   /** Room actions (chat, delete, a staff warning): publish through the bus, or throw an AppError. */
@@ -336,7 +341,8 @@ export class Gateway {
       }
       try {
         const { viewers, seq } = await this.opts.presence.report(name, this.opts.node, here, [...people]);
-        await this.opts.bus.signal({ t: 'count', room: name, viewers, seq });
+        if (this.opts.signalCounts ?? true)
+          await this.opts.bus.signal({ t: 'count', room: name, viewers, seq });
       } catch (err) {
         this.opts.log?.(err);
       }

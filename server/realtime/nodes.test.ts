@@ -83,10 +83,8 @@ describe.skipIf(!process.env.REDIS_URL)('the live room on two nodes sharing Post
       'fan 2',
       'fan 3',
     ]);
-    // The count on each node is the room's over both nodes (the host is not counted).
-    await onB.wait(
-      (f) => Array.isArray(f) && f.some((e) => (e as { t: string; viewers?: number }).viewers === 2),
-    );
+    // The room's count is of viewers whose video plays, not of these connections: its test over
+    // two nodes is in server/modules/live/media-hardening.test.ts.
   });
 
   it('a viewer whose node shuts down reconnects to the other and misses no message', async () => {

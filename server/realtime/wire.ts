@@ -45,6 +45,8 @@ export function attachGateway(
     /** Proxies in front that add to X-Forwarded-For (0: the socket's peer is the client). */
     trustProxyHops: number;
     maxConnectionsPerIp: number;
+    /** See GatewayOptions.signalCounts. */
+    signalCounts?: boolean;
     onKick: (room: string, uid: number) => void;
     /** Staff write in every room as staff (their messages styled apart; they may delete). */
     isStaff?: (uid: number) => Promise<boolean>;
@@ -74,6 +76,7 @@ export function attachGateway(
     },
     clientIp: (req) => clientAddress(req, deps.trustProxyHops),
     maxConnectionsPerIp: deps.maxConnectionsPerIp,
+    ...(deps.signalCounts === undefined ? {} : { signalCounts: deps.signalCounts }),
     onKick: deps.onKick,
     canJoin: (room, who) => deps.chat.canJoin(room, who),
     act: (who, msg) => deps.chat.act(who, msg),

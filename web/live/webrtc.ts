@@ -1,4 +1,5 @@
 // WHIP (publish) and WHEP (play) clients: the site's own pages use exactly the standard endpoints.
+import { deviceId } from '../auth/api';
 
 function gathered(pc: RTCPeerConnection, timeoutMs = 3000): Promise<void> {
   return new Promise((resolve) => {
@@ -74,11 +75,25 @@ function session(pc: RTCPeerConnection, location: string, headers: () => Record<
   };
 }
 
+/**
+ * Keeps the picture at the camera's size when bandwidth is short (frame rate and quality give
+ * instead). Chromium's default ('balanced') starts a 1280×720 camera at 640×360 and climbs over
+ * some seconds, so viewers joining early and the recording (which takes its size from the first
+ * keyframe) got the small picture.
+ */
+async function keepResolution(sender: RTCRtpSender): Promise<void> {
+  const params = sender.getParameters() as RTCRtpSendParameters & { degradationPreference?: string };
+  params.degradationPreference = 'maintain-resolution';
+  await sender.setParameters(params).catch(() => undefined);
+}
+
 /** Publishes a camera stream over WHIP with the broadcast's bearer token. */
 export async function whipPublish(url: string, token: string, stream: MediaStream): Promise<Session> {
   const pc = new RTCPeerConnection();
-  for (const track of stream.getTracks())
-    pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
+  for (const track of stream.getTracks()) {
+    const { sender } = pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
+    if (track.kind === 'video') await keepResolution(sender);
+  }
   const headers = { authorization: `Bearer ${token}` };
   try {
     const { location } = await exchange(url, pc, headers);
@@ -89,7 +104,10 @@ export async function whipPublish(url: string, token: string, stream: MediaStrea
   }
 }
 
-/** Plays a broadcast over WHEP; `onStream` receives the media as tracks arrive. */
+/**
+ * Plays a broadcast over WHEP; `onStream` receives the media as tracks arrive. The device id goes
+ * along: signed out, a viewer is counted once per device however many times they play.
+ */
 export async function whepPlay(
   url: string,
   onStream: (stream: MediaStream) => void,
@@ -104,7 +122,7 @@ export async function whepPlay(
     onStream(stream);
   });
   try {
-    const { location } = await exchange(url, pc, headers());
+    const { location } = await exchange(url, pc, { 'x-device-id': deviceId(), ...headers() });
     return session(pc, location, headers);
   } catch (err) {
     pc.close();

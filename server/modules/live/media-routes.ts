@@ -10,6 +10,12 @@ function bearer(req: FastifyRequest): string | undefined {
   return /^Bearer (\S{20,200})$/.exec(req.headers.authorization ?? '')?.[1];
 }
 
+/** The browser's device id, when it has the shape the site gives it (web/auth/api.ts). */
+function deviceId(req: FastifyRequest): string | null {
+  const id = req.headers['x-device-id'];
+  return typeof id === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : null;
+}
+
 function sdpBody(req: FastifyRequest): string {
   if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP || typeof req.body !== 'string')
     throw new AppError('bad_sdp');
@@ -28,6 +34,8 @@ function answer(reply: FastifyReply, location: string, sdp: string) {
 /**
  * WHIP (RFC 9725) and WHEP: POST an SDP offer → 201 with the answer and the session's URL
  * (Location); PATCH trickles ICE; DELETE ends. Publishing needs the broadcast's bearer token.
+ * A session's URL is its secret: the id in it is random and only ever given to whoever made the
+ * session, and a WHIP URL reaches only publisher sessions, a WHEP URL only viewer sessions.
  */
 export function registerMediaRoutes(app: FastifyInstance, live: LiveService): void {
   for (const type of [SDP, SDP_FRAG]) {
@@ -63,7 +71,7 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     await live.authorizePublish(vid, bearer(req));
     if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
       throw new AppError('bad_sdp');
-    await live.trickle(vid, session, req.body);
+    await live.trickle(vid, session, req.body, 'publisher');
     return reply.code(204).send();
   });
 
@@ -75,7 +83,11 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   app.post('/api/v1/whep/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
-    const session = await live.play(vid, sdpBody(req), req.auth?.uid ?? null);
+    const session = await live.play(vid, sdpBody(req), {
+      uid: req.auth?.uid ?? null,
+      deviceId: deviceId(req),
+      ip: req.ip,
+    });
     return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
   });
 
@@ -83,7 +95,7 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     const { vid, session = '' } = params(req);
     if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
       throw new AppError('bad_sdp');
-    await live.trickle(vid, session, req.body);
+    await live.trickle(vid, session, req.body, 'viewer');
     return reply.code(204).send();
   });
 

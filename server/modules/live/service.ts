@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
+import type { Kv } from '../../infra/kv';
 import type { MediaEngine } from '../../media/engine';
+import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
+import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
 import type { SensitiveWords } from '../moderation/sensitive';
 import { processCover, type CoverBox } from './cover';
 import { hashToken, newToken } from '../auth/crypto';
@@ -34,8 +37,10 @@ export interface LiveSummary {
  */
 export class LiveService {
   readonly #graceTimers = new Map<string, NodeJS.Timeout>();
-  /** Per broadcast, its signed-in viewers' media sessions (a block ends them). */
-  readonly #viewerSessions = new Map<string, Map<string, number>>();
+  /** The viewer sessions of broadcasts whose media is here: limits, counting, blocks. */
+  readonly #book: ViewerBook;
+  readonly #counts: ViewerCounts;
+  readonly #viewing: Presence;
   /** Broadcasts being ended by their broadcaster right now. */
   readonly #ending = new Set<string>();
   /** Per broadcast with signed-in viewers here, how to stop listening for its blocks. */
@@ -52,8 +57,19 @@ export class LiveService {
       obsWhitelist?: 'all' | string[];
       /** Spec §5: titles may not contain sensitive words. */
       sensitive?: SensitiveWords;
-      /** People in a broadcast's live room over every node (the realtime presence). */
-      audience?: (vid: string) => Promise<number>;
+      /**
+       * Each node's count of each broadcast's viewers (see viewers.ts), read by every node for the
+       * cards and pages. Default: this process only.
+       */
+      viewing?: Presence;
+      /** This node's name in `viewing` (unique per process). */
+      node?: string;
+      /** Told a broadcast's count over every node (the room hears it: the count in its header). */
+      onViewerCount?: (vid: string, counted: Counted) => Promise<unknown>;
+      /** Limits on plays (viewers.ts); the per-address rate needs `kv`. */
+      viewerLimits?: ViewerLimits;
+      kv?: Kv;
+      limitScale?: number;
       /** Told when the broadcast goes live, loses its broadcaster for a while, or ends (the room hears it). */
       onHostState?: (vid: string, state: HostState) => Promise<unknown>;
       /**
@@ -64,6 +80,21 @@ export class LiveService {
       watchBlocks?: (vid: string, onBlock: (uid: number) => void) => () => void;
     } = {},
   ) {
+    this.#viewing = opts.viewing ?? new MemoryPresence();
+    this.#book = new ViewerBook(
+      media,
+      opts.viewerLimits ?? DEFAULT_VIEWER_LIMITS,
+      opts.kv ? { kv: opts.kv, scale: opts.limitScale ?? 1 } : undefined,
+    );
+    this.#counts = new ViewerCounts(this.#book, {
+      viewing: this.#viewing,
+      node: opts.node ?? `live-${randomBytes(6).toString('hex')}`,
+      hasMedia: (vid) => media.room(vid) !== null,
+      onCount: opts.onViewerCount,
+      notePeak: (vid, viewers) => liveRepo.notePeak(this.db, vid, viewers),
+      log: opts.log,
+    });
+    media.onViewers((vid) => this.#counts.changed(vid));
     media.onPublisher((vid, state) => {
       void this.#publisherState(vid, state).catch((err: unknown) => opts.log?.(err));
     });
@@ -228,54 +259,60 @@ export class LiveService {
     await liveRepo.end(this.db, vid);
   }
 
-  /** Trickled ICE for a session of this broadcast. */
-  async trickle(vid: string, sessionId: string, fragment: string): Promise<void> {
+  /**
+   * Trickled ICE for a session of this broadcast, through its own resource: a WHEP URL reaches
+   * viewer sessions only, a WHIP URL the publisher's (whose route also checks the token).
+   */
+  async trickle(
+    vid: string,
+    sessionId: string,
+    fragment: string,
+    role: 'publisher' | 'viewer',
+  ): Promise<void> {
     const s = this.media.session(sessionId);
-    if (!s || s.room !== vid) throw new AppError('media_session_not_found');
+    if (!s || s.room !== vid || s.role !== role) throw new AppError('media_session_not_found');
     await this.media.addCandidates(sessionId, fragment);
   }
 
-  /** A viewer (WHEP) of a live broadcast; `uid` when signed in (the host may have blocked them). */
-  async play(vid: string, offer: string, uid: number | null = null) {
+  /**
+   * A viewer (WHEP) of a live broadcast. Signed in, the host may have blocked them. Limited per
+   * address and broadcast, and counted only once the media flows (viewers.ts).
+   */
+  async play(vid: string, offer: string, who: Watcher) {
     const live = await existingLive(this.db, vid);
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
+    const uid = who.uid;
     if (uid && (await roomRepo.isBlocked(this.db, live.uid, uid))) throw new AppError('blocked_permanently');
-    const session = await this.media.play(vid, offer);
-    if (uid) {
-      let sessions = this.#viewerSessions.get(vid);
-      if (!sessions) this.#viewerSessions.set(vid, (sessions = new Map<string, number>()));
-      if (this.opts.watchBlocks && !this.#blockWatch.has(vid))
-        this.#blockWatch.set(
-          vid,
-          this.opts.watchBlocks(vid, (blocked) => {
-            void this.dropViewer(vid, blocked).catch((err: unknown) => this.opts.log?.(err));
-          }),
-        );
-      // Sessions that ended on their own are forgotten here, now and then.
-      if (sessions.size > 1000)
-        for (const id of sessions.keys()) if (!this.media.session(id)) sessions.delete(id);
-      sessions.set(session.id, uid);
+    const { ticket, replaces } = await this.#book.admit(vid, who);
+    let session;
+    try {
+      session = await this.media.play(vid, offer);
+    } catch (err) {
+      this.#book.release(vid, ticket);
+      throw err;
     }
-    const viewers = this.media.room(vid)?.viewers ?? 0;
-    if (viewers > live.peak_viewers) await liveRepo.notePeak(this.db, vid, viewers);
+    this.#book.confirm(vid, ticket, session.id);
+    // The same viewer playing again (a reload, a retry) replaces a session rather than adding one.
+    for (const id of replaces) await this.media.close(id);
+    if (uid && this.opts.watchBlocks && !this.#blockWatch.has(vid))
+      this.#blockWatch.set(
+        vid,
+        this.opts.watchBlocks(vid, (blocked) => {
+          void this.dropViewer(vid, blocked).catch((err: unknown) => this.opts.log?.(err));
+        }),
+      );
     return session;
   }
 
-  /** The broadcast's media here is over: its viewers' sessions and blocks are no longer watched. */
+  /** The broadcast's media here is over: its blocks are no longer watched. */
   #forgetViewers(vid: string): void {
-    this.#viewerSessions.delete(vid);
     this.#blockWatch.get(vid)?.();
     this.#blockWatch.delete(vid);
   }
 
   /** Ends a viewer's media sessions of a broadcast on this node (the host blocked them). */
   async dropViewer(vid: string, uid: number): Promise<void> {
-    const sessions = this.#viewerSessions.get(vid);
-    for (const [id, who] of sessions ?? []) {
-      if (who !== uid) continue;
-      sessions?.delete(id);
-      if (this.media.session(id)) await this.media.close(id);
-    }
+    for (const id of this.#book.sessionsOf(vid, uid)) if (this.media.session(id)) await this.media.close(id);
   }
 
   async stopPlaying(vid: string, sessionId: string): Promise<void> {
@@ -340,13 +377,12 @@ export class LiveService {
   }
 
   /**
-   * How many watch a broadcast: its live room's people over every node, or the media sessions
-   * here when more (players that only speak WHEP have no room connection).
+   * How many watch a broadcast (viewers.ts): counted where its media is, which is here or on
+   * another node (then as that node last reported it).
    */
   async #viewers(vid: string): Promise<number> {
-    const media = this.media.room(vid)?.viewers ?? 0;
-    const room = await (this.opts.audience?.(vid) ?? Promise.resolve(0)).catch(() => 0);
-    return Math.max(media, room);
+    if (this.media.room(vid)) return this.#book.count(vid);
+    return this.#viewing.count(vid).catch(() => 0);
   }
 
   async get(vid: string): Promise<(LiveWithHost & { viewers: number }) | null> {
@@ -362,6 +398,7 @@ export class LiveService {
   }
 
   shutdown(): void {
+    this.#counts.close();
     for (const t of this.#graceTimers.values()) clearTimeout(t);
     this.#graceTimers.clear();
     for (const vid of [...this.#blockWatch.keys()]) this.#forgetViewers(vid);

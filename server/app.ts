@@ -67,6 +67,7 @@ import { socialRoutes } from './modules/social/routes';
 import { SocialService } from './modules/social/service';
 import { MemoryPresence, RedisPresence } from './realtime/presence';
 import { openBus } from './realtime/redis-bus';
+import { announceSessionsEnded } from './realtime/sessions';
 import { attachGateway } from './realtime/wire';
 import { liveAssets, loadAssets, type Assets } from './ssr/assets';
 import { registerPages } from './ssr/pages';
@@ -137,15 +138,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       limitScale: config.RATE_LIMIT_SCALE,
     });
   const transportKey = await loadTransportKey(db);
+  // The live room's realtime: in-process, or across nodes through Redis.
+  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`, (err) =>
+    app.log.error({ err }, 'realtime catch-up after a Redis reconnection failed'),
+  );
+  // Ended sessions close their /ws connections on every node (the gateway's periodic session
+  // check is the backstop when this announcement is lost).
+  const sessionsEnded = (ids: number[]) =>
+    announceSessionsEnded(bus, ids).catch((err: unknown) =>
+      app.log.error({ err }, 'announcing ended sessions failed'),
+    );
   const auth = new AuthService(db, kv, mailer, transportKey, risk, {
     name: config.SITE_NAME,
     baseUrl: config.publicBaseUrl,
     limitScale: config.RATE_LIMIT_SCALE,
+    sessionsEnded,
   });
   const smsSite = {
     name: config.SITE_NAME,
     limitScale: config.RATE_LIMIT_SCALE,
     log: (err: unknown) => app.log.error({ err }, 'SMS provider failed'),
+    sessionsEnded,
   };
   const codes = new SmsCodes(kv, sms, smsSite);
   const phone = new PhoneAuthService(db, kv, sms, transportKey, risk, smsSite, codes);
@@ -170,10 +183,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const recordingsDir = join(config.DATA_DIR, 'recordings');
   mkdirSync(recordingsDir, { recursive: true });
   const sensitive = SensitiveWords.load(config.SENSITIVE_WORDS_FILE);
-  // The live room's realtime: in-process, or across nodes through Redis.
-  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`, (err) =>
-    app.log.error({ err }, 'realtime catch-up after a Redis reconnection failed'),
-  );
   const presence = config.REDIS_URL
     ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
     : new MemoryPresence();
@@ -201,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         clientId: config.GOOGLE_CLIENT_ID,
         clientSecret: config.GOOGLE_CLIENT_SECRET,
         redirectUri: `${config.publicBaseUrl}/api/v1/auth/third/callback`,
+        sessionsEnded,
       })
     : null;
   const ledger = new Ledger(db);

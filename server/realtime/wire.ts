@@ -61,7 +61,12 @@ export function attachGateway(
       if (!session) return null;
       const user = await usersRepo.byUid(deps.db, session.uid);
       if (!user) return null;
-      return { uid: user.uid, name: user.nickname, staff: (await deps.isStaff?.(user.uid)) ?? false };
+      return {
+        uid: user.uid,
+        name: user.nickname,
+        staff: (await deps.isStaff?.(user.uid)) ?? false,
+        session: session.id,
+      };
     },
     allowOrigin: (origin, host) => {
       if (!origin) return true; // not a browser: no ambient cookies to abuse
@@ -72,6 +77,7 @@ export function attachGateway(
         return false;
       }
     },
+    liveSessions: (ids) => deps.auth.liveSessions(ids),
     clientIp: (req) => clientAddress(req, deps.trustProxyHops),
     maxConnectionsPerIp: deps.maxConnectionsPerIp,
     onKick: deps.onKick,

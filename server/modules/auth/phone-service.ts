@@ -12,7 +12,7 @@ import { phoneFromParts } from './phone';
 import { authRepo, type UserRow } from './repo';
 import { SmsCodes } from './sms-codes';
 import type { RiskProvider } from './risk';
-import { ARGON2_OPTIONS, type RequestMeta } from './service';
+import { ARGON2_OPTIONS, type RequestMeta, type SessionsEnded } from './service';
 
 /** After the code proved the phone, the new password must be chosen within this. */
 const PHONE_RESET_TTL_S = 600;
@@ -32,7 +32,12 @@ export class PhoneAuthService {
     private readonly sms: SmsSender,
     private readonly key: TransportKey,
     private readonly risk: RiskProvider,
-    private readonly site: { name: string; limitScale?: number; log?: (err: unknown) => void },
+    private readonly site: {
+      name: string;
+      limitScale?: number;
+      log?: (err: unknown) => void;
+      sessionsEnded?: SessionsEnded;
+    },
     private readonly codes = new SmsCodes(kv, sms, site),
   ) {}
 
@@ -117,12 +122,14 @@ export class PhoneAuthService {
   async resetPassword(token: string, verifyPwd: string): Promise<{ accessToken: string }> {
     const password = decryptPassword(this.key, verifyPwd);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
-    return this.db.transaction(async (tx) => {
+    const { accessToken, ended } = await this.db.transaction(async (tx) => {
       const uid = await authRepo.consumeToken(tx, hashToken(token), 'phone_reset');
       if (uid === null) throw new AppError('link_expired');
       await authRepo.setPassword(tx, uid, passwordHash);
-      await authRepo.revokeAllSessions(tx, uid);
-      return { accessToken: await issueAccessToken(tx, uid) };
+      const ended = await authRepo.revokeAllSessions(tx, uid);
+      return { accessToken: await issueAccessToken(tx, uid), ended };
     });
+    if (ended.length) await this.site.sessionsEnded?.(ended);
+    return { accessToken };
   }
 }

@@ -41,6 +41,12 @@ export interface RequestMeta {
   country: string | null;
 }
 
+/**
+ * Told the ids of sessions that just ended (after the change is committed), so their realtime
+ * connections close on every node (server/realtime/sessions.ts). Must not throw.
+ */
+export type SessionsEnded = (sessionIds: number[]) => Promise<void>;
+
 export interface NewSession {
   token: string;
   uid: number;
@@ -65,7 +71,12 @@ export class AuthService {
     private readonly mailer: Mailer,
     private readonly key: TransportKey,
     private readonly risk: RiskProvider,
-    private readonly site: { name: string; baseUrl: string; limitScale?: number },
+    private readonly site: {
+      name: string;
+      baseUrl: string;
+      limitScale?: number;
+      sessionsEnded?: SessionsEnded;
+    },
   ) {}
 
   #limit(checks: Parameters<typeof enforceLimits>[1]): Promise<void> {
@@ -176,12 +187,24 @@ export class AuthService {
     return row ? { id: row.id, uid: row.uid, deviceId: row.device_id } : null;
   }
 
-  async signOut(sessionId: number): Promise<void> {
-    await authRepo.revokeSession(this.db, sessionId);
+  /** Of these session ids, the ones still live (the realtime gateway's periodic check). */
+  async liveSessions(ids: number[]): Promise<Set<number>> {
+    return new Set(await authRepo.liveSessionIds(this.db, ids));
   }
 
+  async signOut(sessionId: number): Promise<void> {
+    await this.#ended(await authRepo.revokeSession(this.db, sessionId));
+  }
+
+  /** Ends every session of the user; answers how many there were. */
   async signOutEverywhere(uid: number): Promise<number> {
-    return authRepo.revokeAllSessions(this.db, uid);
+    const ended = await authRepo.revokeAllSessions(this.db, uid);
+    await this.#ended(ended);
+    return ended.length;
+  }
+
+  async #ended(sessionIds: number[]): Promise<void> {
+    if (sessionIds.length) await this.site.sessionsEnded?.(sessionIds);
   }
 
   async user(uid: number): Promise<UserRow | null> {
@@ -270,17 +293,19 @@ export class AuthService {
   async resetPassword(token: string, verifyPwd: string): Promise<UserRow> {
     const password = this.#password(verifyPwd);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
-    return this.db.transaction(async (tx) => {
+    const { user, ended } = await this.db.transaction(async (tx) => {
       const uid = await authRepo.consumeToken(tx, hashToken(token), 'reset');
       if (uid === null) throw new AppError('link_expired');
       await authRepo.setPassword(tx, uid, passwordHash);
       // Following the link proved the address.
       await authRepo.markEmailVerified(tx, uid);
-      await authRepo.revokeAllSessions(tx, uid);
+      const ended = await authRepo.revokeAllSessions(tx, uid);
       const user = await authRepo.userByUid(tx, uid);
       if (!user) throw new AppError('link_expired');
-      return user;
+      return { user, ended };
     });
+    await this.#ended(ended);
+    return user;
   }
 
   async #sendLink(user: UserRow, purpose: 'activate' | 'reset', locale: Locale): Promise<void> {

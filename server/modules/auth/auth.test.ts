@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { encryptPassword, riskToken } from '../../testing/auth';
+import { encryptPassword, riskToken, signedInUser } from '../../testing/auth';
 import { startSmtp } from '../../testing/smtp';
 
 let t: TestApp;
@@ -233,6 +233,66 @@ describe('e-mail accounts', () => {
       captcha: 'zzzz',
     });
     expect(bad.json()).toMatchObject({ error: 'wrong_captcha', code: 1103 });
+  });
+
+  it('garbage never locks the owner out; one source’s failures stop that source; then a captcha lets the owner in', async () => {
+    const owner = 'owner@example.com';
+    const pass = 'owner pass 1';
+    await signedInUser(t, kv, owner, pass);
+    expect((await smtp.next()).to).toEqual([owner]); // its activation mail
+    const attacker = { ip: '198.51.100.7', device: 'device-attacker-1' };
+    const home = { ip: '203.0.113.9', device: 'device-owner-home' };
+    const login = (from: typeof home, body: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/verify-login',
+        remoteAddress: from.ip,
+        headers: { 'x-device-id': from.device },
+        payload: { name: owner, ...body },
+      });
+    // Undecryptable input says nothing about the password: it never counts against the account.
+    for (let i = 0; i < 12; i++)
+      expect((await login(attacker, { verify_pwd: 'A'.repeat(344) })).json()).toMatchObject({
+        status: 400,
+        error: 'validation_failed',
+      });
+    expect((await login(home, { verify_pwd: encryptPassword(pubkey, pass) })).statusCode).toBe(200);
+
+    // Real guesses: after three the account wants a captcha; after ten this source is stopped.
+    const answers: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await login(attacker, {
+        verify_pwd: encryptPassword(pubkey, `guess ${i} xx`),
+        ...(await captcha()),
+      });
+      answers.push(res.json<{ error: string }>().error);
+    }
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill('wrong_credentials'));
+    expect(answers[10]).toBe('too_many_requests');
+    // The owner, elsewhere, is not locked out: the captcha is asked for, and with it they get in.
+    expect((await login(home, { verify_pwd: encryptPassword(pubkey, pass) })).json()).toMatchObject({
+      error: 'need_captcha',
+      details: { need_captcha: 1 },
+    });
+    const res = await login(home, { verify_pwd: encryptPassword(pubkey, pass), ...(await captcha()) });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('a password ciphertext works once, and only from 5 minutes before to 30 seconds after its time', async () => {
+    const name = 'lena@example.com';
+    await kv.del(`rl:login:account:${name}`);
+    const verify = (verify_pwd: string) =>
+      call('POST', '/api/v1/auth/verify-login', { name, verify_pwd }, { 'x-device-id': 'device-replays-1' });
+    const ahead = await verify(encryptPassword(pubkey, 'correct horse', Date.now() + 4 * 60_000));
+    expect(ahead.json()).toMatchObject({ status: 400, error: 'validation_failed' });
+    expect((await verify(encryptPassword(pubkey, 'correct horse', Date.now() + 20_000))).statusCode).toBe(
+      200,
+    );
+    const once = encryptPassword(pubkey, 'correct horse');
+    expect((await verify(once)).statusCode).toBe(200);
+    expect((await verify(once)).json()).toMatchObject({ status: 400, error: 'validation_failed' });
+    // The same bytes written another way (base64 without its padding) are the same ciphertext.
+    expect((await verify(once.replace(/=+$/, ''))).json()).toMatchObject({ status: 400 });
   });
 
   it('refuses stale or garbage password ciphertexts and bad addresses', async () => {

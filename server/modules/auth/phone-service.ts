@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { SmsSender } from '../../infra/sms';
-import { checkCaptcha, decryptPassword, issueAccessToken } from './checks';
+import { checkCaptcha, issueAccessToken, openPassword } from './checks';
 import { hashToken, newToken, type TransportKey } from './crypto';
 import { phoneFromParts } from './phone';
 import { authRepo, type UserRow } from './repo';
@@ -77,7 +77,7 @@ export class PhoneAuthService {
       { limit: LIMITS.loginIp, key: meta.ip },
     ]);
     await this.risk.check(input.riskToken, meta, 'register');
-    const password = decryptPassword(this.key, input.verifyPwd);
+    const password = await openPassword(this.key, this.kv, input.verifyPwd);
     if (await authRepo.userByPhone(this.db, phone)) throw new AppError('phone_exists');
     await this.codes.use(String(SMS_TYPE.register), phone, input.verifyCode);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
@@ -120,7 +120,7 @@ export class PhoneAuthService {
    * access token so the user is signed in at once (spec §4: then automatic login).
    */
   async resetPassword(token: string, verifyPwd: string): Promise<{ accessToken: string }> {
-    const password = decryptPassword(this.key, verifyPwd);
+    const password = await openPassword(this.key, this.kv, verifyPwd);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
     const { accessToken, ended } = await this.db.transaction(async (tx) => {
       const uid = await authRepo.consumeToken(tx, hashToken(token), 'phone_reset');

@@ -11,8 +11,9 @@ import type { Kv } from '../../infra/kv';
 import type { Mailer } from '../../infra/mail';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import { escapeHtml } from '../../ssr/document';
-import { checkCaptcha, decryptPassword, issueAccessToken } from './checks';
+import { checkCaptcha, issueAccessToken, openPassword } from './checks';
 import { hashToken, newToken, type TransportKey } from './crypto';
+import { LoginFailures } from './login-failures';
 import { isPhoneName, phoneFromE164 } from './phone';
 import { authRepo, type UserRow } from './repo';
 import type { RiskProvider } from './risk';
@@ -29,9 +30,6 @@ export const SESSION_TTL_S = 24 * 3600;
 const ACTIVATE_TTL_S = 24 * 3600;
 const RESET_TTL_S = 3600;
 const CAPTCHA_TTL_S = 300;
-/** Failed sign-ins for one account before a captcha is required (spec: need_captcha = 1). */
-const FAILURES_BEFORE_CAPTCHA = 3;
-const FAILURE_WINDOW_S = 900;
 
 export interface RequestMeta {
   ip: string;
@@ -65,6 +63,8 @@ function normalizeEmail(name: string): string {
 }
 
 export class AuthService {
+  readonly #failures: LoginFailures;
+
   constructor(
     private readonly db: Db,
     private readonly kv: Kv,
@@ -77,7 +77,9 @@ export class AuthService {
       limitScale?: number;
       sessionsEnded?: SessionsEnded;
     },
-  ) {}
+  ) {
+    this.#failures = new LoginFailures(kv, site.limitScale ?? 1);
+  }
 
   #limit(checks: Parameters<typeof enforceLimits>[1]): Promise<void> {
     return enforceLimits(this.kv, checks, this.site.limitScale ?? 1);
@@ -116,8 +118,8 @@ export class AuthService {
     return checkCaptcha(this.kv, id, answer);
   }
 
-  #password(verifyPwd: string): string {
-    return decryptPassword(this.key, verifyPwd);
+  #password(verifyPwd: string): Promise<string> {
+    return openPassword(this.key, this.kv, verifyPwd);
   }
 
   /** A sign-in name: an e-mail address, or a phone number with its dial code (+8613…). */
@@ -132,33 +134,30 @@ export class AuthService {
 
   /**
    * Spec §4 login sequence, first half: checks the password and answers a short-lived access
-   * token to exchange for a session. After repeated failures a captcha is required.
+   * token to exchange for a session. Every attempt counts against its source (address, device);
+   * only a password that could be checked counts against the account (see LoginFailures): after
+   * repeated failures the account asks for a captcha, and a source that keeps failing is stopped.
    */
   async verifyLogin(
     input: { name: string; verifyPwd: string; captchaId?: string; captcha?: string },
     meta: RequestMeta,
   ): Promise<{ accessToken: string }> {
-    const { key: account, user } = await this.#account(input.name, meta);
     await this.#limit([
-      { limit: LIMITS.loginAccount, key: account },
       { limit: LIMITS.loginIp, key: meta.ip },
       { limit: LIMITS.loginDevice, key: meta.deviceId },
     ]);
-    const failKey = `loginfail:${account}`;
-    const failures = Number((await this.kv.get(failKey)) ?? 0);
-    if (failures >= FAILURES_BEFORE_CAPTCHA) await this.#checkCaptcha(input.captchaId, input.captcha);
+    const password = await this.#password(input.verifyPwd);
+    const { key: account, user } = await this.#account(input.name, meta);
+    const { needCaptcha } = await this.#failures.check(account, meta.ip);
+    if (needCaptcha) await this.#checkCaptcha(input.captchaId, input.captcha);
 
-    const password = this.#password(input.verifyPwd);
     dummyHash ??= hash('not-a-real-password', ARGON2_OPTIONS);
     const ok = await verify(user?.password_hash ?? (await dummyHash), password);
     if (!user || !ok) {
-      const now = await this.kv.incr(failKey, FAILURE_WINDOW_S);
-      throw new AppError(
-        'wrong_credentials',
-        now >= FAILURES_BEFORE_CAPTCHA ? { need_captcha: 1 } : undefined,
-      );
+      const now = await this.#failures.failed(account, meta.ip);
+      throw new AppError('wrong_credentials', now.needCaptcha ? { need_captcha: 1 } : undefined);
     }
-    await this.kv.del(failKey);
+    await this.#failures.succeeded(account, meta.ip);
     // Phone accounts proved their number with an SMS code when they signed up.
     if (user.email === account && !user.email_verified_at)
       throw new AppError('email_not_activated', { email: account });
@@ -230,7 +229,7 @@ export class AuthService {
     ]);
     await this.risk.check(input.riskToken, meta, 'register');
     await this.#checkCaptcha(input.captchaId, input.captcha);
-    const password = this.#password(input.verifyPwd);
+    const password = await this.#password(input.verifyPwd);
     if (await authRepo.userByEmail(this.db, email)) throw new AppError('account_exists');
     const passwordHash = await hash(password, ARGON2_OPTIONS);
     const nickname = (email.split('@')[0] ?? '').replace(/[^\p{L}\p{N}]/gu, '').slice(0, 20) || 'Beamer';
@@ -291,7 +290,7 @@ export class AuthService {
 
   /** Sets a new password from a reset link; every session of the account ends. */
   async resetPassword(token: string, verifyPwd: string): Promise<UserRow> {
-    const password = this.#password(verifyPwd);
+    const password = await this.#password(verifyPwd);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
     const { user, ended } = await this.db.transaction(async (tx) => {
       const uid = await authRepo.consumeToken(tx, hashToken(token), 'reset');

@@ -248,7 +248,15 @@ export class AuthService {
     await this.#sendLink(user, 'activate', meta.locale);
   }
 
-  async activationStatus(email: string): Promise<boolean> {
+  /**
+   * Whether an address's account is activated (spec: 'complete registration' asks). Limited per
+   * source, and an unknown address answers as one not yet activated.
+   */
+  async activationStatus(email: string, meta: RequestMeta): Promise<boolean> {
+    await this.#limit([
+      { limit: LIMITS.activationIp, key: meta.ip },
+      { limit: LIMITS.activationDevice, key: meta.deviceId },
+    ]);
     const user = await authRepo.userByEmail(this.db, normalizeEmail(email));
     return Boolean(user?.email_verified_at);
   }
@@ -265,9 +273,13 @@ export class AuthService {
     return user;
   }
 
+  /** Sends the activation mail again; the answer is the same for addresses without an account. */
   async resendActivation(email: string, meta: RequestMeta): Promise<void> {
-    const user = await this.#mailRecipient(email, meta);
-    if (user.email_verified_at) return;
+    const user = await this.#mailRecipient(email, meta).catch((err: unknown) => {
+      if (err instanceof AppError && err.errorName === 'not_registered') return null;
+      throw err;
+    });
+    if (!user || user.email_verified_at) return;
     await this.#sendLink(user, 'activate', meta.locale);
   }
 

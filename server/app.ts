@@ -74,6 +74,12 @@ import { registerPages } from './ssr/pages';
 import { payAppPages } from './ssr/payapp';
 import { registerSeo } from './ssr/seo';
 
+/** A secret withStoredSecrets (server/secrets.ts) provides when it is not configured. */
+function requireSecret(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`${name} is missing: pass the configuration through withStoredSecrets`);
+  return value;
+}
+
 export interface AppDeps {
   config: Config;
   db: Db;
@@ -236,7 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     (config.PAYMENT_PROVIDER === 'stripe'
       ? new StripeProvider(config.STRIPE_SECRET_KEY ?? '', config.STRIPE_WEBHOOK_SECRET ?? '')
       : new SandboxProvider(kv, {
-          secret: config.SANDBOX_PAY_SECRET,
+          secret: requireSecret(config.SANDBOX_PAY_SECRET, 'SANDBOX_PAY_SECRET'),
           publicBaseUrl: config.publicBaseUrl,
           chaos: config.SANDBOX_PAY_CHAOS,
           // The sandbox's webhooks go through the whole HTTP stack of this node, signature and all.

@@ -7,6 +7,13 @@
  * ack, error, pong) are single objects. Client → server messages are in server/realtime/events.ts.
  */
 
+/**
+ * The close code (RFC 6455 §7.4.2: 4000–4999 are the application's) of a connection whose session
+ * ended (signed out, signed out everywhere, password reset): the page connects again at once, as
+ * a visitor, and shows that the user is signed out.
+ */
+export const CLOSE_SESSION_ENDED = 4001;
+
 /** Who sent a chat message, as every viewer sees it. */
 export interface Sender {
   uid: number;

@@ -71,11 +71,18 @@ import { socialRoutes } from './modules/social/routes';
 import { SocialService } from './modules/social/service';
 import { MemoryPresence, RedisPresence } from './realtime/presence';
 import { openBus } from './realtime/redis-bus';
+import { announceSessionsEnded } from './realtime/sessions';
 import { attachGateway } from './realtime/wire';
 import { liveAssets, loadAssets, type Assets } from './ssr/assets';
 import { registerPages } from './ssr/pages';
 import { payAppPages } from './ssr/payapp';
 import { registerSeo } from './ssr/seo';
+
+/** A secret withStoredSecrets (server/secrets.ts) provides when it is not configured. */
+function requireSecret(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`${name} is missing: pass the configuration through withStoredSecrets`);
+  return value;
+}
 
 export interface AppDeps {
   config: Config;
@@ -160,11 +167,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     (msg, detail) => app.log.warn(detail, msg),
   );
+  // The live room's realtime: in-process, or across nodes through Redis.
+  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`, (err) =>
+    app.log.error({ err }, 'realtime catch-up after a Redis reconnection failed'),
+  );
+  // Ended sessions close their /ws connections on every node (the gateway's periodic session
+  // check is the backstop when this announcement is lost).
+  const sessionsEnded = (ids: number[]) =>
+    announceSessionsEnded(bus, ids).catch((err: unknown) =>
+      app.log.error({ err }, 'announcing ended sessions failed'),
+    );
   const auth = new AuthService(db, kv, mailer, transportKey, risk, {
     name: config.SITE_NAME,
     baseUrl: config.publicBaseUrl,
     limitScale: config.RATE_LIMIT_SCALE,
     signups,
+    sessionsEnded,
   });
   const smsSite = {
     name: config.SITE_NAME,
@@ -172,6 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: (err: unknown) => app.log.error({ err }, 'SMS provider failed'),
     signups,
     beforeSend: () => signups.sms(),
+    sessionsEnded,
   };
   const codes = new SmsCodes(kv, sms, smsSite);
   const phone = new PhoneAuthService(db, kv, sms, transportKey, risk, smsSite, codes);
@@ -198,10 +217,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const recordingsDir = join(config.DATA_DIR, 'recordings');
   mkdirSync(recordingsDir, { recursive: true });
   const sensitive = SensitiveWords.load(config.SENSITIVE_WORDS_FILE);
-  // The live room's realtime: in-process, or across nodes through Redis.
-  const bus = openBus(config.REDIS_URL, `${config.REDIS_PREFIX}rt:`, (err) =>
-    app.log.error({ err }, 'realtime catch-up after a Redis reconnection failed'),
-  );
   const presence = config.REDIS_URL
     ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}presence:`)
     : new MemoryPresence();
@@ -242,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         clientId: config.GOOGLE_CLIENT_ID,
         clientSecret: config.GOOGLE_CLIENT_SECRET,
         redirectUri: `${config.publicBaseUrl}/api/v1/auth/third/callback`,
+        sessionsEnded,
       })
     : null;
   const ledger = new Ledger(db);
@@ -267,7 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     (config.PAYMENT_PROVIDER === 'stripe'
       ? new StripeProvider(config.STRIPE_SECRET_KEY ?? '', config.STRIPE_WEBHOOK_SECRET ?? '')
       : new SandboxProvider(kv, {
-          secret: config.SANDBOX_PAY_SECRET,
+          secret: requireSecret(config.SANDBOX_PAY_SECRET, 'SANDBOX_PAY_SECRET'),
           publicBaseUrl: config.publicBaseUrl,
           chaos: config.SANDBOX_PAY_CHAOS,
           // The sandbox's webhooks go through the whole HTTP stack of this node, signature and all.

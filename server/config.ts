@@ -81,8 +81,11 @@ const schema = z
     STRIPE_SECRET_KEY: z.string().optional(),
     /** The signing secret of the Stripe webhook endpoint (whsec_…). */
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
-    /** Signs the sandbox provider's webhooks; share it between nodes. */
-    SANDBOX_PAY_SECRET: z.string().min(16).default('sandbox-development-secret'),
+    /**
+     * Signs the sandbox provider's webhooks; the same on every node. Unset: generated on first
+     * start and kept in DATA_DIR/secrets.json (server/secrets.ts), never a public default.
+     */
+    SANDBOX_PAY_SECRET: z.string().min(16).optional(),
     /** The sandbox delivers every webhook twice, in random order (as real networks may). */
     SANDBOX_PAY_CHAOS: z
       .enum(['true', 'false', '1', '0'])

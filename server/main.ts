@@ -5,8 +5,10 @@ import { openDb } from './db/client';
 import { migrate } from './db/migrate';
 import { NewsService } from './modules/news/service';
 import { seedDemoUsers } from './modules/users/demo';
+import { withStoredSecrets } from './secrets';
 
-const config = loadConfig();
+// Secrets nobody configured are generated once and kept in DATA_DIR (never a public default).
+const config = withStoredSecrets(loadConfig());
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: `${config.DATA_DIR}/pglite` });
 const applied = await migrate(db);
 const app = await buildApp({ config, db });
@@ -28,3 +30,7 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
 
 await app.listen({ host: config.HOST, port: config.PORT });
 app.log.info(`${config.SITE_NAME} on ${config.publicBaseUrl} (${config.APP_ENV}, database: ${db.kind})`);
+if (config.isDev && !['127.0.0.1', '::1', 'localhost'].includes(config.HOST))
+  app.log.warn(
+    `APP_ENV is development on ${config.HOST}: a site others reach should run with APP_ENV=online or gray`,
+  );

@@ -30,6 +30,9 @@ export const LIMITS = {
   loginAccount: { name: 'login:account', max: 10, windowSeconds: 600 },
   loginIp: { name: 'login:ip', max: 60, windowSeconds: 600 },
   loginDevice: { name: 'login:device', max: 30, windowSeconds: 600 },
+  /** The activation-state check (GET /auth/activation): a person asks a few times, a list is refused. */
+  activationIp: { name: 'activation:ip', max: 30, windowSeconds: 600 },
+  activationDevice: { name: 'activation:device', max: 20, windowSeconds: 600 },
   mailAccount: { name: 'mail:account', max: 5, windowSeconds: 3600 },
   mailIp: { name: 'mail:ip', max: 30, windowSeconds: 3600 },
   captchaIp: { name: 'captcha:ip', max: 60, windowSeconds: 60 },

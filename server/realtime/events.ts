@@ -36,5 +36,15 @@ export interface KickSignal {
   uid: number;
 }
 
+/**
+ * Between nodes only, on SESSIONS_TOPIC (server/realtime/sessions.ts): these sessions ended
+ * (signed out, or a password reset); every node closes their connections.
+ */
+export interface SessionsEndedSignal {
+  t: 'sessions-ended';
+  room: string;
+  sessions: number[];
+}
+
 /** Ephemeral messages on the bus, not kept in history. */
-export type Signal = CountEvent | KickSignal;
+export type Signal = CountEvent | KickSignal | SessionsEndedSignal;

@@ -4,11 +4,13 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { AppError } from '../../common/errors';
+import { CLOSE_SESSION_ENDED } from '../../common/realtime';
 import { MemoryBus, type Bus } from './bus';
 import type { RoomEvent, RoomEventBody } from './events';
-import { Gateway, type Identity } from './gateway';
+import { Gateway, type GatewayOptions, type Identity } from './gateway';
 import { MemoryPresence, RedisPresence, type Presence } from './presence';
 import { RedisBus } from './redis-bus';
+import { announceSessionsEnded } from './sessions';
 
 const ROOMS = new Set(['roomA1', 'roomB2']);
 /** Every room's host in these tests; and whom the hosts blocked. */
@@ -19,14 +21,18 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-/** A node: an HTTP server with the gateway on /ws. `?uid=N` in the URL signs in as user N. */
+/**
+ * A node: an HTTP server with the gateway on /ws. `?uid=N` in the URL signs in as user N, and
+ * `&session=S` says with which session.
+ */
 async function node(
   bus: Bus,
   presence: Presence,
   name = 'n1',
   maxConnectionsPerIp?: number,
   /** Slow steps, to catch what happens meanwhile. */
-  slow: { identifyMs?: number; canJoinMs?: number } = {},
+  slow: { identifyMs?: number; canJoinMs?: number; identifyGate?: Promise<void> } = {},
+  more: Partial<GatewayOptions> = {},
 ) {
   const server: Server = createServer((_req, res) => res.end());
   const gateway = new Gateway({
@@ -35,8 +41,13 @@ async function node(
     node: `${name}-${randomBytes(3).toString('hex')}`,
     identify: async (req) => {
       if (slow.identifyMs) await new Promise((r) => setTimeout(r, slow.identifyMs));
-      const uid = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('uid'));
-      return uid ? ({ uid, name: `user${uid}`, staff: false } satisfies Identity) : null;
+      await slow.identifyGate;
+      const params = new URL(req.url ?? '/', 'http://x').searchParams;
+      const uid = Number(params.get('uid'));
+      const session = Number(params.get('session'));
+      return uid
+        ? ({ uid, name: `user${uid}`, staff: false, ...(session ? { session } : {}) } satisfies Identity)
+        : null;
     },
     allowOrigin: (origin) => !origin || origin === 'http://good.test',
     canJoin: async (room, who) => {
@@ -57,6 +68,7 @@ async function node(
         mentions: [],
       });
     },
+    ...more,
   });
   gateway.attach(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -72,8 +84,9 @@ async function node(
 type Frame = Record<string, unknown> | Record<string, unknown>[];
 
 /** A client that keeps every frame it gets, and every room event in arrival order. */
-async function client(url: string, opts: { uid?: number; origin?: string } = {}) {
-  const ws = new WebSocket(opts.uid ? `${url}?uid=${opts.uid}` : url, {
+async function client(url: string, opts: { uid?: number; session?: number; origin?: string } = {}) {
+  const query = opts.uid ? `?uid=${opts.uid}${opts.session ? `&session=${opts.session}` : ''}` : '';
+  const ws = new WebSocket(url + query, {
     headers: opts.origin ? { origin: opts.origin } : {},
   });
   const frames: Frame[] = [];
@@ -251,6 +264,54 @@ describe('realtime gateway (one node, in-process bus)', () => {
     await until(() => again.events.length === 5);
     await new Promise((r) => setTimeout(r, 100));
     expect(texts(again.events)).toEqual(['while0', 'while1', 'while2', 'while3', 'after']);
+  });
+});
+
+describe('connections of sessions that ended', () => {
+  it('an announcement on the bus closes that session’s connections and no others', async () => {
+    const bus = new MemoryBus();
+    const { gateway, url } = await node(bus, new MemoryPresence());
+    await gateway.ready;
+    const ended = await client(url, { uid: 5, session: 51 });
+    const other = await client(url, { uid: 5, session: 52 });
+    await ended.join('roomA1');
+    await announceSessionsEnded(bus, [51]);
+    expect(await ended.closed).toBe(CLOSE_SESSION_ENDED);
+    other.send({ t: 'ping' });
+    await other.next((f) => !Array.isArray(f) && f.t === 'pong');
+  });
+
+  it('a connection identified before its session ended, and opened after, closes as it opens', async () => {
+    const bus = new MemoryBus();
+    let release: () => void = () => undefined;
+    const identifyGate = new Promise<void>((r) => (release = r));
+    const { gateway, url } = await node(bus, new MemoryPresence(), 'n1', undefined, { identifyGate });
+    await gateway.ready;
+    const opening = client(url, { uid: 6, session: 61 });
+    await announceSessionsEnded(bus, [61]);
+    release();
+    expect(await (await opening).closed).toBe(CLOSE_SESSION_ENDED);
+  });
+
+  it('the periodic check closes connections whose session is no longer live (revoked or expired)', async () => {
+    const live = new Set([71, 72]);
+    const { url } = await node(
+      new MemoryBus(),
+      new MemoryPresence(),
+      'n1',
+      undefined,
+      {},
+      {
+        liveSessions: async (ids) => new Set(ids.filter((id) => live.has(id))),
+        sessionCheckMs: 20,
+      },
+    );
+    const gone = await client(url, { uid: 7, session: 71 });
+    const kept = await client(url, { uid: 7, session: 72 });
+    live.delete(71);
+    expect(await gone.closed).toBe(CLOSE_SESSION_ENDED);
+    kept.send({ t: 'ping' });
+    await kept.next((f) => !Array.isArray(f) && f.t === 'pong');
   });
 });
 

@@ -2,16 +2,20 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { AppError, ERRORS, type ErrorName } from '../../common/errors';
+import { CLOSE_SESSION_ENDED } from '../../common/realtime';
 import type { Bus } from './bus';
 import { clientMessage, type ClientMessage, type RoomEvent, type ServerReply } from './events';
 import { PRESENCE_TTL_MS, type Presence } from './presence';
 import { LocalRoom, textFrame, type Subscriber } from './room';
+import { SESSIONS_TOPIC } from './sessions';
 
 /** Who a connection belongs to (null: a visitor, who may watch and read but not write). */
 export interface Identity {
   uid: number;
   name: string;
   staff: boolean;
+  /** The session the connection was opened with: when it ends, the connection closes. */
+  session?: number;
 }
 
 export interface GatewayOptions {
@@ -37,6 +41,14 @@ export interface GatewayOptions {
    * tells rooms their count: the site counts viewers whose media flows (server/modules/live/viewers.ts).
    */
   signalCounts?: boolean;
+  /**
+   * Which of these sessions are still live (not revoked, not expired). Asked every
+   * SESSION_CHECK_MS about the connections here: the backstop for an announcement of ended
+   * sessions that never arrived (a bus outage) and for sessions that simply expired.
+   */
+  liveSessions?(ids: number[]): Promise<Set<number>>;
+  /** How often liveSessions is asked (tests shorten it). */
+  sessionCheckMs?: number;
   /** A host blocked someone in a room with subscribers here (after their connections are dropped). */
   onKick?(room: string, uid: number): void;
   /** Room actions (chat, delete, a staff warning): publish through the bus, or throw an AppError. */
@@ -68,6 +80,13 @@ const KICK_MEMORY_MS = 60_000;
 const MAX_BUFFERED = 4 * 1024 * 1024;
 /** How often a room's count is reported to presence (coalesced). */
 const COUNT_MS = 1000;
+/** How often open connections' sessions are checked against the database (see liveSessions). */
+const SESSION_CHECK_MS = 60_000;
+/**
+ * An ended session is remembered this long: a connection identified just before the session
+ * ended, and opened only after the announcement came, is closed as it opens.
+ */
+const ENDED_MEMORY_MS = 60_000;
 
 function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString();
@@ -79,6 +98,8 @@ class Connection implements Subscriber {
   /** Rooms this connection hosts: there, it is not one of the viewers. */
   readonly hosting = new Set<string>();
   alive = true;
+  /** Its session ended: it is closing, and nothing it still sends is acted on. */
+  ended = false;
   #tokens = BURST;
   #refilled = Date.now();
   #strikes: number[] = [];
@@ -146,6 +167,11 @@ export class Gateway {
   readonly #dirty = new Set<string>();
   /** `room uid` → when that person was kicked from the room here. */
   readonly #kicked = new Map<string, number>();
+  /** Session id → when it was announced as ended (oldest first). */
+  readonly #endedSessions = new Map<number, number>();
+  readonly #sessions;
+  readonly #sessionCheck: NodeJS.Timeout;
+  #checkingSessions = false;
   readonly #heartbeat: NodeJS.Timeout;
   readonly #counter: NodeJS.Timeout;
   readonly #refresh: NodeJS.Timeout;
@@ -157,6 +183,19 @@ export class Gateway {
     this.#refresh = setInterval(() => {
       for (const name of this.#rooms.keys()) this.#dirty.add(name);
     }, PRESENCE_REFRESH_MS).unref();
+    this.#sessions = opts.bus.subscribe(SESSIONS_TOPIC, (e) => {
+      if (e.t === 'sessions-ended') this.endSessions(e.sessions);
+    });
+    this.#sessions.ready.catch((err: unknown) => opts.log?.(err));
+    this.#sessionCheck = setInterval(
+      () => void this.#checkSessions(),
+      opts.sessionCheckMs ?? SESSION_CHECK_MS,
+    ).unref();
+  }
+
+  /** Every node's subscription to ended sessions is in place (tests wait for it). */
+  get ready(): Promise<void> {
+    return this.#sessions.ready;
   }
 
   /** Takes over upgrade requests for /ws on `server`. */
@@ -199,10 +238,58 @@ export class Gateway {
     ws.on('message', (data, isBinary) => this.#receive(c, data, isBinary));
     ws.once('close', () => this.#close(c));
     ws.on('error', () => ws.terminate());
+    // Identified before its session ended, opened after the announcement went by.
+    if (who?.session !== undefined && this.#endedSessions.has(who.session)) this.#end(c);
+  }
+
+  /**
+   * These sessions ended (announced on the bus by the node that ended them, or found by the
+   * session check): their connections here close with CLOSE_SESSION_ENDED, and the page connects
+   * again as a visitor.
+   */
+  endSessions(ids: number[]): void {
+    const now = Date.now();
+    for (const id of ids) {
+      this.#endedSessions.delete(id);
+      this.#endedSessions.set(id, now);
+    }
+    for (const [id, at] of this.#endedSessions) {
+      if (now - at < ENDED_MEMORY_MS) break;
+      this.#endedSessions.delete(id);
+    }
+    const ended = new Set(ids);
+    for (const c of this.#connections)
+      if (c.who?.session !== undefined && ended.has(c.who.session)) this.#end(c);
+  }
+
+  #end(c: Connection): void {
+    if (c.ended) return;
+    c.ended = true;
+    // Out of its rooms at once: nothing more reaches it while the close handshake runs.
+    for (const name of [...c.rooms]) this.#detach(c, name);
+    c.ws.close(CLOSE_SESSION_ENDED, 'session ended');
+  }
+
+  async #checkSessions(): Promise<void> {
+    if (!this.opts.liveSessions || this.#checkingSessions) return;
+    const ids = new Set<number>();
+    for (const c of this.#connections) if (c.who?.session !== undefined && !c.ended) ids.add(c.who.session);
+    if (!ids.size) return;
+    this.#checkingSessions = true;
+    try {
+      const live = await this.opts.liveSessions([...ids]);
+      const gone = [...ids].filter((id) => !live.has(id));
+      if (gone.length) this.endSessions(gone);
+    } catch (err) {
+      this.opts.log?.(err);
+    } finally {
+      this.#checkingSessions = false;
+    }
   }
 
   /** Checks a message at once (rate, size, shape); handles it after the ones before it. */
   #receive(c: Connection, data: RawData, isBinary: boolean): void {
+    if (c.ended) return;
     if (!c.take()) {
       c.error('too_many_requests');
       if (c.strike()) c.ws.close(1008, 'flooding');
@@ -227,6 +314,8 @@ export class Gateway {
   }
 
   async #message(c: Connection, msg: ClientMessage): Promise<void> {
+    // Queued before its session ended: not acted on as that user.
+    if (c.ended) return;
     try {
       if (msg.t === 'ping') return c.reply({ t: 'pong' });
       if (msg.t === 'join') return await this.#join(c, msg.room, msg.since);
@@ -377,6 +466,8 @@ export class Gateway {
     clearInterval(this.#heartbeat);
     clearInterval(this.#counter);
     clearInterval(this.#refresh);
+    clearInterval(this.#sessionCheck);
+    this.#sessions.close();
     for (const c of this.#connections) c.ws.terminate();
     for (const [name, room] of this.#rooms) {
       room.close();

@@ -63,7 +63,12 @@ export function attachGateway(
       if (!session) return null;
       const user = await usersRepo.byUid(deps.db, session.uid);
       if (!user) return null;
-      return { uid: user.uid, name: user.nickname, staff: (await deps.isStaff?.(user.uid)) ?? false };
+      return {
+        uid: user.uid,
+        name: user.nickname,
+        staff: (await deps.isStaff?.(user.uid)) ?? false,
+        session: session.id,
+      };
     },
     allowOrigin: (origin, host) => {
       if (!origin) return true; // not a browser: no ambient cookies to abuse
@@ -74,6 +79,7 @@ export function attachGateway(
         return false;
       }
     },
+    liveSessions: (ids) => deps.auth.liveSessions(ids),
     clientIp: (req) => clientAddress(req, deps.trustProxyHops),
     maxConnectionsPerIp: deps.maxConnectionsPerIp,
     ...(deps.signalCounts === undefined ? {} : { signalCounts: deps.signalCounts }),

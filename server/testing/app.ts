@@ -7,12 +7,14 @@ import { buildApp, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { NewsService } from '../modules/news/service';
 import { seedDemoUsers } from '../modules/users/demo';
+import { withStoredSecrets } from '../secrets';
 import { createTestDb, type TestDb } from './db';
 
 export interface TestApp {
   app: FastifyInstance;
   testDb: TestDb;
-  config: Config;
+  /** With the sandbox's webhook secret (configured, or generated in the test's DATA_DIR). */
+  config: Config & { SANDBOX_PAY_SECRET: string };
   close(): Promise<void>;
 }
 
@@ -27,21 +29,25 @@ export async function createTestApp(
   const testDb = await createTestDb();
   await new NewsService(testDb.db).seedFromContent();
   await seedDemoUsers(testDb.db);
-  const config = loadConfig({
-    APP_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    PUBLIC_BASE_URL: 'https://beamly.test',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'beamly-test-data-')),
-    // Each test app counts in its own corner of a shared Redis.
-    REDIS_PREFIX: `beamly-test-${randomBytes(4).toString('hex')}:`,
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    ...env,
-  });
+  const config = withStoredSecrets(
+    loadConfig({
+      APP_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: 'https://beamly.test',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'beamly-test-data-')),
+      // Each test app counts in its own corner of a shared Redis.
+      REDIS_PREFIX: `beamly-test-${randomBytes(4).toString('hex')}:`,
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      ...env,
+    }),
+  );
+  const { SANDBOX_PAY_SECRET } = config;
+  if (!SANDBOX_PAY_SECRET) throw new Error('the test app has no sandbox secret');
   const app = await buildApp({ config, db: testDb.db, ...overrides });
   return {
     app,
     testDb,
-    config,
+    config: { ...config, SANDBOX_PAY_SECRET },
     async close() {
       await app.close();
       await testDb.drop();

@@ -77,11 +77,29 @@ export async function signedInUser(
   });
   if (registered.statusCode !== 200) throw new Error(`sign-up failed: ${registered.body}`);
   await t.testDb.db.query('UPDATE users SET email_verified_at = now() WHERE email = $1', [email]);
+  return signIn(t, email, password, device);
+}
+
+/**
+ * A new session of an existing, activated account through the real endpoints (password, then
+ * the access token exchanged): the headers a browser on the site sends with it (session and CSRF
+ * cookies, the CSRF header and the site's Origin), and the user's short id.
+ */
+export async function signIn(
+  t: TestApp,
+  email: string,
+  password: string,
+  device = 'device-test-user',
+): Promise<{ headers: Record<string, string>; shortId: string }> {
+  const app = t.app;
+  const pubkey = (await app.inject({ url: '/api/v1/auth/public-key' })).json<{ data: { pubkey: string } }>()
+    .data.pubkey;
   const verify = await app.inject({
     method: 'POST',
     url: '/api/v1/auth/verify-login',
     payload: { name: email, verify_pwd: encryptPassword(pubkey, password) },
   });
+  if (verify.statusCode !== 200) throw new Error(`sign-in failed: ${verify.body}`);
   const session = await app.inject({
     method: 'POST',
     url: '/api/v1/auth/session',
@@ -90,10 +108,22 @@ export async function signedInUser(
       deviceid: device,
     },
   });
-  const jar = Object.fromEntries(session.cookies.map((c) => [c.name, c.value]));
   return {
-    headers: { cookie: `sid=${jar.sid}; csrf=${jar.csrf}`, 'x-csrf-token': jar.csrf ?? '' },
+    headers: sessionHeaders(t, session.cookies),
     shortId: session.json<{ data: { user: { short_id: string } } }>().data.user.short_id,
+  };
+}
+
+/** What a page of the site sends with a session's cookies: the cookies, the CSRF header, its Origin. */
+export function sessionHeaders(
+  t: TestApp,
+  cookies: { name: string; value: string }[],
+): Record<string, string> {
+  const jar = Object.fromEntries(cookies.map((c) => [c.name, c.value]));
+  return {
+    cookie: `sid=${jar.sid}; csrf=${jar.csrf}`,
+    'x-csrf-token': jar.csrf ?? '',
+    origin: new URL(t.config.publicBaseUrl).origin,
   };
 }
 

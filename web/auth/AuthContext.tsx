@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useFeedback } from '../components/feedback';
 import { useI18n } from '../i18n/i18n';
 import { api, sessionEnded } from './api';
@@ -29,10 +38,30 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { toast } = useFeedback();
   const { t } = useI18n();
 
+  // Read by the session-ended listener: only a signed-in page that is not signing out on its own
+  // is told 'Please log in again' (a sign-out here ends the session too, and says so itself).
+  const hasUser = useRef(false);
+  const leaving = useRef(false);
+  useEffect(() => {
+    hasUser.current = user !== null;
+  }, [user]);
+
   const forget = useCallback(() => {
+    hasUser.current = false;
     clearStoredLogin();
     setUser(null);
   }, []);
+
+  useEffect(() => {
+    // Listened for whether or not a login was stored: someone may sign in on this page later.
+    const ended = () => {
+      if (!hasUser.current || leaving.current) return;
+      forget();
+      toast(t('error.invalid_session'));
+    };
+    sessionEnded.addEventListener('ended', ended);
+    return () => sessionEnded.removeEventListener('ended', ended);
+  }, [forget, toast, t]);
 
   useEffect(() => {
     // The stored login shows the user at once; the server then confirms the session is alive.
@@ -41,25 +70,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // After hydration on purpose: the server renders every page signed out (pages are shared).
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setUser(stored);
+    hasUser.current = true;
     api<{ user_info: StoredUser }>('GET', '/api/v1/me')
       .then(({ user_info }) => {
         writeStoredLogin(user_info);
         setUser(user_info);
       })
       .catch(() => undefined);
-    const ended = () => {
-      forget();
-      toast(t('error.invalid_session'));
-    };
-    sessionEnded.addEventListener('ended', ended);
-    return () => sessionEnded.removeEventListener('ended', ended);
-  }, [forget, toast, t]);
+  }, []);
 
   const value = useMemo<Auth>(
     () => ({
       user,
       loginOpen,
       signedIn(u) {
+        hasUser.current = true;
         writeStoredLogin(u);
         setUser(u);
         setLoginOpen(false);
@@ -73,9 +98,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           .catch(() => undefined);
       },
       async signOut(everywhere) {
-        await api('POST', everywhere ? '/api/v1/auth/logout-all' : '/api/v1/auth/logout', {}).catch(
-          () => undefined,
-        );
+        leaving.current = true;
+        try {
+          await api('POST', everywhere ? '/api/v1/auth/logout-all' : '/api/v1/auth/logout', {}).catch(
+            () => undefined,
+          );
+        } finally {
+          leaving.current = false;
+        }
         forget();
         toast(t('auth.signedOut'));
       },

@@ -1,4 +1,10 @@
-import type { CountEvent, RoomEvent, ServerReply } from '../../common/realtime';
+import {
+  CLOSE_SESSION_ENDED,
+  type CountEvent,
+  type RoomEvent,
+  type ServerReply,
+} from '../../common/realtime';
+import { sessionEnded } from '../auth/api';
 
 /**
  * One WebSocket per tab to /ws. Rooms are joined through it; when the connection drops it comes
@@ -59,7 +65,14 @@ class Realtime {
       }, PING_MS);
     };
     ws.onmessage = (m) => this.#receive(String(m.data));
-    ws.onclose = () => {
+    ws.onclose = (e) => {
+      // The session this connection was opened with ended (here or on another device): the page
+      // signs out, and the connection comes back at once as a visitor's (the server no longer
+      // knows the cookie), so the room carries on without a gap and without a loop.
+      if (e.code === CLOSE_SESSION_ENDED) {
+        this.#immediate = true;
+        sessionEnded.dispatchEvent(new Event('ended'));
+      }
       window.clearInterval(this.#ping);
       window.clearTimeout(this.#pongDue);
       this.#ws = null;

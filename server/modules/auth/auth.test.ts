@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { encryptPassword, riskToken } from '../../testing/auth';
+import { encryptPassword, riskToken, sessionHeaders, signedInUser } from '../../testing/auth';
 import { startSmtp } from '../../testing/smtp';
 
 let t: TestApp;
@@ -63,9 +63,9 @@ async function signIn(email: string, password: string, keep: 0 | 1 = 0) {
   return { verify, session };
 }
 
+/** What the site's own pages send with the session: its cookies, the CSRF header, the Origin. */
 function cookieHeader(res: LightMyRequestResponse): Record<string, string> {
-  const jar = Object.fromEntries(res.cookies.map((c) => [c.name, c.value]));
-  return { cookie: `sid=${jar.sid}; csrf=${jar.csrf}`, 'x-csrf-token': jar.csrf ?? '' };
+  return sessionHeaders(t, res.cookies);
 }
 
 describe('e-mail accounts', () => {
@@ -212,6 +212,34 @@ describe('e-mail accounts', () => {
     expect((await call('GET', '/api/v1/me', undefined, headers)).statusCode).toBe(200);
   });
 
+  it('wants the site’s Origin or Referer on cookie-authenticated changes, whatever the token pair', async () => {
+    const { session } = await signIn(email, password);
+    const { origin, ...withoutOrigin } = cookieHeader(session as LightMyRequestResponse);
+    const profile = (headers: Record<string, string>) =>
+      call('POST', '/api/v1/me/profile', { nickname: 'lena', usign: 'csrf check' }, headers);
+    // A request with neither (a form or script elsewhere whose browser sent no Origin) and an
+    // attacker's own matching cookie and header.
+    expect((await profile(withoutOrigin)).json()).toMatchObject({ status: 403, code: 1403 });
+    expect(
+      (
+        await profile({
+          ...withoutOrigin,
+          cookie: `${withoutOrigin.cookie}; csrf=chosen`,
+          'x-csrf-token': 'chosen',
+        })
+      ).json(),
+    ).toMatchObject({ status: 403, code: 1403 });
+    expect(
+      (await profile({ ...withoutOrigin, referer: 'https://evil.example/beamly.test/' })).statusCode,
+    ).toBe(403);
+    expect((await profile({ ...withoutOrigin, referer: 'https://beamly.test/en/me' })).statusCode).toBe(200);
+    expect((await profile({ ...withoutOrigin, origin: origin ?? '' })).statusCode).toBe(200);
+    // API clients with the bearer credentials have no ambient cookie to abuse: nothing more is asked.
+    const body = session?.json<{ data: { token: string; uid: number } }>().data;
+    const bearer = { authorization: `Bearer ${body?.token}`, 'x-uid': String(body?.uid) };
+    expect((await profile(bearer)).statusCode).toBe(200);
+  });
+
   it('asks for a captcha after repeated failures, and checks it', async () => {
     const victim = 'nobody@example.com';
     const wrong = () =>
@@ -233,6 +261,66 @@ describe('e-mail accounts', () => {
       captcha: 'zzzz',
     });
     expect(bad.json()).toMatchObject({ error: 'wrong_captcha', code: 1103 });
+  });
+
+  it('garbage never locks the owner out; one source’s failures stop that source; then a captcha lets the owner in', async () => {
+    const owner = 'owner@example.com';
+    const pass = 'owner pass 1';
+    await signedInUser(t, kv, owner, pass);
+    expect((await smtp.next()).to).toEqual([owner]); // its activation mail
+    const attacker = { ip: '198.51.100.7', device: 'device-attacker-1' };
+    const home = { ip: '203.0.113.9', device: 'device-owner-home' };
+    const login = (from: typeof home, body: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/verify-login',
+        remoteAddress: from.ip,
+        headers: { 'x-device-id': from.device },
+        payload: { name: owner, ...body },
+      });
+    // Undecryptable input says nothing about the password: it never counts against the account.
+    for (let i = 0; i < 12; i++)
+      expect((await login(attacker, { verify_pwd: 'A'.repeat(344) })).json()).toMatchObject({
+        status: 400,
+        error: 'validation_failed',
+      });
+    expect((await login(home, { verify_pwd: encryptPassword(pubkey, pass) })).statusCode).toBe(200);
+
+    // Real guesses: after three the account wants a captcha; after ten this source is stopped.
+    const answers: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await login(attacker, {
+        verify_pwd: encryptPassword(pubkey, `guess ${i} xx`),
+        ...(await captcha()),
+      });
+      answers.push(res.json<{ error: string }>().error);
+    }
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill('wrong_credentials'));
+    expect(answers[10]).toBe('too_many_requests');
+    // The owner, elsewhere, is not locked out: the captcha is asked for, and with it they get in.
+    expect((await login(home, { verify_pwd: encryptPassword(pubkey, pass) })).json()).toMatchObject({
+      error: 'need_captcha',
+      details: { need_captcha: 1 },
+    });
+    const res = await login(home, { verify_pwd: encryptPassword(pubkey, pass), ...(await captcha()) });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('a password ciphertext works once, and only from 5 minutes before to 30 seconds after its time', async () => {
+    const name = 'lena@example.com';
+    await kv.del(`rl:login:account:${name}`);
+    const verify = (verify_pwd: string) =>
+      call('POST', '/api/v1/auth/verify-login', { name, verify_pwd }, { 'x-device-id': 'device-replays-1' });
+    const ahead = await verify(encryptPassword(pubkey, 'correct horse', Date.now() + 4 * 60_000));
+    expect(ahead.json()).toMatchObject({ status: 400, error: 'validation_failed' });
+    expect((await verify(encryptPassword(pubkey, 'correct horse', Date.now() + 20_000))).statusCode).toBe(
+      200,
+    );
+    const once = encryptPassword(pubkey, 'correct horse');
+    expect((await verify(once)).statusCode).toBe(200);
+    expect((await verify(once)).json()).toMatchObject({ status: 400, error: 'validation_failed' });
+    // The same bytes written another way (base64 without its padding) are the same ciphertext.
+    expect((await verify(once.replace(/=+$/, ''))).json()).toMatchObject({ status: 400 });
   });
 
   it('refuses stale or garbage password ciphertexts and bad addresses', async () => {
@@ -282,6 +370,24 @@ describe('e-mail accounts', () => {
     expect((await call('GET', '/api/v1/me', undefined, before)).statusCode).toBe(401);
     expect((await signIn(email, password)).verify.statusCode).toBe(401);
     expect((await signIn(email, 'new secret 1')).session?.statusCode).toBe(200);
+  });
+
+  it('the activation check is limited per source; resending says nothing about whether an address exists', async () => {
+    const from = { 'x-device-id': 'device-activation-1' };
+    const check = (address: string) =>
+      t.app.inject({
+        url: `/api/v1/auth/activation?email=${address}`,
+        remoteAddress: '198.51.100.20',
+        headers: from,
+      });
+    expect((await check('ghost-1@example.com')).json()).toEqual({ status: 200, data: { is_active: false } });
+    let last = 0;
+    for (let i = 0; i < 40 && last !== 429; i++) last = (await check(`ghost-${i}@example.com`)).statusCode;
+    expect(last).toBe(429);
+    // Another source is not affected.
+    expect((await call('GET', '/api/v1/auth/activation?email=lena@example.com')).statusCode).toBe(200);
+    const resend = await call('POST', '/api/v1/auth/activation/resend', { email: 'ghost-2@example.com' });
+    expect(resend.json()).toEqual({ status: 200, data: {} });
   });
 
   it('rate-limits the account-exists check per device', async () => {

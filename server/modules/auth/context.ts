@@ -23,19 +23,30 @@ declare module 'fastify' {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The host of an Origin header; null for 'null' (sandboxed frames) or anything unparsable. */
-function hostOf(origin: string): string | null {
+/** The origin and host of an Origin or Referer header; null for 'null' (sandboxed frames) or anything unparsable. */
+function parse(url: string): { origin: string; host: string } | null {
   try {
-    return new URL(origin).host;
+    const { origin, host } = new URL(url);
+    return { origin, host };
   } catch {
     return null;
   }
 }
 
+/** Whether an Origin or Referer names this site (its public origin, or the host it was asked as). */
+function isSite(url: string, publicOrigin: string, host: string | undefined): boolean {
+  const u = parse(url);
+  return u !== null && (u.origin === publicOrigin || u.host === host);
+}
+
 /**
  * Resolves who is calling: the web's HttpOnly session cookie, or the spec's credential set for
  * API clients (Authorization: Bearer token, x-device-id, x-uid, which must match the session).
- * Guards state-changing API calls against cross-site requests.
+ * Guards state-changing API calls against cross-site requests: an Origin from elsewhere is
+ * refused; with the session cookie the browser must also say the request comes from this site
+ * (Origin, or Referer where it sent none) and carry the double-submit token. The token pair alone
+ * is not enough: whoever can plant a cookie for the site (a sibling subdomain, a network on
+ * plain http) chooses both halves.
  */
 export function registerAuthContext(app: FastifyInstance, auth: AuthService, publicOrigin: string): void {
   app.decorateRequest('auth', null);
@@ -45,10 +56,11 @@ export function registerAuthContext(app: FastifyInstance, auth: AuthService, pub
     const bearer = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? cookies[SESSION_COOKIE];
     if (UNSAFE.has(req.method)) {
-      const origin = req.headers.origin;
-      if (origin && origin !== publicOrigin && hostOf(origin) !== req.headers.host)
-        throw new AppError('csrf_failed');
+      const { origin, referer, host } = req.headers;
+      if (origin !== undefined && !isSite(origin, publicOrigin, host)) throw new AppError('csrf_failed');
       if (!bearer && token) {
+        if (origin === undefined && !(referer !== undefined && isSite(referer, publicOrigin, host)))
+          throw new AppError('csrf_failed');
         const header = req.headers[CSRF_HEADER];
         const cookie = cookies[CSRF_COOKIE];
         if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie))

@@ -5,6 +5,7 @@ import {
   privateDecrypt,
   randomBytes,
   timingSafeEqual,
+  createPrivateKey,
   createPublicKey,
 } from 'node:crypto';
 import type { Db } from '../../db/client';
@@ -29,8 +30,11 @@ export function safeEqual(a: string, b: string): boolean {
 export interface TransportKey {
   /** SPKI, base64 (what WebCrypto imports). */
   publicKey: string;
-  /** Decrypts a base64 RSA-OAEP (SHA-256) ciphertext. */
-  decrypt(ciphertextB64: string): string;
+  /**
+   * Decrypts an RSA-OAEP (SHA-256) ciphertext. Only one exactly as long as the modulus: OpenSSL
+   * also takes one with its leading zero bytes left off, a second spelling of the same ciphertext.
+   */
+  decrypt(ciphertext: Buffer): string;
 }
 
 const KEY_NAME = 'password-transport-rsa';
@@ -52,13 +56,16 @@ export async function loadTransportKey(db: Db): Promise<TransportKey> {
   }
   if (!row) throw new Error('transport key missing');
   const pem = row.value;
-  const publicKey = createPublicKey(pem).export({ type: 'spki', format: 'der' }).toString('base64');
+  const key = createPrivateKey(pem);
+  const bytes = (key.asymmetricKeyDetails?.modulusLength ?? 2048) / 8;
+  const publicKey = createPublicKey(key).export({ type: 'spki', format: 'der' }).toString('base64');
   return {
     publicKey,
-    decrypt(ciphertextB64) {
+    decrypt(ciphertext) {
+      if (ciphertext.length !== bytes) throw new Error('ciphertext length differs from the key size');
       return privateDecrypt(
-        { key: pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-        Buffer.from(ciphertextB64, 'base64'),
+        { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        ciphertext,
       ).toString('utf8');
     },
   };

@@ -59,6 +59,28 @@ describe('development outbox', () => {
     expect(page.body).toMatch(/verification code is \d{6}/);
   });
 
+  it('is shown only to this machine (the socket’s address, not a forwarded one)', async () => {
+    const from = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      dev.app.inject({ url: '/dev/outbox', remoteAddress, headers });
+    expect((await from('203.0.113.5')).statusCode).toBe(404);
+    expect((await from('203.0.113.5', { 'x-forwarded-for': '127.0.0.1' })).statusCode).toBe(404);
+    expect((await from('2001:db8::5')).statusCode).toBe(404);
+    expect((await from('127.0.0.1')).statusCode).toBe(200);
+    expect((await from('::1')).statusCode).toBe(200);
+    // Behind a proxy on this machine, the client it names is who is asking.
+    const proxied = await createTestApp({ kv }, { APP_ENV: 'development', TRUST_PROXY_HOPS: '1' });
+    try {
+      const res = await proxied.app.inject({
+        url: '/dev/outbox',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '203.0.113.5' },
+      });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('does not exist outside development', async () => {
     const other = await createTestApp();
     try {

@@ -1,13 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import { BlockList, isIP } from 'node:net';
 import type { Db } from '../../db/client';
 import { escapeHtml } from '../../ssr/document';
 
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const plain = /^::ffff:/i.test(address) && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const family = isIP(plain);
+  return family !== 0 && LOOPBACK.check(plain, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
  * Development only: mail and SMS that no provider sent, newest first, with links clickable. A
- * developer's tool (not translated, not in production builds' routes).
+ * developer's tool (not translated, not in production builds' routes). It shows every sign-up
+ * code and reset link, so only this machine sees it: the socket's peer must be loopback, and so
+ * must the client a trusted proxy on this machine names (req.ip); X-Forwarded-For from anyone
+ * else is not read at all. Others get the same 404 as any unknown path.
  */
 export function registerDevOutbox(app: FastifyInstance, db: Db): void {
-  app.get('/dev/outbox', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/dev/outbox', { schema: { hide: true } }, async (req, reply) => {
+    if (!isLoopback(req.socket.remoteAddress) || !isLoopback(req.ip)) return reply.callNotFound();
     const rows = await db.query<{
       id: number;
       channel: string;

@@ -6,14 +6,14 @@ import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { SmsSender } from '../../infra/sms';
-import { checkCaptcha, decryptPassword, issueAccessToken } from './checks';
+import { checkCaptcha, issueAccessToken, openPassword } from './checks';
 import { hashToken, newToken, type TransportKey } from './crypto';
 import { phoneFromParts } from './phone';
 import { authRepo, type UserRow } from './repo';
 import { SmsCodes } from './sms-codes';
 import type { RiskProvider } from './risk';
 import type { SignupLimits } from './signup-limits';
-import { ARGON2_OPTIONS, type RequestMeta } from './service';
+import { ARGON2_OPTIONS, type RequestMeta, type SessionsEnded } from './service';
 
 /** After the code proved the phone, the new password must be chosen within this. */
 const PHONE_RESET_TTL_S = 600;
@@ -38,6 +38,7 @@ export class PhoneAuthService {
       limitScale?: number;
       log?: (err: unknown) => void;
       signups: SignupLimits;
+      sessionsEnded?: SessionsEnded;
     },
     private readonly codes = new SmsCodes(kv, sms, site),
   ) {}
@@ -80,7 +81,7 @@ export class PhoneAuthService {
     ]);
     await this.site.signups.signupAttempt(meta.ip);
     await this.risk.check(input.riskToken, meta, 'register');
-    const password = decryptPassword(this.key, input.verifyPwd);
+    const password = await openPassword(this.key, this.kv, input.verifyPwd);
     if (await authRepo.userByPhone(this.db, phone)) throw new AppError('phone_exists');
     await this.codes.use(String(SMS_TYPE.register), phone, input.verifyCode);
     await this.site.signups.signup();
@@ -124,14 +125,16 @@ export class PhoneAuthService {
    * access token so the user is signed in at once (spec §4: then automatic login).
    */
   async resetPassword(token: string, verifyPwd: string): Promise<{ accessToken: string }> {
-    const password = decryptPassword(this.key, verifyPwd);
+    const password = await openPassword(this.key, this.kv, verifyPwd);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
-    return this.db.transaction(async (tx) => {
+    const { accessToken, ended } = await this.db.transaction(async (tx) => {
       const uid = await authRepo.consumeToken(tx, hashToken(token), 'phone_reset');
       if (uid === null) throw new AppError('link_expired');
       await authRepo.setPassword(tx, uid, passwordHash);
-      await authRepo.revokeAllSessions(tx, uid);
-      return { accessToken: await issueAccessToken(tx, uid) };
+      const ended = await authRepo.revokeAllSessions(tx, uid);
+      return { accessToken: await issueAccessToken(tx, uid), ended };
     });
+    if (ended.length) await this.site.sessionsEnded?.(ended);
+    return { accessToken };
   }
 }

@@ -165,15 +165,30 @@ export const authRepo = {
     return row ?? null;
   },
 
-  async revokeSession(db: Queryable, id: number): Promise<void> {
-    await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
+  /** Of these sessions, the ones still live (not revoked, not expired). */
+  async liveSessionIds(db: Queryable, ids: number[]): Promise<number[]> {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM sessions WHERE id = ANY($1::bigint[]) AND revoked_at IS NULL AND expires_at > now()',
+      [ids],
+    );
+    return rows.map((r) => r.id);
   },
 
-  async revokeAllSessions(db: Queryable, uid: number): Promise<number> {
-    const rows = await db.query(
+  /** Revokes one session; answers its id when it was live until now (else nothing changed). */
+  async revokeSession(db: Queryable, id: number): Promise<number[]> {
+    const rows = await db.query<{ id: number }>(
+      'UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
+      [id],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Revokes every session of a user; answers the ids of those that were live until now. */
+  async revokeAllSessions(db: Queryable, uid: number): Promise<number[]> {
+    const rows = await db.query<{ id: number }>(
       'UPDATE sessions SET revoked_at = now() WHERE uid = $1 AND revoked_at IS NULL RETURNING id',
       [uid],
     );
-    return rows.length;
+    return rows.map((r) => r.id);
   },
 };

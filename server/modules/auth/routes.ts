@@ -216,14 +216,15 @@ export function authRoutes(
       {
         schema: {
           tags,
-          summary: 'Activation state of an e-mail account',
+          summary:
+            'Activation state of an e-mail account (false for an unknown address too); limited per source',
           querystring: z.object({ email: z.string().max(254) }),
           response: { 200: okSchema(z.object({ is_active: z.boolean() })), ...errors },
         },
       },
       async (req) => ({
         status: 200 as const,
-        data: { is_active: await auth.activationStatus(req.query.email) },
+        data: { is_active: await auth.activationStatus(req.query.email, meta(req)) },
       }),
     );
 
@@ -232,7 +233,7 @@ export function authRoutes(
       {
         schema: {
           tags,
-          summary: 'Send the activation mail again',
+          summary: 'Send the activation mail again (the same answer for an address without an account)',
           body: z.object({ email: z.string().max(254), locale: localeParam }),
           response: { 200: okSchema(z.object({})), ...errors },
         },

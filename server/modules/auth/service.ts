@@ -11,8 +11,9 @@ import type { Mailer } from '../../infra/mail';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import { escapeHtml } from '../../ssr/document';
 import { Captchas } from './captcha/captchas';
-import { checkCaptcha, decryptPassword, issueAccessToken } from './checks';
+import { checkCaptcha, issueAccessToken, openPassword } from './checks';
 import { hashToken, newToken, type TransportKey } from './crypto';
+import { LoginFailures } from './login-failures';
 import { isPhoneName, phoneFromE164 } from './phone';
 import { authRepo, type UserRow } from './repo';
 import type { RiskProvider } from './risk';
@@ -32,6 +33,7 @@ const RESET_TTL_S = 3600;
 /** Failed sign-ins for one account before a captcha is required (spec: need_captcha = 1). */
 const FAILURES_BEFORE_CAPTCHA = 3;
 const FAILURE_WINDOW_S = 900;
+const CAPTCHA_TTL_S = 300;
 
 export interface RequestMeta {
   ip: string;
@@ -40,6 +42,12 @@ export interface RequestMeta {
   /** The visitor's country from the proxy/CDN header; null when unknown. */
   country: string | null;
 }
+
+/**
+ * Told the ids of sessions that just ended (after the change is committed), so their realtime
+ * connections close on every node (server/realtime/sessions.ts). Must not throw.
+ */
+export type SessionsEnded = (sessionIds: number[]) => Promise<void>;
 
 export interface NewSession {
   token: string;
@@ -59,15 +67,24 @@ function normalizeEmail(name: string): string {
 }
 
 export class AuthService {
+  readonly #failures: LoginFailures;
+
   constructor(
     private readonly db: Db,
     private readonly kv: Kv,
     private readonly mailer: Mailer,
     private readonly key: TransportKey,
     private readonly risk: RiskProvider,
-    private readonly site: { name: string; baseUrl: string; limitScale?: number; signups: SignupLimits },
+    private readonly site: {
+      name: string;
+      baseUrl: string;
+      limitScale?: number;
+      signups: SignupLimits;
+      sessionsEnded?: SessionsEnded;
+    },
   ) {
     this.captchas = new Captchas(kv, site.limitScale ?? 1);
+    this.#failures = new LoginFailures(kv, site.limitScale ?? 1);
   }
 
   readonly captchas: Captchas;
@@ -98,8 +115,8 @@ export class AuthService {
     return checkCaptcha(this.kv, id, answer);
   }
 
-  #password(verifyPwd: string): string {
-    return decryptPassword(this.key, verifyPwd);
+  #password(verifyPwd: string): Promise<string> {
+    return openPassword(this.key, this.kv, verifyPwd);
   }
 
   /** A sign-in name: an e-mail address, or a phone number with its dial code (+8613…). */
@@ -114,33 +131,30 @@ export class AuthService {
 
   /**
    * Spec §4 login sequence, first half: checks the password and answers a short-lived access
-   * token to exchange for a session. After repeated failures a captcha is required.
+   * token to exchange for a session. Every attempt counts against its source (address, device);
+   * only a password that could be checked counts against the account (see LoginFailures): after
+   * repeated failures the account asks for a captcha, and a source that keeps failing is stopped.
    */
   async verifyLogin(
     input: { name: string; verifyPwd: string; captchaId?: string; captcha?: string },
     meta: RequestMeta,
   ): Promise<{ accessToken: string }> {
-    const { key: account, user } = await this.#account(input.name, meta);
     await this.#limit([
-      { limit: LIMITS.loginAccount, key: account },
       { limit: LIMITS.loginIp, key: meta.ip },
       { limit: LIMITS.loginDevice, key: meta.deviceId },
     ]);
-    const failKey = `loginfail:${account}`;
-    const failures = Number((await this.kv.get(failKey)) ?? 0);
-    if (failures >= FAILURES_BEFORE_CAPTCHA) await this.#checkCaptcha(input.captchaId, input.captcha);
+    const password = await this.#password(input.verifyPwd);
+    const { key: account, user } = await this.#account(input.name, meta);
+    const { needCaptcha } = await this.#failures.check(account, meta.ip);
+    if (needCaptcha) await this.#checkCaptcha(input.captchaId, input.captcha);
 
-    const password = this.#password(input.verifyPwd);
     dummyHash ??= hash('not-a-real-password', ARGON2_OPTIONS);
     const ok = await verify(user?.password_hash ?? (await dummyHash), password);
     if (!user || !ok) {
-      const now = await this.kv.incr(failKey, FAILURE_WINDOW_S);
-      throw new AppError(
-        'wrong_credentials',
-        now >= FAILURES_BEFORE_CAPTCHA ? { need_captcha: 1 } : undefined,
-      );
+      const now = await this.#failures.failed(account, meta.ip);
+      throw new AppError('wrong_credentials', now.needCaptcha ? { need_captcha: 1 } : undefined);
     }
-    await this.kv.del(failKey);
+    await this.#failures.succeeded(account, meta.ip);
     // Phone accounts proved their number with an SMS code when they signed up.
     if (user.email === account && !user.email_verified_at)
       throw new AppError('email_not_activated', { email: account });
@@ -169,12 +183,24 @@ export class AuthService {
     return row ? { id: row.id, uid: row.uid, deviceId: row.device_id } : null;
   }
 
-  async signOut(sessionId: number): Promise<void> {
-    await authRepo.revokeSession(this.db, sessionId);
+  /** Of these session ids, the ones still live (the realtime gateway's periodic check). */
+  async liveSessions(ids: number[]): Promise<Set<number>> {
+    return new Set(await authRepo.liveSessionIds(this.db, ids));
   }
 
+  async signOut(sessionId: number): Promise<void> {
+    await this.#ended(await authRepo.revokeSession(this.db, sessionId));
+  }
+
+  /** Ends every session of the user; answers how many there were. */
   async signOutEverywhere(uid: number): Promise<number> {
-    return authRepo.revokeAllSessions(this.db, uid);
+    const ended = await authRepo.revokeAllSessions(this.db, uid);
+    await this.#ended(ended);
+    return ended.length;
+  }
+
+  async #ended(sessionIds: number[]): Promise<void> {
+    if (sessionIds.length) await this.site.sessionsEnded?.(sessionIds);
   }
 
   async user(uid: number): Promise<UserRow | null> {
@@ -201,7 +227,7 @@ export class AuthService {
     await this.site.signups.signupAttempt(meta.ip, email);
     await this.risk.check(input.riskToken, meta, 'register');
     await this.#checkCaptcha(input.captchaId, input.captcha);
-    const password = this.#password(input.verifyPwd);
+    const password = await this.#password(input.verifyPwd);
     if (await authRepo.userByEmail(this.db, email)) throw new AppError('account_exists');
     await this.site.signups.signup();
     const passwordHash = await hash(password, ARGON2_OPTIONS);
@@ -221,7 +247,15 @@ export class AuthService {
     await this.#sendLink(user, 'activate', meta.locale);
   }
 
-  async activationStatus(email: string): Promise<boolean> {
+  /**
+   * Whether an address's account is activated (spec: 'complete registration' asks). Limited per
+   * source, and an unknown address answers as one not yet activated.
+   */
+  async activationStatus(email: string, meta: RequestMeta): Promise<boolean> {
+    await this.#limit([
+      { limit: LIMITS.activationIp, key: meta.ip },
+      { limit: LIMITS.activationDevice, key: meta.deviceId },
+    ]);
     const user = await authRepo.userByEmail(this.db, normalizeEmail(email));
     return Boolean(user?.email_verified_at);
   }
@@ -238,9 +272,13 @@ export class AuthService {
     return user;
   }
 
+  /** Sends the activation mail again; the answer is the same for addresses without an account. */
   async resendActivation(email: string, meta: RequestMeta): Promise<void> {
-    const user = await this.#mailRecipient(email, meta);
-    if (user.email_verified_at) return;
+    const user = await this.#mailRecipient(email, meta).catch((err: unknown) => {
+      if (err instanceof AppError && err.errorName === 'not_registered') return null;
+      throw err;
+    });
+    if (!user || user.email_verified_at) return;
     await this.#sendLink(user, 'activate', meta.locale);
   }
 
@@ -263,19 +301,21 @@ export class AuthService {
 
   /** Sets a new password from a reset link; every session of the account ends. */
   async resetPassword(token: string, verifyPwd: string): Promise<UserRow> {
-    const password = this.#password(verifyPwd);
+    const password = await this.#password(verifyPwd);
     const passwordHash = await hash(password, ARGON2_OPTIONS);
-    return this.db.transaction(async (tx) => {
+    const { user, ended } = await this.db.transaction(async (tx) => {
       const uid = await authRepo.consumeToken(tx, hashToken(token), 'reset');
       if (uid === null) throw new AppError('link_expired');
       await authRepo.setPassword(tx, uid, passwordHash);
       // Following the link proved the address.
       await authRepo.markEmailVerified(tx, uid);
-      await authRepo.revokeAllSessions(tx, uid);
+      const ended = await authRepo.revokeAllSessions(tx, uid);
       const user = await authRepo.userByUid(tx, uid);
       if (!user) throw new AppError('link_expired');
-      return user;
+      return { user, ended };
     });
+    await this.#ended(ended);
+    return user;
   }
 
   async #sendLink(user: UserRow, purpose: 'activate' | 'reset', locale: Locale): Promise<void> {

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { issueAccessToken } from './checks';
 import { authRepo, type UserRow } from './repo';
+import type { SessionsEnded } from './service';
 
 /** Spec §3 third-party login codes. */
 export const PROVIDER_GOOGLE = 102;
@@ -40,6 +41,7 @@ export class GoogleSignIn {
       clientSecret: string | undefined;
       /** Our callback: {public base URL}/api/v1/auth/third/callback */
       redirectUri: string;
+      sessionsEnded?: SessionsEnded;
     },
   ) {}
 
@@ -118,7 +120,8 @@ export class GoogleSignIn {
           ? claims.email.toLowerCase()
           : null;
       const name = typeof claims.name === 'string' ? claims.name : '';
-      const { user, isNew } = await this.#account(claims.sub, email, name);
+      const { user, isNew, ended } = await this.#account(claims.sub, email, name);
+      if (ended.length) await this.opts.sessionsEnded?.(ended);
       return { returnTo: flow.returnTo, accessToken: await issueAccessToken(this.db, user.uid), isNew };
     } catch (err) {
       return { returnTo: flow.returnTo, error: err };
@@ -135,20 +138,21 @@ export class GoogleSignIn {
     subject: string,
     email: string | null,
     name: string,
-  ): Promise<{ user: UserRow; isNew: boolean }> {
+  ): Promise<{ user: UserRow; isNew: boolean; ended: number[] }> {
     return this.db.transaction(async (tx) => {
       const linked = await authRepo.identityUser(tx, PROVIDER_GOOGLE, subject);
-      if (linked) return { user: linked, isNew: false };
+      if (linked) return { user: linked, isNew: false, ended: [] };
       if (!email) throw new AppError('third_party_failed');
       const existing = await authRepo.userByEmail(tx, email);
       if (existing) {
+        let ended: number[] = [];
         if (!existing.email_verified_at) {
           await authRepo.setPassword(tx, existing.uid, null);
-          await authRepo.revokeAllSessions(tx, existing.uid);
+          ended = await authRepo.revokeAllSessions(tx, existing.uid);
         }
         await authRepo.markEmailVerified(tx, existing.uid);
         await authRepo.linkIdentity(tx, PROVIDER_GOOGLE, subject, existing.uid, email);
-        return { user: existing, isNew: false };
+        return { user: existing, isNew: false, ended };
       }
       const nickname = name.replace(/[^\p{L}\p{N}]/gu, '').slice(0, 20) || 'Beamer';
       let user: UserRow | null = null;
@@ -161,7 +165,7 @@ export class GoogleSignIn {
       }
       if (!user) throw new AppError('internal');
       await authRepo.linkIdentity(tx, PROVIDER_GOOGLE, subject, user.uid, email);
-      return { user, isNew: true };
+      return { user, isNew: true, ended: [] };
     });
   }
 }

@@ -30,10 +30,6 @@ export const SESSION_TTL_KEEP_S = 90 * 24 * 3600;
 export const SESSION_TTL_S = 24 * 3600;
 const ACTIVATE_TTL_S = 24 * 3600;
 const RESET_TTL_S = 3600;
-/** Failed sign-ins for one account before a captcha is required (spec: need_captcha = 1). */
-const FAILURES_BEFORE_CAPTCHA = 3;
-const FAILURE_WINDOW_S = 900;
-const CAPTCHA_TTL_S = 300;
 
 export interface RequestMeta {
   ip: string;

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { embeddedIpv4 } from '../infra/networks';
 
 /**
  * Addresses the media engine must not send to on a caller's word: a WHIP/WHEP offer (or a trickled
@@ -36,12 +37,6 @@ for (const [net, bits] of [
 ] as const)
   NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
 
-/** The IPv4 address inside an IPv4-mapped or IPv4-compatible IPv6 address, if any. */
-function embeddedIpv4(ip: string): string | null {
-  const m = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  return m?.[1] ?? null;
-}
-
 /**
  * Whether `host` is a literal IP address on the public internet. Names (an mDNS `.local` name, or
  * any DNS name) are not: resolving them would let the caller choose where the server sends.
@@ -54,27 +49,6 @@ export function isPublicAddress(host: string): boolean {
   const v4 = embeddedIpv4(bare);
   if (v4) return !NOT_PUBLIC.check(v4, 'ipv4');
   return !NOT_PUBLIC.check(bare, 'ipv6');
-}
-
-/**
- * Where several requests count as coming from one place: an IPv4 address, or an IPv6 /64 (one
- * subscriber's network: a single host can pick any address in it).
- */
-export function addressGroup(ip: string): string {
-  const bare = ip.replace(/%.*$/, '');
-  if (isIP(bare) !== 6) return bare;
-  const v4 = embeddedIpv4(bare);
-  if (v4) return v4;
-  const [head = '', tail = ''] = bare.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = bare.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }
 
 /**

@@ -1,31 +1,12 @@
-import { isIPv6 } from 'node:net';
 import { AppError } from '../../../common/errors';
 import type { Kv } from '../../infra/kv';
+import { addressGroup } from '../../infra/networks';
 
 /** Failed sign-ins for one account, from anywhere, before a captcha is required (spec: need_captcha = 1). */
 const FAILURES_BEFORE_CAPTCHA = 3;
 /** Failed sign-ins for one account from one source before that source is refused for a while. */
 const FAILURES_PER_SOURCE = 10;
 const FAILURE_WINDOW_S = 900;
-
-/**
- * Where guesses come from: the client's address, or for IPv6 its /64 (one subscriber's network:
- * a guesser there has more addresses than anyone could count).
- */
-export function sourceOf(ip: string): string {
-  if (!isIPv6(ip)) return ip;
-  if (ip.toLowerCase().startsWith('::ffff:')) return ip.slice(7);
-  const [head = '', tail = ''] = ip.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g || '0', 16).toString(16))
-    .join(':')}::/64`;
-}
 
 /**
  * Failed password sign-ins, counted per account and per account and source. Only real guesses
@@ -72,6 +53,6 @@ export class LoginFailures {
   }
 
   #sourceKey(account: string, ip: string): string {
-    return `loginfail:${account}|${sourceOf(ip)}`;
+    return `loginfail:${account}|${addressGroup(ip)}`;
   }
 }

@@ -1,6 +1,6 @@
-import { isIPv4, isIPv6 } from 'node:net';
 import { AppError } from '../../../common/errors';
 import type { Kv } from '../../infra/kv';
+import { networkPrefix } from '../../infra/networks';
 
 /**
  * Sign-up and SMS limits that do not trust the client. A device id, a canvas hash or a whole
@@ -34,27 +34,6 @@ export type LimitLog = (msg: string, detail: Record<string, unknown>) => void;
 
 const WINDOW_S = 3600;
 
-/** The network an address belongs to for limits: a.b.c.0/24, or the first four IPv6 groups /64. */
-export function ipPrefix(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  const v4 = mapped?.[1] ?? ip;
-  if (isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0/24`;
-  if (!isIPv6(ip)) return ip;
-  // Expand '::' so the first four groups are known, whatever the compression.
-  const [head = '', tail] = ip.toLowerCase().split('%')[0]?.split('::') ?? [];
-  const left = head ? head.split(':') : [];
-  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const groups = [
-    ...left,
-    ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'),
-    ...right,
-  ];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
-
 /** The domain of an address as the limits count it (lower case, without a trailing dot). */
 export function emailDomain(email: string): string {
   return (email.split('@').pop() ?? '').toLowerCase().replace(/\.$/, '');
@@ -83,7 +62,7 @@ export class SignupLimits {
 
   /** A sign-up attempt (e-mail or phone): per IP prefix, and per e-mail domain when there is one. */
   async signupAttempt(ip: string, email?: string): Promise<void> {
-    await this.#count('signup:ip_prefix', ipPrefix(ip), this.config.signupPerPrefix);
+    await this.#count('signup:ip_prefix', networkPrefix(ip), this.config.signupPerPrefix);
     if (email) await this.#count('signup:email_domain', emailDomain(email), this.config.signupPerDomain);
   }
 
@@ -94,7 +73,7 @@ export class SignupLimits {
 
   /** An SMS code asked for from this address. */
   async smsAttempt(ip: string): Promise<void> {
-    await this.#count('sms:ip_prefix', ipPrefix(ip), this.config.smsPerPrefix);
+    await this.#count('sms:ip_prefix', networkPrefix(ip), this.config.smsPerPrefix);
   }
 
   /** An SMS about to be sent (any purpose): the site-wide hourly budget. */

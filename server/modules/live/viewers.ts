@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
-import { addressGroup } from '../../media/addresses';
+import { addressGroup } from '../../infra/networks';
 import type { MediaEngine } from '../../media/engine';
 import type { Counted, Presence } from '../../realtime/presence';
 

@@ -4,7 +4,7 @@ import type { Kv } from '../../../infra/kv';
 import { enforceLimits, LIMITS } from '../../../infra/ratelimit';
 import type { RequestMeta } from '../service';
 import { newToken } from '../crypto';
-import { ipPrefix } from '../signup-limits';
+import { networkPrefix } from '../../../infra/networks';
 import { audioAnswer, renderAudioCaptcha } from './audio';
 import { renderCaptcha } from './image';
 
@@ -28,7 +28,7 @@ export class Captchas {
       this.kv,
       [
         { limit: LIMITS.captchaIp, key: meta.ip },
-        { limit: LIMITS.captchaPrefix, key: ipPrefix(meta.ip) },
+        { limit: LIMITS.captchaPrefix, key: networkPrefix(meta.ip) },
       ],
       this.limitScale,
     );

@@ -180,7 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const live = new LiveService(db, media, files, {
     sensitive,
     audience: (vid) => presence.count(vid),
-    onHostState: (vid, state) => bus.publish(vid, { t: 'host', state }),
+    onHostState: (vid, state, reason) =>
+      bus.publish(vid, { t: 'host', state, ...(reason ? { reason } : {}) }),
     watchBlocks: (vid, onBlock) => {
       const sub = bus.subscribe(vid, (e) => {
         if (e.t === 'kick') onBlock(e.uid);
@@ -188,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return () => sub.close();
     },
     log: (err) => app.log.error({ err }, 'live state update failed'),
+    lease: { ms: config.LIVE_LEASE_MS },
     obsWhitelist:
       config.OBS_WHITELIST === 'all'
         ? 'all'
@@ -195,6 +197,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             .map((s) => s.trim())
             .filter(Boolean),
   });
+  // Broadcasts whose lease lapsed (their node died) end now, before this node serves anyone.
+  await live.startLeases();
   const google = config.GOOGLE_CLIENT_ID
     ? new GoogleSignIn(db, kv, {
         issuer: config.GOOGLE_ISSUER,
@@ -271,12 +275,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await gateway.close();
   });
   app.addHook('onClose', async () => {
+    await live
+      .shutdown()
+      .catch((err: unknown) => app.log.error({ err }, 'releasing broadcast leases failed'));
     clearInterval(rollUp);
     clearInterval(repair);
     if (provider instanceof SandboxProvider) await provider.close();
     await bus.close();
     await presence.close();
-    live.shutdown();
     if (!deps.media) await media.shutdown();
     if (!deps.kv) await kv.close();
     if (!deps.mailer) mailer.close();

@@ -24,6 +24,12 @@ const GATHER_TIMEOUT_MS = 3000;
 const PLI_INTERVAL_MS = 500;
 /** While recording, a keyframe this often, so the replay can be sought. */
 const RECORD_KEYFRAME_MS = 2000;
+/**
+ * A connected publisher that sends nothing for this long is reported interrupted (its tab
+ * crashed or its network went): ICE consent would take 30 s to notice, viewers watch a frozen
+ * frame meanwhile. Cameras send frames, and Opus at least every 400 ms, whatever the scene.
+ */
+const STALL_MS = 2500;
 
 interface Viewer {
   id: string;
@@ -88,6 +94,12 @@ interface Room {
   fanout: Record<'audio' | 'video', Fanout>;
   viewers: Map<string, Viewer>;
   lastPli: number;
+  /** Packets received from the publisher, and how many the stall check saw last time. */
+  received: number;
+  checked: number;
+  /** Connected at the last stall check (a publisher is judged after a whole interval connected). */
+  watched: boolean;
+  stalled: boolean;
   recording: { recorder: MediaRecorder; file: string; startedAt: Date; keyframes: NodeJS.Timeout } | null;
 }
 
@@ -128,9 +140,26 @@ export class WeriftEngine implements MediaEngine {
   readonly #recordedListeners = new Set<(room: string, recording: Recording) => void>();
   /** Recordings being rewrapped; shutdown waits for them. */
   readonly #processing = new Set<Promise<void>>();
+  readonly #stallCheck: NodeJS.Timeout;
 
   constructor(private readonly config: MediaConfig) {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
+    this.#stallCheck = setInterval(() => this.#checkStalls(), STALL_MS);
+    this.#stallCheck.unref();
+  }
+
+  /** Publishers whose media stopped (or came back) since the last check: interrupted (or connected). */
+  #checkStalls(): void {
+    for (const room of this.#rooms.values()) {
+      const connected = room.pc.connectionState === 'connected';
+      const watched = room.watched;
+      room.watched = connected;
+      const flowing = room.received !== room.checked;
+      room.checked = room.received;
+      if (!connected || !watched || flowing === !room.stalled) continue;
+      room.stalled = !flowing;
+      this.#emit(room.name, flowing ? 'connected' : 'interrupted');
+    }
   }
 
   #peer(codecs: CodecChoice[]): RTCPeerConnection {
@@ -173,6 +202,10 @@ export class WeriftEngine implements MediaEngine {
       fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
       viewers: new Map(),
       lastPli: 0,
+      received: 0,
+      checked: 0,
+      watched: false,
+      stalled: false,
       recording: null,
     };
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
@@ -184,7 +217,10 @@ export class WeriftEngine implements MediaEngine {
         room.tracks.set(track.kind, { track, transceiver });
         // One subscription per track; each packet is kept once and handed to every viewer.
         const fanout = room.fanout[track.kind];
-        track.onReceiveRtp.subscribe((rtp) => fanout.push(rtp));
+        track.onReceiveRtp.subscribe((rtp) => {
+          room.received++;
+          fanout.push(rtp);
+        });
       }
       // Record once every negotiated track is there.
       if (room.tracks.has('video') && (room.tracks.has('audio') || !wantsAudio)) this.#record(room);
@@ -414,6 +450,7 @@ export class WeriftEngine implements MediaEngine {
   }
 
   async shutdown(): Promise<void> {
+    clearInterval(this.#stallCheck);
     for (const name of [...this.#rooms.keys()]) await this.closeRoom(name);
     await Promise.all([...this.#processing]);
   }

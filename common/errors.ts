@@ -38,6 +38,8 @@ export const ERRORS = {
   obs_not_allowed: { code: 1210, http: 403 },
   cover_invalid: { code: 1211, http: 400 },
   title_sensitive: { code: 1212, http: 400 },
+  /** One live per broadcaster: they are live in another tab (or from OBS); the studio asks to take over. */
+  live_elsewhere: { code: 1213, http: 409 },
   // Realtime (/ws) and the live room.
   bad_message: { code: 1301, http: 400 },
   not_in_room: { code: 1302, http: 400 },

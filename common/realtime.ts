@@ -30,6 +30,12 @@ interface Base {
   at: number;
 }
 
+/**
+ * Why a broadcast ended: its broadcaster ended it, another tab (or OBS) took over, its publisher
+ * was gone past the reconnect grace, or its lease lapsed (the node with its media died or froze).
+ */
+export type EndReason = 'host' | 'taken_over' | 'lost' | 'lapsed';
+
 export type RoomEvent =
   | (Base & {
       t: 'chat';
@@ -41,7 +47,8 @@ export type RoomEvent =
       sticker?: number;
     })
   | (Base & { t: 'delete'; mid: string })
-  | (Base & { t: 'host'; state: 'live' | 'interrupted' | 'ended' })
+  /** The broadcaster's state; an end says why (the first studio tab is told it was taken over). */
+  | (Base & { t: 'host'; state: 'live' | 'interrupted' | 'ended'; reason?: EndReason })
   | (Base & { t: 'notice'; key: string; params?: Record<string, string | number> })
   | (Base & { t: 'follow'; from: Sender })
   /**

@@ -20,10 +20,11 @@ const media = new WeriftEngine({
   recordDir: join(dataDir, 'recordings'),
 });
 const HOST = { email: 'studio@example.com', password: 'studio pass 1' };
+let hostHeaders: Record<string, string>;
 
 beforeAll(async () => {
   e2e = await startE2E({ kv, media }, { DATA_DIR: dataDir });
-  await signedInUser(e2e.app, kv, HOST.email, HOST.password);
+  hostHeaders = (await signedInUser(e2e.app, kv, HOST.email, HOST.password)).headers;
 });
 afterAll(async () => {
   await e2e.close();
@@ -206,7 +207,17 @@ describe('going live from the studio and watching', () => {
     await host.page.getByRole('link', { name: 'Open your live page' }).waitFor();
     expect(host.errors).toEqual([]);
     await host.context.close();
-    // The browser closed without hanging up: the broadcast ends after the reconnect grace period.
+    // The browser closed without hanging up: the broadcast would end after the reconnect grace;
+    // ended now, so the next test's studio is not asked to take it over.
+    const obs = await e2e.app.app.inject({ url: '/api/v1/live/obs', headers: hostHeaders });
+    const active = obs.json<{ data: { active: { vid: string } | null } }>().data.active;
+    expect(active).not.toBeNull();
+    await e2e.app.app.inject({
+      method: 'POST',
+      url: `/api/v1/live/${active?.vid ?? ''}/end`,
+      headers: hostHeaders,
+      payload: {},
+    });
   });
 
   it('the studio recovers from a lost connection by publishing again', async () => {

@@ -236,7 +236,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     kv,
     limitScale: config.RATE_LIMIT_SCALE,
-    onHostState: (vid, state) => bus.publish(vid, { t: 'host', state }),
+    onHostState: (vid, state, reason) =>
+      bus.publish(vid, { t: 'host', state, ...(reason ? { reason } : {}) }),
     watchBlocks: (vid, onBlock) => {
       const sub = bus.subscribe(vid, (e) => {
         if (e.t === 'kick') onBlock(e.uid);
@@ -244,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return () => sub.close();
     },
     log: (err) => app.log.error({ err }, 'live state update failed'),
+    lease: { ms: config.LIVE_LEASE_MS },
     obsWhitelist:
       config.OBS_WHITELIST === 'all'
         ? 'all'
@@ -251,6 +253,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             .map((s) => s.trim())
             .filter(Boolean),
   });
+  // Broadcasts whose lease lapsed (their node died) end now, before this node serves anyone.
+  await live.startLeases();
   const google = config.GOOGLE_CLIENT_ID
     ? new GoogleSignIn(db, kv, {
         issuer: config.GOOGLE_ISSUER,
@@ -336,13 +340,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await gateway.close();
   });
   app.addHook('onClose', async () => {
+    await live
+      .shutdown()
+      .catch((err: unknown) => app.log.error({ err }, 'releasing broadcast leases failed'));
     clearInterval(rollUp);
     clearInterval(repair);
     clearInterval(reversals);
     if (provider instanceof SandboxProvider) await provider.close();
     await bus.close();
     await presence.close();
-    live.shutdown();
     await viewing.close();
     if (!deps.media) await media.shutdown();
     if (!deps.kv) await kv.close();

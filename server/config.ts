@@ -184,6 +184,11 @@ const schema = z
       .enum(['true', 'false', '1', '0'])
       .default('true')
       .transform((v) => v === 'true' || v === '1'),
+    /**
+     * A broadcast's lease (docs/operations.md): it stays live this long after the node with its
+     * media last renewed it (every quarter of it); every node ends lapsed ones every half of it.
+     */
+    LIVE_LEASE_MS: z.coerce.number().int().min(400).max(3_600_000).default(10_000),
     /** Spec §6 observer whitelist: who may broadcast from OBS: 'all', or a comma list of short ids. */
     OBS_WHITELIST: z.string().default('all'),
     /** Google sign-in (OpenID Connect). Unset client id: the button is not offered. */

@@ -40,6 +40,12 @@ const GATHER_TIMEOUT_MS = 3000;
 const PLI_INTERVAL_MS = 500;
 /** A session whose media does not flow by then is closed (MediaConfig.connectTimeoutMs). */
 const CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * A connected publisher that sends nothing for this long is reported interrupted (its tab
+ * crashed or its network went): ICE consent would take 30 s to notice, viewers watch a frozen
+ * frame meanwhile. Cameras send frames, and Opus at least every 400 ms, whatever the scene.
+ */
+const STALL_MS = 2500;
 
 interface Viewer {
   id: string;
@@ -57,6 +63,12 @@ interface Room {
   viewers: Map<string, Viewer>;
   lastPli: number;
   recording: { live: LiveRecording; file: string } | null;
+  /** Packets received from the publisher, and how many the stall check saw last time. */
+  received: number;
+  checked: number;
+  /** Connected at the last stall check (a publisher is judged after a whole interval connected). */
+  watched: boolean;
+  stalled: boolean;
 }
 
 function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
@@ -110,9 +122,26 @@ export class WeriftEngine implements MediaEngine {
   readonly #recordedListeners = new Set<(room: string, recording: Recording) => void>();
   /** Recordings being rewrapped; shutdown waits for them. */
   readonly #processing = new Set<Promise<void>>();
+  readonly #stallCheck: NodeJS.Timeout;
 
   constructor(private readonly config: MediaConfig) {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
+    this.#stallCheck = setInterval(() => this.#checkStalls(), STALL_MS);
+    this.#stallCheck.unref();
+  }
+
+  /** Publishers whose media stopped (or came back) since the last check: interrupted (or connected). */
+  #checkStalls(): void {
+    for (const room of this.#rooms.values()) {
+      const connected = room.pc.connectionState === 'connected';
+      const watched = room.watched;
+      room.watched = connected;
+      const flowing = room.received !== room.checked;
+      room.checked = room.received;
+      if (!connected || !watched || flowing === !room.stalled) continue;
+      room.stalled = !flowing;
+      this.#emit(room.name, flowing ? 'connected' : 'interrupted');
+    }
   }
 
   #peer(codecs: CodecChoice[], inactive: InactiveSection[]): RTCPeerConnection {
@@ -192,6 +221,10 @@ export class WeriftEngine implements MediaEngine {
       fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
       viewers: new Map(),
       lastPli: 0,
+      received: 0,
+      checked: 0,
+      watched: false,
+      stalled: false,
       recording: null,
     };
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
@@ -205,7 +238,10 @@ export class WeriftEngine implements MediaEngine {
         room.tracks.set(track.kind, { track, transceiver });
         // One subscription per track; each packet is kept once and handed to every viewer.
         const fanout = room.fanout[track.kind];
-        track.onReceiveRtp.subscribe((rtp) => fanout.push(rtp));
+        track.onReceiveRtp.subscribe((rtp) => {
+          room.received++;
+          fanout.push(rtp);
+        });
       }
     };
     pc.connectionStateChange.subscribe((state) => {
@@ -412,6 +448,7 @@ export class WeriftEngine implements MediaEngine {
   }
 
   async shutdown(): Promise<void> {
+    clearInterval(this.#stallCheck);
     for (const name of [...this.#rooms.keys()]) await this.closeRoom(name);
     await Promise.all([...this.#processing]);
   }

@@ -38,6 +38,9 @@ export async function createTestApp(
       // Each test app counts in its own corner of a shared Redis.
       REDIS_PREFIX: `beamly-test-${randomBytes(4).toString('hex')}:`,
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      // Broadcasts started without media (most tests) stay on however long a test takes; tests of
+      // leases set their own.
+      LIVE_LEASE_MS: '3600000',
       ...env,
     }),
   );

@@ -16,14 +16,33 @@ export async function makeUsers(db: Queryable, n: number): Promise<number[]> {
   return rows.map((r) => r.uid);
 }
 
-/** A broadcast of `uid` that is live now; returns its vid. */
-export async function makeLive(db: Queryable, uid: number): Promise<string> {
+/**
+ * A broadcast of `uid` that is live now, its lease held by no node here for `leaseMs` (an hour
+ * unless told: tests of what happens in a live room outlast any sweep); returns its vid.
+ */
+export async function makeLive(
+  db: Queryable,
+  uid: number,
+  { leaseMs = 3_600_000 }: { leaseMs?: number } = {},
+): Promise<string> {
   const vid = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
   await db.query(
-    `INSERT INTO lives (vid, uid, title, status, started_at) VALUES ($1, $2, 'Test live', 'live', now())`,
-    [vid, uid],
+    `INSERT INTO lives (vid, uid, title, status, started_at, lease_until)
+     VALUES ($1, $2, 'Test live', 'live', now(), now() + $3 * interval '1 millisecond')`,
+    [vid, uid, leaseMs],
   );
   return vid;
+}
+
+/**
+ * Puts a broadcast started through the API on air without media, as the media engine would when
+ * the publisher's stream arrives, with a lease no sweep ends during the test.
+ */
+export async function putOnAir(db: Queryable, vid: string): Promise<void> {
+  await db.query(
+    `UPDATE lives SET status = 'live', started_at = now(), lease_until = now() + interval '1 hour' WHERE vid = $1`,
+    [vid],
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { api } from '../auth/api';
-import { whipPublish, type Session } from './webrtc';
+import { MediaHttpError, whipPublish, type Session } from './webrtc';
 
 /** Spec §4: a broadcaster whose connection drops has this long to come back before it ends. */
 export const RECONNECT_GRACE_MS = 20_000;
@@ -11,27 +11,33 @@ export interface Started {
   publish_token: string;
 }
 
+export interface BroadcastEvents {
+  state: (s: 'live' | 'reconnecting') => void;
+  /** The connection did not come back within the grace period. */
+  lost: () => void;
+  /** The server ended the broadcast meanwhile (its token no longer publishes): ask it why. */
+  over: () => void;
+}
+
 /**
  * A live broadcast from the studio: publishes over WHIP, and when the connection drops,
- * republishes (same token) until it works again or the grace period runs out.
+ * republishes (same token) until it works again, the grace period runs out, or the server says
+ * the broadcast is over (taken over from another tab, ended by the server).
  */
 export class Broadcast {
   #session: Session | null = null;
   #ended = false;
   #lostAt: number | null = null;
   #retry = 0;
-  #on: { state: (s: 'live' | 'reconnecting') => void; lost: () => void } = {
-    state: () => undefined,
-    lost: () => undefined,
-  };
+  #on: BroadcastEvents = { state: () => undefined, lost: () => undefined, over: () => undefined };
 
   constructor(
     readonly started: Started,
     private readonly stream: MediaStream,
   ) {}
 
-  /** Who hears about reconnecting and about the broadcast being lost for good. */
-  listen(on: { state: (s: 'live' | 'reconnecting') => void; lost: () => void }): void {
+  /** Who hears about reconnecting and about the broadcast being lost or over for good. */
+  listen(on: BroadcastEvents): void {
     this.#on = on;
   }
 
@@ -71,8 +77,29 @@ export class Broadcast {
         return;
       }
       this.#session?.pc.close();
-      this.#publish().catch(() => this.#scheduleRepublish());
+      this.#publish().catch((err: unknown) => {
+        // The token ends with the broadcast: no use retrying what the server has ended.
+        if (err instanceof MediaHttpError && (err.status === 401 || err.status === 410)) this.#on.over();
+        else this.#scheduleRepublish();
+      });
     }, RETRY_MS);
+  }
+
+  /**
+   * Hangs up as the page goes away (WHIP DELETE, which ends the broadcast): the request is sent
+   * before the connection closes and outlives the page (keepalive).
+   */
+  hangUp(): void {
+    this.#ended = true;
+    window.clearTimeout(this.#retry);
+    const session = this.#session;
+    if (!session) return;
+    void fetch(session.location, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${this.started.publish_token}` },
+      keepalive: true,
+    }).catch(() => undefined);
+    session.close();
   }
 
   /** Ends the broadcast on the server and hangs up; answers the summary. */

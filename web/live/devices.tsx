@@ -10,9 +10,23 @@ export function browserCanBroadcast(): boolean {
 }
 
 export type DeviceProblem = 'denied' | 'none' | null;
+export type Orientation = 'portrait' | 'landscape';
 
-/** Camera and microphone: the chosen devices' stream, the lists to choose from, and problems. */
-export function useDevices() {
+/**
+ * The camera picture for an orientation: 720×1280 for portrait, 1280×720 for landscape. A
+ * landscape camera asked for portrait is cropped and scaled by the browser (Chromium's default
+ * resize mode), so the preview, the published stream and what viewers get are all the same shape.
+ */
+function cameraConstraints(orientation: Orientation): MediaTrackConstraints {
+  const [width, height] = orientation === 'portrait' ? [720, 1280] : [1280, 720];
+  return { width: { ideal: width }, height: { ideal: height }, aspectRatio: { ideal: width / height } };
+}
+
+/**
+ * Camera and microphone: the chosen devices' stream in the chosen orientation, the lists to
+ * choose from, and problems.
+ */
+export function useDevices(orientation: Orientation = 'landscape') {
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [problem, setProblem] = useState<DeviceProblem>(null);
   const [cameras, setCameras] = useState<MediaDeviceInfo[]>([]);
@@ -20,11 +34,12 @@ export function useDevices() {
   const [cameraId, setCameraId] = useState('');
   const [micId, setMicId] = useState('');
   const current = useRef<MediaStream | null>(null);
+  const shape = useRef(orientation);
 
   const start = useCallback(async (camera = '', mic = '') => {
     try {
       const next = await navigator.mediaDevices.getUserMedia({
-        video: camera ? { deviceId: { exact: camera } } : { width: { ideal: 1280 }, height: { ideal: 720 } },
+        video: { ...cameraConstraints(shape.current), ...(camera ? { deviceId: { exact: camera } } : {}) },
         audio: mic ? { deviceId: { exact: mic } } : true,
       });
       for (const t of current.current?.getTracks() ?? []) t.stop();
@@ -47,6 +62,15 @@ export function useDevices() {
     },
     [],
   );
+
+  // Another orientation reshapes the running camera (the same track: the preview follows).
+  useEffect(() => {
+    if (shape.current === orientation) return;
+    shape.current = orientation;
+    const track = current.current?.getVideoTracks()[0];
+    if (!track) return;
+    track.applyConstraints(cameraConstraints(orientation)).catch(() => void start(cameraId, micId));
+  }, [orientation, start, cameraId, micId]);
 
   return {
     stream,
@@ -101,22 +125,44 @@ function playTestSound(): void {
   osc.addEventListener('ended', () => void ctx.close());
 }
 
-/** A muted, mirrored-free preview of a stream. */
-export function Preview({ stream, className }: { stream: MediaStream | null; className?: string }) {
+/** A muted, mirrored-free preview of a stream, shaped as the broadcast will be. */
+export function Preview({
+  stream,
+  className,
+  orientation = 'landscape',
+}: {
+  stream: MediaStream | null;
+  className?: string;
+  orientation?: Orientation;
+}) {
   const ref = useRef<HTMLVideoElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.srcObject = stream;
   }, [stream]);
-  return <video ref={ref} className={className ?? 'studio__preview'} autoPlay muted playsInline />;
+  return (
+    <video
+      ref={ref}
+      className={`${className ?? 'studio__preview'} studio__preview--${orientation}`}
+      autoPlay
+      muted
+      playsInline
+    />
+  );
 }
 
 /** Device check (spec §2): camera preview, microphone meter, speaker test, device pickers. */
-export function DeviceCheck({ devices }: { devices: ReturnType<typeof useDevices> }) {
+export function DeviceCheck({
+  devices,
+  orientation,
+}: {
+  devices: ReturnType<typeof useDevices>;
+  orientation: Orientation;
+}) {
   const { t } = useI18n();
   const level = useMicLevel(devices.stream);
   return (
     <div className="device-check">
-      <Preview stream={devices.stream} />
+      <Preview stream={devices.stream} orientation={orientation} />
       {!devices.stream && (
         <div className="device-check__start">
           <p className="muted">{t('studio.devicesHelp')}</p>

@@ -129,3 +129,40 @@ export async function whepPlay(
     throw err;
   }
 }
+
+/** How often a player looks at what arrives, and how long nothing may arrive before it says so. */
+const FLOW_CHECK_MS = 500;
+const STALL_MS = 1500;
+
+/**
+ * Watches a player's incoming media: `onChange(false)` once nothing has arrived for STALL_MS
+ * after media flowed (the broadcaster's tab crashed or a network went: the picture froze), and
+ * `onChange(true)` when it flows again. Read from the receiver's statistics, which keep counting
+ * in a background tab (frame callbacks do not). Answers a function that stops watching.
+ */
+export function watchFlow(pc: RTCPeerConnection, onChange: (flowing: boolean) => void): () => void {
+  let packets = 0;
+  let lastGrowth = 0;
+  let flowing: boolean | null = null;
+  let busy = false;
+  const timer = window.setInterval(() => {
+    if (busy) return;
+    busy = true;
+    pc.getStats()
+      .then((stats) => {
+        let now = 0;
+        stats.forEach((s: { type: string; packetsReceived?: number }) => {
+          if (s.type === 'inbound-rtp') now += s.packetsReceived ?? 0;
+        });
+        const at = performance.now();
+        if (now > packets) {
+          packets = now;
+          lastGrowth = at;
+          if (flowing !== true) onChange((flowing = true));
+        } else if (flowing === true && at - lastGrowth >= STALL_MS) onChange((flowing = false));
+      })
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, FLOW_CHECK_MS);
+  return () => window.clearInterval(timer);
+}

@@ -14,7 +14,7 @@ import { GiftWall } from '../live/GiftWall';
 import { ReportButton } from '../live/ReportDialog';
 import { realtime } from '../live/realtime';
 import { RoomPanel } from '../live/RoomPanel';
-import { whepPlay, MediaHttpError, type Session } from '../live/webrtc';
+import { whepPlay, MediaHttpError, watchFlow, type Session } from '../live/webrtc';
 import { VideoGone } from '../live/VideoGone';
 import { isVideoGone, type LiveVideoData } from './data';
 
@@ -98,6 +98,7 @@ function LivePage({ data }: PageProps) {
     let connecting = false;
     let stopped = false;
     let timer = 0;
+    let stopFlow: () => void = () => undefined;
     // Between sessions: waiting for the broadcaster when the room said they dropped.
     const between = (fallback: View) => setView(hostDown.current ? 'interrupted' : fallback);
     const connect = async () => {
@@ -119,11 +120,21 @@ function LivePage({ data }: PageProps) {
         if (stopped) return void started.stop();
         session = started;
         const pc = session.pc;
+        // A picture that stops (the broadcaster's tab crashed, a network went) says so within
+        // seconds, and goes on by itself when the media comes back; the room or the status says
+        // when the broadcast ended.
+        stopFlow();
+        stopFlow = watchFlow(pc, (flowing) => {
+          if (stopped || session?.pc !== pc) return;
+          if (flowing) setView((v) => (v === 'reconnecting' || v === 'interrupted' ? 'playing' : v));
+          else setView((v) => (v === 'playing' ? (hostDown.current ? 'interrupted' : 'reconnecting') : v));
+        });
         pc.addEventListener('connectionstatechange', () => {
           if (stopped || session?.pc !== pc) return;
           if (pc.connectionState === 'failed' || pc.connectionState === 'disconnected') {
             const lost = session;
             session = null;
+            stopFlow();
             between('reconnecting');
             // Ended by the broadcaster: the server closed this session already.
             void refresh().then((next) => {
@@ -169,6 +180,7 @@ function LivePage({ data }: PageProps) {
     void connect();
     return () => {
       stopped = true;
+      stopFlow();
       onHost.current = null;
       window.clearTimeout(timer);
       if (mediaEnded.current) session?.close();

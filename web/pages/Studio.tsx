@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { formatCount } from '../../common/format';
+import type { EndReason, RoomEvent } from '../../common/realtime';
 import { localizedPath } from '../../common/routes';
 import { useLeaveGuard } from '../app/router';
-import { api } from '../auth/api';
+import { api, ApiError } from '../auth/api';
 import { useAuth } from '../auth/AuthContext';
 import { errorMessage } from '../auth/fields';
 import { SignInPrompt } from '../auth/SignInPrompt';
@@ -15,20 +16,29 @@ import { useI18n } from '../i18n/i18n';
 import { Broadcast, type Started } from '../live/broadcast';
 import { GiftOverlay } from '../live/GiftOverlay';
 import { ReceivedGifts } from '../live/ReceivedGifts';
+import { realtime } from '../live/realtime';
 import { RoomPanel } from '../live/RoomPanel';
-import { browserCanBroadcast, DeviceCheck, Preview, useDevices } from '../live/devices';
+import { browserCanBroadcast, DeviceCheck, Preview, useDevices, type Orientation } from '../live/devices';
 
 type Phase =
   | { id: 'setup' }
   | { id: 'live'; broadcast: Broadcast; since: number }
-  | { id: 'ended'; duration: number; peak: number; lost: boolean };
+  | { id: 'ended'; duration: number; peak: number; reason: EndReason | null };
+
+/** What the summary says about how the live ended, when the broadcaster did not end it. */
+const ENDED_BECAUSE = {
+  lost: 'error.unstable',
+  taken_over: 'studio.takenOver',
+  lapsed: 'studio.endedLapsed',
+} as const;
 
 /** /broadcast and /studio: device check, details, go live, the live view, the summary. */
 export default function Studio() {
   const { t } = useI18n();
   const { user } = useAuth();
   const [supported, setSupported] = useState(true);
-  const devices = useDevices();
+  const [orientation, setOrientation] = useState<Orientation>('landscape');
+  const devices = useDevices(orientation);
   const [phase, setPhase] = useState<Phase>({ id: 'setup' });
   // eslint-disable-next-line react-hooks/set-state-in-effect -- the browser check needs the browser
   useEffect(() => setSupported(browserCanBroadcast()), []);
@@ -38,9 +48,9 @@ export default function Studio() {
   if (phase.id === 'ended') {
     return (
       <div className="studio studio--center">
-        {phase.lost && (
+        {phase.reason && phase.reason !== 'host' && (
           <p className="form-error" role="alert">
-            {t('error.unstable')}
+            {t(ENDED_BECAUSE[phase.reason])}
           </p>
         )}
         <h1>{t('studio.endedTitle')}</h1>
@@ -65,7 +75,8 @@ export default function Studio() {
         broadcast={phase.broadcast}
         since={phase.since}
         stream={devices.stream}
-        onEnded={(duration, peak, lost) => setPhase({ id: 'ended', duration, peak, lost })}
+        orientation={orientation}
+        onEnded={(duration, peak, reason) => setPhase({ id: 'ended', duration, peak, reason })}
       />
     );
   }
@@ -74,10 +85,12 @@ export default function Studio() {
       <h1 className="studio__title">{t('meta.studio.title')}</h1>
       <section className="studio__section" aria-labelledby="step-devices">
         <h2 id="step-devices">{t('studio.stepDevices')}</h2>
-        <DeviceCheck devices={devices} />
+        <DeviceCheck devices={devices} orientation={orientation} />
       </section>
       <DetailsForm
         stream={devices.stream}
+        orientation={orientation}
+        onOrientation={setOrientation}
         onLive={(broadcast) => setPhase({ id: 'live', broadcast, since: Date.now() })}
       />
     </div>
@@ -117,12 +130,21 @@ function formatDuration(seconds: number): string {
   return `${h ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
-/** Data step (spec §2): title (required), portrait or landscape, then go live. */
-function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (b: Broadcast) => void }) {
+/** Data step (spec §2): title (required), portrait or landscape (the camera follows), then go live. */
+function DetailsForm({
+  stream,
+  orientation,
+  onOrientation,
+  onLive,
+}: {
+  stream: MediaStream | null;
+  orientation: Orientation;
+  onOrientation: (o: Orientation) => void;
+  onLive: (b: Broadcast) => void;
+}) {
   const { t } = useI18n();
-  const { toast } = useFeedback();
+  const { toast, confirm } = useFeedback();
   const [title, setTitle] = useState('');
-  const [orientation, setOrientation] = useState<'portrait' | 'landscape'>('landscape');
   const [cover, setCover] = useState<{ file: File; box: CropBox; preview: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -134,7 +156,17 @@ function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (
     setBusy(true);
     setError(null);
     try {
-      const started = await api<Started>('POST', '/api/v1/live', { title: title.trim(), orientation });
+      const begin = (takeOver: boolean) =>
+        api<Started>('POST', '/api/v1/live', { title: title.trim(), orientation, take_over: takeOver });
+      let started: Started;
+      try {
+        started = await begin(false);
+      } catch (err) {
+        // One live per broadcaster: live in another tab (or from OBS), ask before ending that one.
+        if (!(err instanceof ApiError && err.error === 'live_elsewhere')) throw err;
+        if (!(await confirm(t('studio.takeOverConfirm'), { title: t('studio.takeOverTitle') }))) return;
+        started = await begin(true);
+      }
       if (cover) {
         const { x, y, width: w, height: h } = cover.box;
         // A cover that fails to upload does not hold the broadcast back.
@@ -143,7 +175,13 @@ function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (
         );
       }
       const broadcast = new Broadcast(started, stream);
-      await broadcast.start();
+      try {
+        await broadcast.start();
+      } catch (err) {
+        // Not left behind as this broadcaster's live: going live again would ask to take it over.
+        await api('POST', `/api/v1/live/${started.vid}/end`, {}).catch(() => undefined);
+        throw err;
+      }
       onLive(broadcast);
     } catch (err) {
       const message = errorMessage(t, err);
@@ -180,7 +218,7 @@ function DetailsForm({ stream, onLive }: { stream: MediaStream | null; onLive: (
               type="radio"
               name="orientation"
               checked={orientation === o}
-              onChange={() => setOrientation(o)}
+              onChange={() => onOrientation(o)}
             />{' '}
             {t(o === 'portrait' ? 'studio.portrait' : 'studio.landscape')}
           </label>
@@ -229,12 +267,14 @@ function LiveView({
   broadcast,
   since,
   stream,
+  orientation,
   onEnded,
 }: {
   broadcast: Broadcast;
   since: number;
   stream: MediaStream | null;
-  onEnded: (duration: number, peak: number, lost: boolean) => void;
+  orientation: Orientation;
+  onEnded: (duration: number, peak: number, reason: EndReason | null) => void;
 }) {
   const { t, locale } = useI18n();
   const { user } = useAuth();
@@ -247,20 +287,61 @@ function LiveView({
   const shareUrl = `${window.location.origin}${localizedPath(locale, `/v/${vid}`)}`;
 
   useEffect(() => {
-    const finish = async (lost: boolean) => {
+    const finish = async (reason: EndReason | null) => {
       if (ending.current) return;
       ending.current = true;
       const summary = await broadcast.end();
       onEnded(
         summary?.duration_seconds ?? Math.round((Date.now() - since) / 1000),
         summary?.peak_viewers ?? 0,
-        lost,
+        reason,
       );
     };
-    broadcast.listen({ state: setState, lost: () => void finish(true) });
+    broadcast.listen({
+      state: setState,
+      lost: () => void finish('lost'),
+      // The server no longer takes this broadcast's media: it says why it ended.
+      over: () =>
+        void api<{ ended_reason: EndReason | null }>('GET', `/api/v1/live/${vid}`).then(
+          (live) => finish(live.ended_reason ?? 'lapsed'),
+          () => finish('lost'),
+        ),
+    });
+    // The room says at once when the broadcast ends without this tab (another tab took over,
+    // or the server ended it), instead of this tab reconnecting to nothing.
+    const ended = (e: RoomEvent) => {
+      if (e.t === 'host' && e.state === 'ended') void finish(e.reason ?? null);
+    };
+    const leave = realtime().join(vid, {
+      joined: (events) => events.forEach(ended),
+      event: ended,
+      count: () => undefined,
+    });
     const clock = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(clock);
+    return () => {
+      leave();
+      window.clearInterval(clock);
+    };
   }, [broadcast, vid, since, onEnded]);
+
+  // Closing the tab (or reloading) while live: the browser asks first; if it closes anyway, the
+  // broadcast is hung up on the way out, so viewers see it ended at once instead of a frozen frame.
+  useEffect(() => {
+    const ask = (e: BeforeUnloadEvent) => {
+      if (!ending.current) e.preventDefault();
+    };
+    const hangUp = () => {
+      if (ending.current) return;
+      ending.current = true;
+      broadcast.hangUp();
+    };
+    window.addEventListener('beforeunload', ask);
+    window.addEventListener('pagehide', hangUp);
+    return () => {
+      window.removeEventListener('beforeunload', ask);
+      window.removeEventListener('pagehide', hangUp);
+    };
+  }, [broadcast]);
 
   // Leaving the studio while live ends the broadcast, after asking.
   const leave = useCallback(async () => {
@@ -280,14 +361,18 @@ function LiveView({
     onEnded(
       summary?.duration_seconds ?? Math.round((Date.now() - since) / 1000),
       summary?.peak_viewers ?? 0,
-      false,
+      'host',
     );
   };
 
   return (
     <div className="studio studio--live">
       <div className="studio__stage">
-        <Preview stream={stream} className="studio__preview studio__preview--live" />
+        <Preview
+          stream={stream}
+          orientation={orientation}
+          className="studio__preview studio__preview--live"
+        />
         <GiftOverlay vid={vid} />
         <div className="studio__overlay">
           <span className="live-badge">{t('studio.live')}</span>

@@ -1,5 +1,6 @@
 // Data each page receives, produced by the server's loaders (server/ssr/loaders.ts).
 import type { MoneyRules } from '../../common/money';
+import type { EndReason } from '../../common/realtime';
 import type { StaticPageSlug } from '../../common/pages';
 import type { NewsArticle, NewsPage, NewsSummary } from '../../server/modules/news/service';
 import type { PublicProfile } from '../../server/modules/users/service';
@@ -84,6 +85,8 @@ export interface LiveCard {
   status: 'created' | 'live' | 'ended' | 'deleted' | 'expired';
   started_at: string | null;
   ended_at: string | null;
+  /** Why it ended (host, taken_over, lost, lapsed); null while it is on. */
+  ended_reason: EndReason | null;
   viewers: number;
   host: { uid: number; short_id: string; nickname: string; face: string | null };
   /** The replay's parts once ended; empty while it is being generated. */

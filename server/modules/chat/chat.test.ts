@@ -155,7 +155,8 @@ describe('live room chat', () => {
       method: 'POST',
       url: '/api/v1/live',
       headers: host,
-      payload: { title: 'Short' },
+      // The host's first broadcast is still on: this one takes over (one live per host).
+      payload: { title: 'Short', take_over: true },
     });
     const short = res.json<{ data: { vid: string } }>().data.vid;
     const f = await connect(fan);

@@ -3,7 +3,7 @@ import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { checkInvariants } from './invariants';
-import { grant } from '../../testing/people';
+import { grant, putOnAir } from '../../testing/people';
 
 // Gifts at a rate other than one diamond a coin, through the app (GiftService): the host's
 // diamonds are coins × GIFT_DIAMONDS_PER_COIN rounded down, exactly.
@@ -25,7 +25,7 @@ beforeAll(async () => {
     payload: { title: 'Rates' },
   });
   vid = res.json<{ data: { vid: string } }>().data.vid;
-  await t.testDb.db.query(`UPDATE lives SET status = 'live', started_at = now() WHERE vid = $1`, [vid]);
+  await putOnAir(t.testDb.db, vid);
   await grant(t.testDb.db, fan.uid, 500);
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { realtimeClients } from '../../testing/realtime';
-import { grant } from '../../testing/people';
+import { grant, putOnAir } from '../../testing/people';
 import { checkInvariants } from './invariants';
 
 // Gifts through the real app: the catalogue, sending (paid once, shown to the room once), the
@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   vid = res.json<{ data: { vid: string } }>().data.vid;
   // On air (the media engine sets this when the broadcaster's stream arrives).
-  await t.testDb.db.query(`UPDATE lives SET status = 'live', started_at = now() WHERE vid = $1`, [vid]);
+  await putOnAir(t.testDb.db, vid);
   await grant(t.testDb.db, fan.uid, 100);
 });
 afterAll(async () => {

@@ -53,7 +53,7 @@ export interface GiftOutcome {
 /**
  * A batch of gifts as ONE statement, atomic on its own: one round trip to the database instead
  * of a transaction of seven. Keys used before are left alone; a gift goes only to a host who is
- * live now and never from someone that host blocked (checked here, in the statement's snapshot,
+ * live now (its broadcast's lease held) and never from someone that host blocked (checked here, in the statement's snapshot,
  * rather than by queries per gift before it: at thousands of gifts a second those cost more than
  * the batch); senders are debited only where their coins suffice; for each gift paid: its ledger transaction, its postings (coins sender →
  * gift_spend, and diamonds gift_mint → host unless the rate gave none), a top-fans row
@@ -80,9 +80,11 @@ WITH input AS (
 ),
 used AS (SELECT idempotency_key AS k FROM ledger_transactions WHERE idempotency_key = ANY($1::text[])),
 fresh AS (SELECT i.* FROM input i LEFT JOIN used u ON u.k = i.k WHERE u.k IS NULL),
--- Spec §4, §6: only to a host who is live now, and never from someone that host blocked.
+-- Spec §4, §6: only to a host who is live now (and whose broadcast's lease has not lapsed: its
+-- media node is alive, whether or not a sweep has ended it yet), never from someone the host blocked.
 allowed AS (
   SELECT f.* FROM fresh f JOIN lives l ON l.vid = f.vid AND l.uid = f.host AND l.status = 'live'
+    AND l.lease_until > now()
   WHERE NOT EXISTS (SELECT 1 FROM room_blocks b WHERE b.host_uid = f.host AND b.blocked_uid = f.sender)
 ),
 running AS (

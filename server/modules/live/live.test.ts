@@ -45,12 +45,13 @@ async function offer(): Promise<string> {
   return pc.localDescription?.sdp ?? '';
 }
 
-async function start(headers = host): Promise<{ vid: string; token: string }> {
+/** A new broadcast of the broadcaster's, taking over the one the test before left live. */
+async function start(headers = host, takeOver = true): Promise<{ vid: string; token: string }> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v1/live',
     headers,
-    payload: { title: 'Test live' },
+    payload: { title: 'Test live', take_over: takeOver },
   });
   const data = res.json<{ data: { vid: string; publish_token: string } }>().data;
   return { vid: data.vid, token: data.publish_token };
@@ -204,6 +205,37 @@ describe('WHIP and WHEP refuse bad input with clear codes', () => {
       error: 'not_room_owner',
     });
     expect((await cover(png, 'text/plain')).json()).toMatchObject({ error: 'cover_invalid' });
+  });
+
+  it('one live per broadcaster: a second start is refused while the first is live, unless it takes over', async () => {
+    const first = await start();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers: host,
+      payload: { title: 'From another tab' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 1213, error: 'live_elsewhere' });
+    const info = (vid: string) =>
+      t.app
+        .inject({ url: `/api/v1/live/${vid}` })
+        .then((r) => r.json<{ data: { status: string; ended_reason: string | null } }>().data);
+    expect(await info(first.vid)).toMatchObject({ status: 'created', ended_reason: null });
+    // Taking over ends the first as taken over (its tab is told so) and its token stops working.
+    const second = await start(host, true);
+    expect(await info(first.vid)).toMatchObject({ status: 'ended', ended_reason: 'taken_over' });
+    expect((await whip(first.vid, await offer(), first.token)).json()).toMatchObject({
+      error: 'stream_key_invalid',
+    });
+    // A broadcast nobody holds any more (its lease lapsed, not yet swept) is no reason to ask.
+    await t.testDb.db.query("UPDATE lives SET lease_until = now() - interval '1 second' WHERE vid = $1", [
+      second.vid,
+    ]);
+    const third = await start(host, false);
+    expect(await info(second.vid)).toMatchObject({ status: 'ended', ended_reason: 'lapsed' });
+    await t.app.inject({ method: 'POST', url: `/api/v1/live/${third.vid}/end`, headers: host, payload: {} });
+    expect(await info(third.vid)).toMatchObject({ status: 'ended', ended_reason: 'host' });
   });
 
   it('playing: unknown, not started, ended', async () => {

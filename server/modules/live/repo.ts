@@ -1,3 +1,4 @@
+import type { EndReason } from '../../../common/realtime';
 import type { Queryable } from '../../db/client';
 
 export type LiveStatus = 'created' | 'live' | 'ended' | 'deleted' | 'expired';
@@ -14,6 +15,7 @@ export interface LiveRow {
   started_at: Date | null;
   ended_at: Date | null;
   peak_viewers: number;
+  end_reason: EndReason | null;
 }
 
 export interface LiveWithHost extends LiveRow {
@@ -23,7 +25,11 @@ export interface LiveWithHost extends LiveRow {
 }
 
 const COLUMNS =
-  'l.vid, l.uid, l.title, l.cover, l.orientation, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers';
+  'l.vid, l.uid, l.title, l.cover, l.orientation, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers, l.end_reason';
+const RETURNING =
+  'RETURNING vid, uid, title, cover, orientation, status, source, created_at, started_at, ended_at, peak_viewers, end_reason';
+/** Parameter `n`'s milliseconds from now, by the database's clock (the one every node's leases use). */
+const fromNow = (n: number) => `now() + $${n} * interval '1 millisecond'`;
 const WITH_HOST = `SELECT ${COLUMNS}, u.nickname, u.face, u.short_id FROM lives l JOIN users u ON u.uid = l.uid`;
 
 export interface ReplayPart {
@@ -62,6 +68,7 @@ export const liveRepo = {
     );
   },
 
+  /** A new broadcast, leased to `lease.node` for `lease.ms`: its publisher has that long to arrive. */
   async insert(
     db: Queryable,
     l: {
@@ -72,19 +79,22 @@ export const liveRepo = {
       source: string;
       tokenHash: Buffer | null;
     },
+    lease: { node: string; ms: number },
   ): Promise<LiveRow> {
     const [row] = await db.query<LiveRow>(
-      `INSERT INTO lives (vid, uid, title, orientation, source, publish_token_hash) VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING vid, uid, title, cover, orientation, status, source, created_at, started_at, ended_at, peak_viewers`,
-      [l.vid, l.uid, l.title, l.orientation, l.source, l.tokenHash],
+      `INSERT INTO lives (vid, uid, title, orientation, source, publish_token_hash, lease_node, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, ${fromNow(8)}) ${RETURNING}`,
+      [l.vid, l.uid, l.title, l.orientation, l.source, l.tokenHash, lease.node, lease.ms],
     );
     if (!row) throw new Error('live insert returned nothing');
     return row;
   },
 
-  async active(db: Queryable, uid: number): Promise<LiveRow | null> {
-    const [row] = await db.query<LiveRow>(
-      `SELECT ${COLUMNS} FROM lives l WHERE l.uid = $1 AND l.status IN ('created', 'live')`,
+  /** The broadcaster's active broadcast; `leased`: its lease has not lapsed (someone holds it). */
+  async active(db: Queryable, uid: number): Promise<(LiveRow & { leased: boolean }) | null> {
+    const [row] = await db.query<LiveRow & { leased: boolean }>(
+      `SELECT ${COLUMNS}, l.lease_until > now() AS leased FROM lives l
+       WHERE l.uid = $1 AND l.status IN ('created', 'live')`,
       [uid],
     );
     return row ?? null;
@@ -103,22 +113,70 @@ export const liveRepo = {
     return row ?? null;
   },
 
-  async markLive(db: Queryable, vid: string): Promise<void> {
+  /** The publisher's media flows on `node`: live, and leased there. */
+  async markLive(db: Queryable, vid: string, lease: { node: string; ms: number }): Promise<void> {
     await db.query(
-      `UPDATE lives SET status = 'live', started_at = coalesce(started_at, now()) WHERE vid = $1 AND status IN ('created', 'live')`,
-      [vid],
+      `UPDATE lives SET status = 'live', started_at = coalesce(started_at, now()),
+         lease_node = $2, lease_until = ${fromNow(3)}
+       WHERE vid = $1 AND status IN ('created', 'live')`,
+      [vid, lease.node, lease.ms],
     );
   },
 
-  /** Ends a broadcast; answers the row as it ended, or null when it was not active. */
-  async end(db: Queryable, vid: string): Promise<LiveRow | null> {
+  /**
+   * Ends a broadcast; answers the row as it ended, or null when it was not active. With `holder`,
+   * only while that node holds its lease (a node whose publisher left does not end a broadcast
+   * that another node took over).
+   */
+  async end(
+    db: Queryable,
+    vid: string,
+    reason: EndReason,
+    holder: string | null = null,
+  ): Promise<LiveRow | null> {
     const [row] = await db.query<LiveRow>(
-      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL
-       WHERE vid = $1 AND status IN ('created', 'live')
-       RETURNING vid, uid, title, cover, orientation, status, source, created_at, started_at, ended_at, peak_viewers`,
-      [vid],
+      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL, end_reason = $2
+       WHERE vid = $1 AND status IN ('created', 'live') AND ($3::text IS NULL OR lease_node = $3)
+       ${RETURNING}`,
+      [vid, reason, holder],
     );
     return row ?? null;
+  },
+
+  /** This node has the broadcast's media now: its lease, whoever had it before. */
+  async takeLease(db: Queryable, vid: string, node: string, ms: number): Promise<void> {
+    await db.query(
+      `UPDATE lives SET lease_node = $2, lease_until = ${fromNow(3)} WHERE vid = $1 AND status IN ('created', 'live')`,
+      [vid, node, ms],
+    );
+  },
+
+  /** Renews the leases `node` still holds among `vids`; answers those. */
+  async renewLeases(db: Queryable, node: string, vids: string[], ms: number): Promise<string[]> {
+    const rows = await db.query<{ vid: string }>(
+      `UPDATE lives SET lease_until = ${fromNow(3)}
+       WHERE vid = ANY($2::text[]) AND lease_node = $1 AND status IN ('created', 'live') RETURNING vid`,
+      [node, vids, ms],
+    );
+    return rows.map((r) => r.vid);
+  },
+
+  /** A node shutting down: its leases are nobody's, for `ms` more at most. */
+  async releaseLeases(db: Queryable, node: string, vids: string[], ms: number): Promise<void> {
+    await db.query(
+      `UPDATE lives SET lease_node = NULL, lease_until = least(lease_until, ${fromNow(3)})
+       WHERE vid = ANY($2::text[]) AND lease_node = $1 AND status IN ('created', 'live')`,
+      [node, vids, ms],
+    );
+  },
+
+  /** Ends every broadcast whose lease lapsed; answers their vids (each ended by one sweep only). */
+  async endLapsed(db: Queryable): Promise<string[]> {
+    const rows = await db.query<{ vid: string }>(
+      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL, end_reason = 'lapsed'
+       WHERE status IN ('created', 'live') AND lease_until < now() RETURNING vid`,
+    );
+    return rows.map((r) => r.vid);
   },
 
   async setCover(db: Queryable, vid: string, cover: string): Promise<void> {
@@ -134,7 +192,7 @@ export const liveRepo = {
 
   async liveNow(db: Queryable, limit: number): Promise<LiveWithHost[]> {
     return db.query<LiveWithHost>(
-      `${WITH_HOST} WHERE l.status = 'live' ORDER BY l.started_at DESC LIMIT $1`,
+      `${WITH_HOST} WHERE l.status = 'live' AND l.lease_until > now() ORDER BY l.started_at DESC LIMIT $1`,
       [limit],
     );
   },

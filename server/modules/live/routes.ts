@@ -18,6 +18,8 @@ export const liveSchema = z.object({
   status: z.enum(['created', 'live', 'ended', 'deleted', 'expired']),
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),
+  /** Why it ended: host, taken_over (another tab or OBS), lost (publisher gone), lapsed (its node died). */
+  ended_reason: z.enum(['host', 'taken_over', 'lost', 'lapsed']).nullable(),
   viewers: z.number(),
   host: z.object({
     uid: z.number(),
@@ -39,6 +41,7 @@ export function liveInfo(l: LiveWithHost & { viewers: number }, replay: LiveInfo
     status: l.status,
     started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
     ended_at: l.ended_at ? new Date(l.ended_at).toISOString() : null,
+    ended_reason: l.end_reason,
     viewers: l.viewers,
     host: { uid: l.uid, short_id: l.short_id, nickname: l.nickname, face: l.face },
     replay,
@@ -55,10 +58,12 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
       {
         schema: {
           tags,
-          summary: 'Start a broadcast from the studio; answers the WHIP URL and its bearer token',
+          summary:
+            'Start a broadcast from the studio; answers the WHIP URL and its bearer token. One live per broadcaster: 409 live_elsewhere while another is live, unless take_over (that one ends, reason taken_over)',
           body: z.object({
             title: z.string().max(60),
             orientation: z.enum(['portrait', 'landscape']).default('portrait'),
+            take_over: z.boolean().default(false),
           }),
           response: {
             200: okSchema(z.object({ vid: z.string(), whip_url: z.string(), publish_token: z.string() })),
@@ -68,7 +73,8 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        const { live: row, publishToken } = await live.start(uid, req.body);
+        const { title, orientation, take_over: takeOver } = req.body;
+        const { live: row, publishToken } = await live.start(uid, { title, orientation, takeOver });
         return {
           status: 200 as const,
           data: { vid: row.vid, whip_url: `/api/v1/whip/${row.vid}`, publish_token: publishToken },

@@ -2,6 +2,7 @@ import { roomRepo } from '../room/repo';
 import { existingLive } from './existing';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
+import type { EndReason } from '../../../common/realtime';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
@@ -11,10 +12,16 @@ import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, typ
 import type { SensitiveWords } from '../moderation/sensitive';
 import { processCover, type CoverBox } from './cover';
 import { hashToken, newToken } from '../auth/crypto';
+import { Leases, type LeaseOptions } from './lease';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
 
-/** A publisher that lost its connection may come back (ICE restart or republish) within this. */
+/**
+ * A publisher that lost its connection (or whose media stopped) may come back (ICE restart or
+ * republish) within this; a new publisher's media must flow within it too.
+ */
 export const RECONNECT_GRACE_MS = 20_000;
+/** A broadcast created for the studio must have its publisher within this (its first lease, or a lease if longer). */
+const START_LEASE_MS = 30_000;
 const VID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
 function newVid(): string {
@@ -32,8 +39,9 @@ export interface LiveSummary {
 
 /**
  * Broadcasts (spec §4 live states): created by the studio or by an OBS publish, live while the
- * publisher's media flows, ended by the broadcaster or when the publisher is gone for longer
- * than the reconnect grace period.
+ * publisher's media flows, ended by the broadcaster, by another tab taking over, when the
+ * publisher is gone for longer than the reconnect grace period, or by any node's sweep when the
+ * node holding its media stops renewing its lease (see Leases).
  */
 export class LiveService {
   readonly #graceTimers = new Map<string, NodeJS.Timeout>();
@@ -45,6 +53,8 @@ export class LiveService {
   readonly #ending = new Set<string>();
   /** Per broadcast with signed-in viewers here, how to stop listening for its blocks. */
   readonly #blockWatch = new Map<string, () => void>();
+  readonly #leases: Leases;
+  #closing = false;
 
   constructor(
     private readonly db: Db,
@@ -70,14 +80,16 @@ export class LiveService {
       viewerLimits?: ViewerLimits;
       kv?: Kv;
       limitScale?: number;
-      /** Told when the broadcast goes live, loses its broadcaster for a while, or ends (the room hears it). */
-      onHostState?: (vid: string, state: HostState) => Promise<unknown>;
+      /** Told when the broadcast goes live, loses its broadcaster for a while, or ends, and why (the room hears it). */
+      onHostState?: (vid: string, state: HostState, reason?: EndReason) => Promise<unknown>;
       /**
        * Listens for the host's blocks in a room, wherever they are made (another node, say);
        * answers a function that stops listening. Viewers' media lives on this node (it ingests the
        * broadcast), which may have nobody in the room's chat to hear the block otherwise.
        */
       watchBlocks?: (vid: string, onBlock: (uid: number) => void) => () => void;
+      /** This node's broadcast leases (see Leases); they run once `startLeases` is called. */
+      lease?: LeaseOptions;
     } = {},
   ) {
     this.#viewing = opts.viewing ?? new MemoryPresence();
@@ -95,6 +107,15 @@ export class LiveService {
       log: opts.log,
     });
     media.onViewers((vid) => this.#counts.changed(vid));
+    this.#leases = new Leases(db, opts.lease ?? {}, {
+      holds: (vid) => this.media.room(vid) !== null || this.#graceTimers.has(vid),
+      lost: (vid) => this.#drop(vid),
+      swept: (vid) => {
+        this.#tell(vid, 'ended', 'lapsed');
+        void this.#drop(vid).catch((err: unknown) => opts.log?.(err));
+      },
+      log: (err) => opts.log?.(err),
+    });
     media.onPublisher((vid, state) => {
       void this.#publisherState(vid, state).catch((err: unknown) => opts.log?.(err));
     });
@@ -112,58 +133,120 @@ export class LiveService {
   }
 
   /** Tells the room; a failure to tell it is logged, never a failure of the broadcast itself. */
-  #tell(vid: string, state: HostState): void {
-    void this.opts.onHostState?.(vid, state).catch((err: unknown) => this.opts.log?.(err));
+  #tell(vid: string, state: HostState, reason?: EndReason): void {
+    void this.opts.onHostState?.(vid, state, reason).catch((err: unknown) => this.opts.log?.(err));
+  }
+
+  get #lease() {
+    return { node: this.#leases.node, ms: this.#leases.ms };
   }
 
   async #publisherState(vid: string, state: 'connected' | 'interrupted' | 'closed'): Promise<void> {
+    // Shutting down closes every room here: the lease (released with the grace) decides.
+    if (this.#closing) return;
     if (state === 'connected') {
-      clearTimeout(this.#graceTimers.get(vid));
-      this.#graceTimers.delete(vid);
-      await liveRepo.markLive(this.db, vid);
+      this.#disarm(vid);
+      this.#leases.hold(vid);
+      await liveRepo.markLive(this.db, vid, this.#lease);
       this.#tell(vid, 'live');
       return;
     }
-    // The broadcaster ending it closes the media too: that is not an interruption.
+    // The broadcast ending closes the media too: that is not an interruption.
     if (this.#ending.has(vid)) return;
     this.#tell(vid, 'interrupted');
-    if (state === 'closed' && !this.#graceTimers.has(vid)) {
-      // The publisher may republish with the same token; end the broadcast only if it does not.
-      const timer = setTimeout(() => {
-        this.#graceTimers.delete(vid);
-        if (this.media.room(vid)) return;
-        this.#forgetViewers(vid);
-        void liveRepo
-          .end(this.db, vid)
-          .then((ended) => {
-            if (ended) this.#tell(vid, 'ended');
-          })
-          .catch((err: unknown) => this.opts.log?.(err));
-      }, this.opts.graceMs ?? RECONNECT_GRACE_MS);
-      timer.unref();
-      this.#graceTimers.set(vid, timer);
+    // The publisher may come back (the same connection, or a republish with the same token); if
+    // its media does not flow again within the grace, the broadcast ends.
+    this.#arm(vid);
+  }
+
+  /** Starts the reconnect grace for a broadcast whose media is not flowing (once). */
+  #arm(vid: string): void {
+    if (this.#graceTimers.has(vid)) return;
+    const timer = setTimeout(() => {
+      this.#graceTimers.delete(vid);
+      void this.#finish(vid, 'lost', true).catch((err: unknown) => this.opts.log?.(err));
+    }, this.opts.graceMs ?? RECONNECT_GRACE_MS);
+    timer.unref();
+    this.#graceTimers.set(vid, timer);
+  }
+
+  #disarm(vid: string): void {
+    clearTimeout(this.#graceTimers.get(vid));
+    this.#graceTimers.delete(vid);
+  }
+
+  /**
+   * Ends a broadcast: its media here stops, the row ends (with `holderOnly`, only while this node
+   * holds its lease), the room is told why. Answers the ended row, or null if it was not active.
+   */
+  async #finish(vid: string, reason: EndReason, holderOnly = false): Promise<LiveRow | null> {
+    this.#disarm(vid);
+    this.#ending.add(vid);
+    let row: LiveRow | null;
+    try {
+      await this.media.closeRoom(vid);
+      this.#forgetViewers(vid);
+      this.#leases.forget(vid);
+      row = await liveRepo.end(this.db, vid, reason, holderOnly ? this.#leases.node : null);
+    } finally {
+      this.#ending.delete(vid);
+    }
+    if (row) this.#tell(vid, 'ended', reason);
+    return row;
+  }
+
+  /** The broadcast is not this node's any more (ended or taken elsewhere): its media here stops. */
+  async #drop(vid: string): Promise<void> {
+    this.#disarm(vid);
+    this.#leases.forget(vid);
+    if (!this.media.room(vid)) {
+      this.#forgetViewers(vid);
+      return;
+    }
+    this.#ending.add(vid);
+    try {
+      await this.media.closeRoom(vid);
+      this.#forgetViewers(vid);
+    } finally {
+      this.#ending.delete(vid);
     }
   }
 
-  /** Starts a broadcast from the studio: ends any other of this broadcaster's, answers the WHIP token. */
+  /** Renews this node's leases and sweeps lapsed ones from now on (after a first sweep). */
+  async startLeases(): Promise<void> {
+    await this.#leases.start();
+  }
+
+  /**
+   * Starts a broadcast from the studio, answers the WHIP token. One live per broadcaster: one that
+   * is live (its lease held) elsewhere, another tab or OBS, is refused (`live_elsewhere`) unless
+   * `takeOver`, and then ended as taken over (that tab is told); a lapsed one just ends.
+   */
   async start(
     uid: number,
-    input: { title: string; orientation: 'portrait' | 'landscape' },
+    input: { title: string; orientation: 'portrait' | 'landscape'; takeOver?: boolean },
   ): Promise<{ live: LiveRow; publishToken: string }> {
     const title = input.title.trim();
     if (!title) throw new AppError('title_required');
     if (this.opts.sensitive?.contains(title)) throw new AppError('title_sensitive');
     const previous = await liveRepo.active(this.db, uid);
-    if (previous) await this.end(uid, previous.vid);
+    if (previous) {
+      if (previous.leased && !input.takeOver) throw new AppError('live_elsewhere');
+      await this.#finish(previous.vid, previous.leased ? 'taken_over' : 'lapsed');
+    }
     const publishToken = newToken();
-    const live = await liveRepo.insert(this.db, {
-      vid: newVid(),
-      uid,
-      title,
-      orientation: input.orientation,
-      source: 'studio',
-      tokenHash: hashToken(publishToken),
-    });
+    const live = await liveRepo.insert(
+      this.db,
+      {
+        vid: newVid(),
+        uid,
+        title,
+        orientation: input.orientation,
+        source: 'studio',
+        tokenHash: hashToken(publishToken),
+      },
+      { node: this.#leases.node, ms: Math.max(START_LEASE_MS, this.#leases.ms) },
+    );
     return { live, publishToken };
   }
 
@@ -219,34 +302,44 @@ export class LiveService {
     const uid = await liveRepo.streamKeyOwner(this.db, hashToken(key));
     if (uid === null) throw new AppError('stream_key_invalid');
     if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
-    let live = await liveRepo.active(this.db, uid);
+    let live: LiveRow | null = await liveRepo.active(this.db, uid);
     if (live && (live.source !== 'obs' || this.media.room(live.vid))) {
       if (this.media.room(live.vid)) throw new AppError('publisher_exists');
-      await this.end(uid, live.vid);
+      // OBS cannot be asked: publishing from it takes over the studio's broadcast (told so).
+      await this.#finish(live.vid, 'taken_over');
       live = null;
     }
     if (!live) {
       const nickname = (await liveRepo.nicknameOf(this.db, uid)) ?? 'Live';
-      live = await liveRepo.insert(this.db, {
-        vid: newVid(),
-        uid,
-        title: nickname.slice(0, 60),
-        orientation: 'landscape',
-        source: 'obs',
-        tokenHash: null,
-      });
+      live = await liveRepo.insert(
+        this.db,
+        {
+          vid: newVid(),
+          uid,
+          title: nickname.slice(0, 60),
+          orientation: 'landscape',
+          source: 'obs',
+          tokenHash: null,
+        },
+        this.#lease,
+      );
     }
-    const session = await this.media.publish(live.vid, offer);
-    clearTimeout(this.#graceTimers.get(live.vid));
-    this.#graceTimers.delete(live.vid);
-    return { vid: live.vid, session };
+    return { vid: live.vid, session: await this.#publishHere(live.vid, offer) };
   }
 
   async publish(vid: string, token: string | undefined, offer: string) {
     await this.authorizePublish(vid, token);
+    return this.#publishHere(vid, offer);
+  }
+
+  /**
+   * The publisher's media comes to this node: its lease is this node's from now on (a node it
+   * left lets it go at its next renewal). A grace already running (a republish after a loss) runs
+   * on until the media flows.
+   */
+  async #publishHere(vid: string, offer: string) {
     const session = await this.media.publish(vid, offer);
-    clearTimeout(this.#graceTimers.get(vid));
-    this.#graceTimers.delete(vid);
+    await this.#leases.take(vid);
     return session;
   }
 
@@ -254,9 +347,8 @@ export class LiveService {
     await this.authorizePublish(vid, token);
     const s = this.media.session(sessionId);
     if (!s || s.room !== vid || s.role !== 'publisher') throw new AppError('media_session_not_found');
-    await this.media.close(sessionId);
     // Hanging up on purpose (WHIP DELETE) ends the broadcast; a lost connection waits for a return.
-    await liveRepo.end(this.db, vid);
+    await this.#finish(vid, 'host');
   }
 
   /**
@@ -336,19 +428,7 @@ export class LiveService {
     const live = await liveRepo.byVid(this.db, vid);
     if (!live) throw new AppError('video_not_found');
     if (live.uid !== uid) throw new AppError('not_room_owner');
-    clearTimeout(this.#graceTimers.get(vid));
-    this.#graceTimers.delete(vid);
-    this.#ending.add(vid);
-    let row;
-    try {
-      await this.media.closeRoom(vid);
-      this.#forgetViewers(vid);
-      row = await liveRepo.end(this.db, vid);
-    } finally {
-      this.#ending.delete(vid);
-    }
-    if (row) this.#tell(vid, 'ended');
-    const ended = row ?? live;
+    const ended = (await this.#finish(vid, 'host')) ?? live;
     const start = ended.started_at ?? ended.created_at;
     const stop = ended.ended_at ?? new Date();
     return {
@@ -397,10 +477,17 @@ export class LiveService {
     return counted.sort((a, b) => b.viewers - a.viewers);
   }
 
-  shutdown(): void {
+  /**
+   * Stops this node's part: the media here is about to stop with the process, so its broadcasts
+   * keep a last lease of the reconnect grace, held by nobody (their publishers may republish to
+   * another node, or to this one restarted); the sweep ends those that do not come back.
+   */
+  async shutdown(): Promise<void> {
+    this.#closing = true;
     this.#counts.close();
     for (const t of this.#graceTimers.values()) clearTimeout(t);
     this.#graceTimers.clear();
     for (const vid of [...this.#blockWatch.keys()]) this.#forgetViewers(vid);
+    await this.#leases.stop(this.opts.graceMs ?? RECONNECT_GRACE_MS);
   }
 }

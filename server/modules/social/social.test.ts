@@ -4,6 +4,7 @@ import { WebSocket } from 'ws';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInUser } from '../../testing/auth';
+import { putOnAir } from '../../testing/people';
 import { RELATION } from './service';
 
 const kv = new MemoryKv();
@@ -93,7 +94,7 @@ describe('follows', () => {
       payload: { title: 'Follow me' },
     });
     const vid = live.json<{ data: { vid: string } }>().data.vid;
-    await t.testDb.db.query("UPDATE lives SET status = 'live' WHERE vid = $1", [vid]);
+    await putOnAir(t.testDb.db, vid);
     const port = (t.app.server.address() as AddressInfo).port;
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
     const frames: string[] = [];

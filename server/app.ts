@@ -26,6 +26,7 @@ import { liveRoutes } from './modules/live/routes';
 import { LiveService } from './modules/live/service';
 import { SensitiveWords } from './modules/moderation/sensitive';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
+import { registerInputHygiene } from './http/hygiene';
 import { redactUrl } from './http/redact';
 import { createMetrics, registerMetrics } from './http/metrics';
 import { ContentStore } from './modules/content/content';
@@ -302,6 +303,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-frame-options', 'SAMEORIGIN');
     return payload;
   });
+
+  registerInputHygiene(app);
+
+  // Files the static plugin does not have (and methods no route takes): the API's 404, not Fastify's.
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(errorBody('not_found', requestLocale(req))));
 
   app.setErrorHandler((err, req, reply) => {
     const appError = toAppError(err);

@@ -2,6 +2,7 @@ import { roomRepo } from '../room/repo';
 import { existingLive } from './existing';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
+import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { MediaEngine } from '../../media/engine';
@@ -119,7 +120,8 @@ export class LiveService {
     uid: number,
     input: { title: string; orientation: 'portrait' | 'landscape' },
   ): Promise<{ live: LiveRow; publishToken: string }> {
-    const title = input.title.trim();
+    // Shown to everyone: no direction overrides, invisible or control characters (common/text.ts).
+    const title = cleanText(input.title).trim();
     if (!title) throw new AppError('title_required');
     if (this.opts.sensitive?.contains(title)) throw new AppError('title_sensitive');
     const previous = await liveRepo.active(this.db, uid);

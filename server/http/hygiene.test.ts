@@ -26,7 +26,8 @@ afterAll(async () => {
   await kv.close();
 });
 
-const send = (o: InjectOptions & { url: string }) => t.app.inject({ ...o, headers: { ...me.headers, ...o.headers } });
+const send = (o: InjectOptions & { url: string }) =>
+  t.app.inject({ ...o, headers: { ...me.headers, ...o.headers } });
 
 describe('NUL and lone surrogates', () => {
   it('are refused with 400 invalid_characters wherever they arrive', async () => {

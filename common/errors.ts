@@ -4,6 +4,8 @@
  */
 export const ERRORS = {
   validation_failed: { code: 1001, http: 400 },
+  /** Text PostgreSQL cannot store or no person types: NUL (U+0000), a lone surrogate (server/http/hygiene.ts). */
+  invalid_characters: { code: 1002, http: 400 },
   not_found: { code: 1004, http: 404 },
   page_not_found: { code: 1404, http: 404 },
   method_not_allowed: { code: 1005, http: 405 },

@@ -182,7 +182,6 @@ describe('pages', () => {
       '/..%2f..%2fpackage.json.html',
       '/content/pages/safety/en.md',
       '/%E0%A4%A',
-      '/safety/%00.html',
       '/' + 'x/'.repeat(800),
       '/news?page=999',
       '/news?page=abc',
@@ -193,6 +192,11 @@ describe('pages', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.body, url).not.toContain('"name": "beamly"');
     }
+    // NUL is refused before any route, pages too (server/http/hygiene.ts).
+    expect((await get('/safety/%00.html')).json()).toMatchObject({
+      status: 400,
+      error: 'invalid_characters',
+    });
     const res = await get('/de/nothing-here');
     expect(res.body).toContain('/de/nothing-here');
     expect(htmlAttrs(res.body).lang).toBe('de');

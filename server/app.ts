@@ -29,6 +29,8 @@ import { liveRoutes } from './modules/live/routes';
 import { LiveService } from './modules/live/service';
 import { SensitiveWords } from './modules/moderation/sensitive';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
+import { registerInputHygiene } from './http/hygiene';
+import { registerSecurityHeaders } from './http/security';
 import { redactUrl } from './http/redact';
 import { createMetrics, registerMetrics } from './http/metrics';
 import { ContentStore } from './modules/content/content';
@@ -127,6 +129,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     bodyLimit: 256 * 1024,
     routerOptions: { maxParamLength: 1024 },
+    // A request (headers and body) must arrive in time: a body trickled in a byte at a time no longer
+    // holds a connection open forever (408). Upgraded WebSockets and answers being sent are not
+    // requests being received, so live rooms and replay downloads are not cut.
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    http: {
+      headersTimeout: config.HEADERS_TIMEOUT_SECONDS * 1000,
+      // How often Node looks for requests past their time (its default, 30 s, would let a short
+      // timeout run up to 30 s late).
+      connectionsCheckingInterval: Math.min(30_000, (config.HEADERS_TIMEOUT_SECONDS * 1000) / 2),
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -369,12 +382,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('x-frame-options', 'SAMEORIGIN');
-    return payload;
-  });
+  registerSecurityHeaders(app, config);
+
+  registerInputHygiene(app);
+
+  // Files the static plugin does not have (and methods no route takes): the API's 404, not Fastify's.
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(errorBody('not_found', requestLocale(req))));
 
   app.setErrorHandler((err, req, reply) => {
     const appError = toAppError(err);
@@ -384,7 +397,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .send(errorBody(appError.errorName, requestLocale(req), appError.details));
   });
 
-  registerMetrics(app, metrics);
+  registerMetrics(app, metrics, config.METRICS_TOKEN);
 
   app.get(
     '/healthz',

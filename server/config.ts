@@ -44,6 +44,20 @@ const schema = z
      * outermost trusted proxy saw). Unset: 1 online and gray (the load balancer), 0 otherwise.
      */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
+    /**
+     * Seconds a client has to send a whole request (headers and body): a body trickled in slowly is
+     * cut off (408) instead of holding a connection open forever. Answers (replays) are not bound.
+     */
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(60),
+    /** Seconds a client has to send a request's headers. */
+    HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(15),
+    /** Seconds an idle keep-alive connection stays open (above a load balancer's usual 60). */
+    KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(72),
+    /**
+     * The bearer token /metrics asks for (Prometheus: `authorization: {credentials: …}`). Required
+     * online and gray; unset elsewhere, /metrics is open.
+     */
+    METRICS_TOKEN: z.string().min(16).optional(),
     /** Open realtime connections (/ws) per client address: a tab holds one. */
     WS_MAX_PER_IP: z.coerce.number().int().positive().default(50),
     /** Seconds a viewer watches without following before the follow invitation (spec §2). */
@@ -227,10 +241,18 @@ const schema = z
       if (!c.PUBLIC_BASE_URL)
         ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'required online/gray' });
       if (!c.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required online/gray' });
+      if (!c.METRICS_TOKEN)
+        ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN'], message: 'required online/gray' });
       if (!c.SMS_URL) ctx.addIssue({ code: 'custom', path: ['SMS_URL'], message: 'required online/gray' });
       if (c.PAYMENT_PROVIDER !== 'stripe')
         ctx.addIssue({ code: 'custom', path: ['PAYMENT_PROVIDER'], message: 'stripe online/gray' });
     }
+    if (c.HEADERS_TIMEOUT_SECONDS > c.REQUEST_TIMEOUT_SECONDS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HEADERS_TIMEOUT_SECONDS'],
+        message: 'must not be above REQUEST_TIMEOUT_SECONDS',
+      });
     if (c.PAYMENT_PROVIDER === 'stripe') {
       for (const k of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)
         if (!c[k])

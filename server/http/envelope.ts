@@ -40,9 +40,13 @@ export function toAppError(err: unknown): AppError {
   if (e.validation) return new AppError('validation_failed', e.validation);
   if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return new AppError('payload_too_large');
-  if (e.statusCode === 400 || e.statusCode === 415) return new AppError('validation_failed');
-  if (e.statusCode === 404) return new AppError('not_found');
+  // Plugins' refusals: the static files answer 403 for paths outside their folder ('.', '..',
+  // names too long): to the caller that is a file that does not exist.
+  if (e.statusCode === 403 || e.statusCode === 404) return new AppError('not_found');
   if (e.statusCode === 405) return new AppError('method_not_allowed');
   if (e.statusCode === 429) return new AppError('too_many_requests');
+  // Any other refusal of the request itself (400, 415, 431, …) is bad input, never a server fault.
+  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500)
+    return new AppError('validation_failed');
   return new AppError('internal');
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../common/errors';
+import { safeEqual } from '../modules/auth/crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics, one registry per app instance (tests run several in one process). */
@@ -48,7 +50,11 @@ export function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
+/**
+ * Request durations for every route, and GET /metrics. With a token (required online and gray),
+ * /metrics answers only `Authorization: Bearer <token>` and is a plain 404 to everyone else.
+ */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, token?: string): void {
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe(
@@ -56,7 +62,9 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
       reply.elapsedTime / 1000,
     );
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (token && !safeEqual(req.headers.authorization ?? '', `Bearer ${token}`))
+      throw new AppError('not_found');
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });

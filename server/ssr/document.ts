@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { htmlLang, isRtl, LOCALES, OG_LOCALE, type Locale } from '../../common/locales';
 import { STATE_ELEMENT_ID, type AppState } from '../../web/app/state';
 
@@ -36,6 +37,16 @@ export function jsonForScript(value: unknown): string {
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }
+
+/** The page's one inline script: loads the app (see renderDocument). Its text is constant. */
+export const BOOTSTRAP_SCRIPT =
+  `(function(s){var load=JSON.parse(s.getAttribute('data-load'));` +
+  `addEventListener('load',function(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(function(){` +
+  `load.forEach(function(a){var e;if(a[0]==='script'){e=document.createElement('script');e.type='module';e.src=a[1]}` +
+  `else{e=document.createElement('link');e.rel=a[0];e.href=a[1]}document.head.appendChild(e)})})})})})})(document.currentScript)`;
+
+/** The CSP source allowing BOOTSTRAP_SCRIPT. */
+export const BOOTSTRAP_SCRIPT_HASH = `'sha256-${createHash('sha256').update(BOOTSTRAP_SCRIPT).digest('base64')}'`;
 
 export function localeUrl(baseUrl: string, locale: Locale, path: string): string {
   return `${baseUrl}/${locale}${path === '/' ? '' : path}`;
@@ -86,12 +97,10 @@ export function renderDocument(p: DocumentParts): string {
   // page (whose links and forms work without script) is on screen first, and fetching and running
   // the bundle never competes with it. The page's chunks are preloaded alongside the entry so
   // hydration does not wait on a chain of imports.
+  // The list rides in an attribute so that the script's text never changes: the
+  // Content-Security-Policy allows exactly this script by its hash (server/http/security.ts).
   const load = [...p.preloads.map((href) => ['modulepreload', href]), ['script', p.entry]];
-  head.push(
-    `<script>addEventListener('load',function(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(function(){` +
-      `${jsonForScript(load)}.forEach(function(a){var e;if(a[0]==='script'){e=document.createElement('script');e.type='module';e.src=a[1]}` +
-      `else{e=document.createElement('link');e.rel=a[0];e.href=a[1]}document.head.appendChild(e)})})})})})</script>`,
-  );
+  head.push(`<script data-load="${escapeHtml(JSON.stringify(load))}">${BOOTSTRAP_SCRIPT}</script>`);
   return (
     `<!doctype html><html lang="${lang}" dir="${isRtl(locale) ? 'rtl' : 'ltr'}"><head>${head.join('')}</head>` +
     `<body><div id="root">${p.appHtml}</div>` +

@@ -150,6 +150,17 @@ describe('live room chat', () => {
     expect(sent?.text).toBe('&lt;3'.repeat(100));
   });
 
+  it('drops bidi overrides and invisible characters, keeps emoji sequences, masks hidden words', async () => {
+    const f = await connect((await signedInUser(t, kv, 'chat-bidi@example.com', 'bidi pass 1')).headers);
+    await f.join(vid);
+    f.send({ t: 'chat', room: vid, text: 'see \u202egnp.exe\u202c 👨‍👩‍👧\u200b', ref: 'b1' });
+    f.send({ t: 'chat', room: vid, text: 'free p\u200bo\u200dr\u2060n and c.o.c.a.i.n.e', ref: 'b2' });
+    await f.wait(() => f.chats().length >= 2);
+    const texts = f.chats().map((m) => m.text);
+    expect(texts).toContain('see gnp.exe 👨‍👩‍👧');
+    expect(texts).toContain('free **** and *************');
+  });
+
   it('an ended broadcast keeps its chat readable but takes no more messages', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import { escapeChat, unescapeChat } from '../../../common/realtime';
+import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
@@ -106,8 +107,9 @@ export class ChatService {
     // person was joining could not drop a connection it did not yet know of.
     if (who.uid !== host && !who.staff && (await roomRepo.isBlocked(this.db, host, who.uid)))
       throw new AppError('blocked_permanently');
-    // The page sends < and > escaped (spec §5); the limit counts what the person wrote.
-    const text = Array.from(graphemes.segment(unescapeChat(msg.text).trim()), (g) => g.segment)
+    // The page sends < and > escaped (spec §5); the limit counts what the person wrote, without
+    // direction overrides, invisible or control characters (common/text.ts).
+    const text = Array.from(graphemes.segment(cleanText(unescapeChat(msg.text)).trim()), (g) => g.segment)
       .slice(0, MAX_CHAT_CHARS)
       .join('');
     if (!text && msg.sticker === undefined) throw new AppError('chat_empty');

@@ -3,6 +3,7 @@ import { existingLive } from './existing';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import type { EndReason } from '../../../common/realtime';
+import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
@@ -226,7 +227,8 @@ export class LiveService {
     uid: number,
     input: { title: string; orientation: 'portrait' | 'landscape'; takeOver?: boolean },
   ): Promise<{ live: LiveRow; publishToken: string }> {
-    const title = input.title.trim();
+    // Shown to everyone: no direction overrides, invisible or control characters (common/text.ts).
+    const title = cleanText(input.title).trim();
     if (!title) throw new AppError('title_required');
     if (this.opts.sensitive?.contains(title)) throw new AppError('title_sensitive');
     const previous = await liveRepo.active(this.db, uid);

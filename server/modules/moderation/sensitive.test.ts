@@ -79,3 +79,36 @@ describe('masking chat', () => {
     expect(words.mask('ass ass')).toBe('*** ***');
   });
 });
+
+describe('words hidden with invisible characters or punctuation (issue 16)', () => {
+  const words = new SensitiveWords(['cocaine', 'porn', '色情', 'đĩ']);
+
+  it('finds words with zero-width characters, joiners, bidi controls or soft hyphens inside', () => {
+    for (const text of [
+      'co\u200bcaine',
+      'p\u200do\u200cr\u2060n',
+      'co\u00adcaine',
+      'por\u202en',
+      '色\ufeff情',
+      'đ\u200bĩ',
+    ])
+      expect(words.contains(text), JSON.stringify(text)).toBe(true);
+  });
+
+  it('finds words spelled out with punctuation or symbols between the letters', () => {
+    for (const text of ['free c.o.c.a.i.n.e', 'co-caine party', 'p_o_r_n', 'p*o*r*n', '色.情', 'đ.ĩ'])
+      expect(words.contains(text), text).toBe(true);
+  });
+
+  it('still reads words as whole words: punctuation around a word is no part of it', () => {
+    expect(words.contains('free-porn site')).toBe(true);
+    expect(words.contains('pornography')).toBe(false);
+    expect(words.contains('corn.pop')).toBe(false);
+    expect(words.contains('co caine')).toBe(false);
+  });
+
+  it('masks the whole hidden word, separators and invisible characters included', () => {
+    expect(words.mask('no c.o.c.a.i.n.e!')).toBe('no *************!');
+    expect(words.mask('no p\u200born here')).toBe('no ***** here');
+  });
+});

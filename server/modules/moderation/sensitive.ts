@@ -20,6 +20,17 @@ const ACCENTS: readonly [number, number][] = [
   [0x0670, 0x0670],
   [0x0640, 0x0640],
 ];
+/** Characters that do not show (Unicode's default ignorables: zero-width, joiners, bidi controls, …). */
+const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
+/** Punctuation and symbols: what may stand between the letters of a word to hide it ('c.o.c.a.i.n.e'). */
+const PUNCTUATION = /^[\p{P}\p{S}]$/u;
+/**
+ * Every punctuation mark or symbol reads as this one private-use character, so that the patterns
+ * can allow any number of them between letters with a one-character class: a Unicode property
+ * class at every position made the patterns take seconds to compile.
+ */
+const SEP = '\ue000';
+
 const isAccent = (cp: number) => ACCENTS.some(([from, to]) => cp >= from && cp <= to);
 /** Arabic letters written several ways, matched as one (hamza forms of alif, alif maqsura, ta marbuta). */
 const ARABIC_FOLD: Record<string, string> = { أ: 'ا', إ: 'ا', آ: 'ا', ى: 'ي', ة: 'ه' };
@@ -43,12 +54,27 @@ function prepare(text: string): Prepared {
     const code = ch.charCodeAt(0);
     if (code < 0x80) {
       // Most chat is ASCII: nothing to normalise or fold.
-      const lower = code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : ch;
+      const lower =
+        code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : isAsciiPunctuation(code) ? SEP : ch;
       p.exact += lower;
       p.exactAt.push(at);
       p.bare += lower;
       p.bareAt.push(at);
       at += 1;
+      continue;
+    }
+    // Invisible characters (zero-width, joiners, bidi controls, soft hyphens…) are not read:
+    // 'co\u200bcaine' is 'cocaine'. Masking still covers them (a match spans their positions).
+    if (IGNORABLE.test(ch)) {
+      at += ch.length;
+      continue;
+    }
+    if (PUNCTUATION.test(ch)) {
+      p.exact += SEP;
+      p.exactAt.push(at);
+      p.bare += SEP;
+      p.bareAt.push(at);
+      at += ch.length;
       continue;
     }
     for (const unit of ch.normalize('NFKD').toLowerCase()) {
@@ -68,10 +94,28 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** ASCII punctuation and symbols: ! to /, : to @, [ to `, { to ~. */
+function isAsciiPunctuation(code: number): boolean {
+  return (
+    (code >= 0x21 && code <= 0x2f) ||
+    (code >= 0x3a && code <= 0x40) ||
+    (code >= 0x5b && code <= 0x60) ||
+    (code >= 0x7b && code <= 0x7e)
+  );
+}
+
+/**
+ * An entry as a pattern that also matches it with punctuation or symbols between its letters
+ * ('c.o.c.a.i.n.e', 'co-caine'). A letter with its combining marks is one step.
+ */
+function spelled(w: string): string {
+  return (w.match(/\P{M}\p{M}*|\p{M}+/gu) ?? []).map(escapeRe).join(`${SEP}*`);
+}
+
 function pattern(entries: string[]): RegExp | null {
   if (!entries.length) return null;
   const parts = entries.map((w) =>
-    NO_SPACES.test(w) ? escapeRe(w) : `(?<![\\p{L}\\p{N}\\p{M}])${escapeRe(w)}(?![\\p{L}\\p{N}\\p{M}])`,
+    NO_SPACES.test(w) ? spelled(w) : `(?<![\\p{L}\\p{N}\\p{M}])${spelled(w)}(?![\\p{L}\\p{N}\\p{M}])`,
   );
   return new RegExp(parts.join('|'), 'gu');
 }

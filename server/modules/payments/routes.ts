@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COIN_PACKAGES } from '../../../common/money';
+import { AppError } from '../../../common/errors';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { requestLocale } from '../../http/locale';
 import { requireAuth } from '../auth/context';
@@ -234,7 +235,9 @@ export function paymentRoutes(deps: {
           },
         },
         async (req) => {
-          await payments.webhook(req.body as Buffer, req.headers);
+          // No JSON body (another content type, or none): nothing signed to check.
+          if (!Buffer.isBuffer(req.body)) throw new AppError('bad_signature');
+          await payments.webhook(req.body, req.headers);
           return { status: 200 as const, data: { received: true } };
         },
       );

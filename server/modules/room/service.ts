@@ -1,5 +1,6 @@
 import { AppError } from '../../../common/errors';
 import { REPORT_MAX_CHARS, type ReportCategory } from '../../../common/room';
+import { cleanText } from '../../../common/text';
 import { countGraphemes } from '../../../common/validation';
 import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
@@ -80,7 +81,7 @@ export class RoomService {
     limitScale = 1,
   ): Promise<number> {
     if (reporter === r.target) throw new AppError('report_self');
-    const reason = r.reason.trim();
+    const reason = cleanText(r.reason).trim();
     if (countGraphemes(reason) > REPORT_MAX_CHARS)
       throw new AppError('validation_failed', { field: 'reason' });
     if (!(await this.users.byUid(r.target))) throw new AppError('not_found');

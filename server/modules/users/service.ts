@@ -7,6 +7,7 @@ import {
   zodiacOf,
   type ZodiacSign,
 } from '../../../common/profile';
+import { cleanText } from '../../../common/text';
 import { isName } from '../../../common/validation';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
@@ -83,10 +84,11 @@ export class UsersService {
   async update(uid: number, input: ProfileInput): Promise<PublicProfile> {
     const nickname = input.nickname.trim();
     if (!isName(nickname)) throw new AppError('validation_failed', { field: 'nickname' });
-    if (Array.from(input.usign).length > SIGNATURE_MAX)
-      throw new AppError('validation_failed', { field: 'usign' });
-    if (Array.from(input.addr).length > ADDRESS_MAX)
-      throw new AppError('validation_failed', { field: 'addr' });
+    // What others read: no direction overrides, invisible or control characters (common/text.ts).
+    const usign = cleanText(input.usign).trim();
+    const addr = cleanText(input.addr).trim();
+    if (Array.from(usign).length > SIGNATURE_MAX) throw new AppError('validation_failed', { field: 'usign' });
+    if (Array.from(addr).length > ADDRESS_MAX) throw new AppError('validation_failed', { field: 'addr' });
     if (![0, 1, 2].includes(input.sex)) throw new AppError('validation_failed', { field: 'sex' });
     if (input.birthday !== null) {
       const date = new Date(`${input.birthday}T00:00:00Z`);
@@ -101,8 +103,8 @@ export class UsersService {
     const row = await usersRepo.update(this.db, uid, {
       ...input,
       nickname,
-      usign: input.usign.trim(),
-      addr: input.addr.trim(),
+      usign,
+      addr,
     });
     if (!row) throw new AppError('invalid_session');
     return toPublic(row, this.now());

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import { BOOTSTRAP_SCRIPT_HASH } from '../ssr/document';
+
+/**
+ * What pages may load and run. Scripts: the site's own files and the one inline script of the
+ * server-rendered pages, by its hash (its text is constant, so cached pages keep working; a nonce
+ * would need a new page per request). Styles allow inline: React writes style attributes (the
+ * image cropper, avatars) and the sandbox checkout and development outbox carry a <style>; a
+ * style cannot run code. Images: uploads, the captcha (data:) and photos being cropped (blob:).
+ * connect-src 'self' covers fetch, WHIP/WHEP and the same-origin WebSocket.
+ */
+export function contentSecurityPolicy(): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${BOOTSTRAP_SCRIPT_HASH}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "connect-src 'self'",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+/**
+ * Browser features: camera and microphone for the studio (this origin only, never an embedded
+ * frame), screen sharing, full screen and picture-in-picture for the player; the rest off.
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=(self)',
+  'microphone=(self)',
+  'display-capture=(self)',
+  'fullscreen=(self)',
+  'picture-in-picture=(self)',
+  'autoplay=(self)',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'midi=()',
+  'browsing-topics=()',
+].join(', ');
+
+/** A year; without includeSubDomains or preload, which would bind the operator's other hosts. */
+const HSTS = 'max-age=31536000';
+
+/** Whether browsers are told to use HTTPS only: a public site (online, gray) at an https address. */
+export function wantsHsts(config: Pick<Config, 'APP_ENV' | 'publicBaseUrl'>): boolean {
+  return (
+    (config.APP_ENV === 'online' || config.APP_ENV === 'gray') && config.publicBaseUrl.startsWith('https:')
+  );
+}
+
+/** Security headers on every answer (pages, API, files). */
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const headers: Record<string, string> = {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-frame-options': 'SAMEORIGIN',
+    'content-security-policy': contentSecurityPolicy(),
+    'permissions-policy': PERMISSIONS_POLICY,
+  };
+  if (wantsHsts(config)) headers['strict-transport-security'] = HSTS;
+  app.addHook('onSend', async (_req, reply, payload) => {
+    void reply.headers(headers);
+    return payload;
+  });
+}

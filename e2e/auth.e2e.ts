@@ -276,13 +276,13 @@ describe('the personal page', () => {
     const counts = page.locator('.profile__counts li').first();
     expect(await counts.textContent()).toBe('0 followers');
     await page.getByRole('button', { name: 'Follow', exact: true }).click();
-    await page.getByRole('button', { name: 'Following' }).waitFor();
+    await page.getByRole('button', { name: 'Following', exact: true }).waitFor();
     expect(await counts.textContent()).toBe('1 follower');
     await page.reload();
     await waitReady(page);
-    await page.getByRole('button', { name: 'Following' }).waitFor();
+    await page.getByRole('button', { name: 'Following', exact: true }).waitFor();
     expect(await counts.textContent()).toBe('1 follower');
-    await page.getByRole('button', { name: 'Following' }).click();
+    await page.getByRole('button', { name: 'Following', exact: true }).click();
     await page.getByRole('button', { name: 'Follow', exact: true }).waitFor();
     expect(await counts.textContent()).toBe('0 followers');
     expect(errors).toEqual([]);

@@ -2,16 +2,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../server/infra/kv';
 import { CLIENT_DIST } from '../server/paths';
+import { signedInUser } from '../server/testing/auth';
 import type { BuildManifest } from '../server/ssr/assets';
 import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
 
 let e2e: E2E;
+const kv = new MemoryKv();
 beforeAll(async () => {
-  e2e = await startE2E();
+  e2e = await startE2E({ kv });
 });
 afterAll(async () => {
   await e2e.close();
+  await kv.close();
 });
 
 async function open(
@@ -230,5 +234,36 @@ describe('script errors', () => {
     await expect.poll(() => beacons.length).toBe(1);
     await expect.poll(reported).toBe(before + 1);
     await page.context().close();
+  });
+
+  it('reports a signed-in person’s errors too (a report carries no session, so needs no CSRF token)', async () => {
+    const { headers } = await signedInUser(e2e.app, kv, 'script-errors@example.com', 'script pass 1');
+    const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const jar = Object.fromEntries(
+      (headers.cookie ?? '').split('; ').map((c) => c.split('=') as [string, string]),
+    );
+    await context.addCookies(
+      ['sid', 'csrf', 'cookie_consent'].map((name) => ({ name, value: jar[name] ?? 'all', url: e2e.base })),
+    );
+    const page = await context.newPage();
+    await page.goto(`${e2e.base}/en`);
+    await waitReady(page);
+    const reported = async () => {
+      const text = await (await fetch(`${e2e.base}/metrics`)).text();
+      return Number(/^client_errors_total (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await reported();
+    const answers: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/v1/client-errors')) answers.push(r.status());
+    });
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('boom while signed in');
+      });
+    });
+    await expect.poll(() => answers).toEqual([200]);
+    await expect.poll(reported).toBe(before + 1);
+    await context.close();
   });
 });

@@ -35,7 +35,7 @@ describe('a session that ends elsewhere', () => {
     const { context, page } = await openPage(e2e, `/en/v/${vid}`, 1280);
     let sockets = 0;
     page.on('websocket', () => sockets++);
-    await page.getByPlaceholder('Sign in to chat').click();
+    await page.locator('.chat__form').getByRole('button', { name: 'Sign in to chat' }).click();
     const dialog = page.getByRole('dialog', { name: 'Sign in' });
     await dialog.getByRole('textbox', { name: 'E-mail' }).fill(VIEWER.email);
     await dialog.getByLabel('Password', { exact: true }).fill(VIEWER.password);
@@ -56,7 +56,7 @@ describe('a session that ends elsewhere', () => {
     expect(out.statusCode).toBe(200);
 
     await page.getByText('Please log in again').waitFor();
-    await page.getByPlaceholder('Sign in to chat').waitFor();
+    await page.locator('.chat__form').getByRole('button', { name: 'Sign in to chat' }).waitFor();
     // The room goes on: what the host says next arrives over the visitor's connection.
     const clients = realtimeClients(`${e2e.base.replace('http', 'ws')}/ws`);
     try {

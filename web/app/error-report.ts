@@ -11,7 +11,16 @@ function report(message: string, stack?: string) {
     stack: stack?.slice(0, 2000),
     url: location.pathname,
   });
-  navigator.sendBeacon('/api/v1/client-errors', new Blob([body], { type: 'application/json' }));
+  // A beacon carries the session cookie, and a signed-in session's POST needs a CSRF token that a
+  // beacon cannot send; a report needs no identity, so it goes without cookies (and so without CSRF),
+  // and keepalive lets it outlive a page that is unloading, as a beacon would.
+  void fetch('/api/v1/client-errors', {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'omit',
+    headers: { 'content-type': 'application/json' },
+    body,
+  }).catch(() => undefined);
 }
 
 /** Sends the page's uncaught errors and rejections to the server's log (the site and the payment app). */

@@ -120,26 +120,31 @@ async function visitAll(urls: string[], axeCheck: boolean, concurrency = 3): Pro
 describe('every route in every language', () => {
   const english = new Map<string, string>();
 
-  it.each(['en', ...LOCALES.filter((l) => l !== 'en')] as Locale[])('%s', async (locale) => {
-    const urls = ROUTES.map((r) => `/${locale}${r}`);
-    const results = await visitAll(urls, AXE_LOCALES.has(locale));
-    const sameTitle: string[] = [];
-    for (const [i, route] of ROUTES.entries()) {
-      const url = urls[i] as string;
-      const v = results.get(url);
-      expect(v, url).toBeDefined();
-      if (!v) continue;
-      expect(v.status, url).toBe(NOT_FOUND.has(route) ? 404 : 200);
-      expect(v.lang, url).toBe(htmlLang(locale));
-      expect(v.dir, url).toBe(locale === 'ar' ? 'rtl' : 'ltr');
-      expect(v.title.length, url).toBeGreaterThan(0);
-      expect(v.errors, url).toEqual([]);
-      expect(v.serious, url).toEqual([]);
-      if (locale === 'en') english.set(route, v.title);
-      else if (english.get(route) === v.title && !route.startsWith('/v/') && !route.startsWith('/u/'))
-        sameTitle.push(route);
-    }
-    // A translated title: only loanword titles ("News" in German) may equal the English one.
-    expect(sameTitle.length, sameTitle.join(' ')).toBeLessThanOrEqual(2);
-  });
+  it.each(['en', ...LOCALES.filter((l) => l !== 'en')] as Locale[])(
+    '%s',
+    async (locale) => {
+      const urls = ROUTES.map((r) => `/${locale}${r}`);
+      const results = await visitAll(urls, AXE_LOCALES.has(locale));
+      const sameTitle: string[] = [];
+      for (const [i, route] of ROUTES.entries()) {
+        const url = urls[i] as string;
+        const v = results.get(url);
+        expect(v, url).toBeDefined();
+        if (!v) continue;
+        expect(v.status, url).toBe(NOT_FOUND.has(route) ? 404 : 200);
+        expect(v.lang, url).toBe(htmlLang(locale));
+        expect(v.dir, url).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+        expect(v.title.length, url).toBeGreaterThan(0);
+        expect(v.errors, url).toEqual([]);
+        expect(v.serious, url).toEqual([]);
+        if (locale === 'en') english.set(route, v.title);
+        else if (english.get(route) === v.title && !route.startsWith('/v/') && !route.startsWith('/u/'))
+          sameTitle.push(route);
+      }
+      // A translated title: only loanword titles ("News" in German) may equal the English one.
+      expect(sameTitle.length, sameTitle.join(' ')).toBeLessThanOrEqual(2);
+      // English and Arabic run axe on some forty pages: about 90 s on a quiet two-core machine.
+    },
+    480_000,
+  );
 });

@@ -35,7 +35,8 @@ describe('the built server process', () => {
     proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
     const exited = new Promise<number | null>((resolve) => proc.once('exit', resolve));
     try {
-      const until = Date.now() + 20_000;
+      // Migrating and seeding an embedded database takes seconds; far more on a busy CI machine.
+      const until = Date.now() + 60_000;
       let health: Response | null = null;
       while (!health && Date.now() < until) {
         health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
@@ -52,5 +53,5 @@ describe('the built server process', () => {
     }
     expect(await exited).toBe(0);
     expect(log).toContain('shutting down');
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,21 +1,20 @@
 import { useState, type SyntheticEvent } from 'react';
 import { SMS_TYPE, type SmsType } from '../../common/phone';
-import { BusyButton, FormError } from '../components/form';
-import { useFeedback } from '../components/feedback';
+import { BusyButton, FormError } from '../ui/form';
+import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
-import { api, ApiError, encryptPassword } from './api';
+import { api, ApiError, encryptPassword } from '../lib/api';
 import {
   CaptchaField,
   CountdownButton,
-  errorMessage,
   Field,
-  fieldErrors,
   PasswordField,
   useNewPassword,
   type Captcha,
-} from './fields';
+} from '../ui/fields';
+import { errorMessage, fieldErrors } from '../lib/errors';
 import { accountExists, sessionFor, signInWithPassword } from './flows';
-import { PhoneField, usePhone, type PhoneState, type PhoneValue } from './phone-field';
+import { PhoneField, usePhone, type PhoneState, type PhoneValue } from '../ui/phone-field';
 import { takeRiskToken } from './risk';
 import { BackLinks, type StepProps } from './steps';
 

@@ -1,24 +1,23 @@
 import { lazy, Suspense, useState, type SyntheticEvent } from 'react';
-import { useFeedback } from '../components/feedback';
-import { Link } from '../components/Link';
+import { useFeedback } from '../lib/feedback';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
-import { BusyButton, FormError } from '../components/form';
-import { api, ApiError, encryptPassword } from './api';
+import { BusyButton, FormError } from '../ui/form';
+import { api, ApiError, encryptPassword } from '../lib/api';
 import {
   CaptchaField,
   CountdownButton,
-  errorMessage,
   Field,
-  fieldErrors,
   PasswordField,
   StepLoading,
   useNewPassword,
   type Captcha,
-} from './fields';
+} from '../ui/fields';
+import { errorMessage, fieldErrors } from '../lib/errors';
 import { accountExists, signInWithPassword } from './flows';
-import type { PhoneValue } from './phone-field';
+import type { PhoneValue } from '../ui/phone-field';
 import { takeRiskToken } from './risk';
-import type { StoredUser } from './stored';
+import type { StoredUser } from '../lib/stored-login';
 import { ThirdPartyList } from './third-party';
 
 export type Step =

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatCount } from '../../common/format';
-import type { PageProps } from '../app/pages';
-import { api, ApiError, csrfHeader, sessionMark } from '../auth/api';
-import { Link } from '../components/Link';
+import type { PageProps } from '../lib/page';
+import { api, ApiError, csrfHeader, sessionMark } from '../lib/api';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
-import { useAuth } from '../auth/AuthContext';
+import { useAuth } from '../lib/session';
 import type { RoomEvent } from '../../common/realtime';
 import { FollowButton } from '../live/FollowButton';
 import { FollowInvite } from '../live/FollowInvite';

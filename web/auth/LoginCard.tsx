@@ -4,7 +4,8 @@ import { useI18n } from '../i18n/i18n';
 import { useAuth } from '../lib/session';
 import { StepLoading } from '../ui/fields';
 import { prepareRiskToken } from './risk';
-import { ForgetEmailStep, NoticeStep, RegisterEmailStep, SignInStep, type Step } from './steps';
+import type { Step } from './step';
+import { ForgetEmailStep, NoticeStep, RegisterEmailStep, SignInStep } from './steps';
 import type { StoredUser } from '../lib/stored-login';
 
 // Phone steps carry the country list and phone metadata: loaded when first needed.

@@ -81,53 +81,8 @@ function LivePage({ data }: PageProps) {
   }, []);
 
   const host = live.host;
-  if (view === 'blocked') {
-    return (
-      <div className="live-page live-page--ended">
-        <h1>{t('room.blockedTitle')}</h1>
-        <p role="alert">{t('error.blocked_permanently')}</p>
-        <Link to="/" className="btn btn--primary">
-          {t('common.backHome')}
-        </Link>
-      </div>
-    );
-  }
-  if (view === 'ended') {
-    return (
-      <div className="live-page live-page--ended">
-        <h1>{live.status === 'expired' ? t('live.expired') : t('live.endedTitle')}</h1>
-        <p className="muted">{t('live.endedText', { name: host.nickname })}</p>
-        {live.status === 'ended' && (
-          <section className="live-page__replay" aria-labelledby="replay-title">
-            <h2 id="replay-title">
-              {t('live.replay')} · <bdi>{live.title}</bdi>
-            </h2>
-            {live.replay.length === 0 ? (
-              <p className="notice" role="status">
-                {t('live.replayGenerating')}
-              </p>
-            ) : (
-              live.replay.map((part, i) => (
-                <figure key={part.url} className="live-page__replay-part">
-                  <video
-                    className="live-page__replay-video"
-                    src={part.url}
-                    controls
-                    preload="metadata"
-                    playsInline
-                  />
-                  {live.replay.length > 1 && <figcaption>{t('live.part', { n: i + 1 })}</figcaption>}
-                </figure>
-              ))
-            )}
-          </section>
-        )}
-        <Link to={`/u/${host.short_id}`} className="btn btn--primary">
-          {t('live.hostPage', { name: host.nickname })}
-        </Link>
-      </div>
-    );
-  }
+  if (view === 'blocked') return <LiveBlocked />;
+  if (view === 'ended') return <LiveEnded live={live} />;
 
   return (
     <div className={`live-page live-page--${live.orientation} live-page--live`}>
@@ -206,6 +161,60 @@ function LivePage({ data }: PageProps) {
         onBlocked={() => player.blocked()}
       />
       {view === 'playing' && <FollowInvite host={host} vid={live.vid} />}
+    </div>
+  );
+}
+
+/** The viewer was blocked by the host. */
+function LiveBlocked() {
+  const { t } = useI18n();
+  return (
+    <div className="live-page live-page--ended">
+      <h1>{t('room.blockedTitle')}</h1>
+      <p role="alert">{t('error.blocked_permanently')}</p>
+      <Link to="/" className="btn btn--primary">
+        {t('common.backHome')}
+      </Link>
+    </div>
+  );
+}
+
+/** The broadcast ended (or expired): its replay, while there is one, and the host's page. */
+function LiveEnded({ live }: { live: LiveVideoData['live'] }) {
+  const { t } = useI18n();
+  const host = live.host;
+  return (
+    <div className="live-page live-page--ended">
+      <h1>{live.status === 'expired' ? t('live.expired') : t('live.endedTitle')}</h1>
+      <p className="muted">{t('live.endedText', { name: host.nickname })}</p>
+      {live.status === 'ended' && (
+        <section className="live-page__replay" aria-labelledby="replay-title">
+          <h2 id="replay-title">
+            {t('live.replay')} · <bdi>{live.title}</bdi>
+          </h2>
+          {live.replay.length === 0 ? (
+            <p className="notice" role="status">
+              {t('live.replayGenerating')}
+            </p>
+          ) : (
+            live.replay.map((part, i) => (
+              <figure key={part.url} className="live-page__replay-part">
+                <video
+                  className="live-page__replay-video"
+                  src={part.url}
+                  controls
+                  preload="metadata"
+                  playsInline
+                />
+                {live.replay.length > 1 && <figcaption>{t('live.part', { n: i + 1 })}</figcaption>}
+              </figure>
+            ))
+          )}
+        </section>
+      )}
+      <Link to={`/u/${host.short_id}`} className="btn btn--primary">
+        {t('live.hostPage', { name: host.nickname })}
+      </Link>
     </div>
   );
 }

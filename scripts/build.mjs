@@ -119,7 +119,7 @@ async function buildPayApp() {
   const { metafile, cssFile } = await buildBrowser({
     name: 'payapp',
     source: 'web/payapp/main.tsx',
-    stylesheet: 'web/styles/payapp.css',
+    stylesheet: 'web/payapp/payapp.css',
     cssName: 'payapp',
     chunkNames: 'p-[hash]',
   });

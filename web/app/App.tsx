@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useMemo, type ComponentType } from 'react';
-import { AuthProvider } from '../auth/AuthContext';
+import { AuthProvider } from '../lib/session';
 import { LoginDialog } from '../auth/LoginDialog';
 import { ThirdPartyReturn } from '../auth/third-party';
-import { CookieConsent } from '../components/CookieBanner';
-import { ErrorBoundary } from '../components/ErrorBoundary';
-import { FeedbackProvider, ServiceError, useFeedback } from '../components/feedback';
+import { CookieConsent } from '../ui/CookieBanner';
+import { ErrorBoundary } from '../ui/ErrorBoundary';
+import { FeedbackProvider, ServiceError } from '../ui/feedback';
+import { useFeedback } from '../lib/feedback';
 import { createI18n, I18nProvider, useI18n } from '../i18n/i18n';
 import type { Messages } from '../i18n/types';
 import { Layout } from '../layouts/Layout';
-import { ConfigContext, useConfig, type ClientConfig } from './config';
-import type { PageProps } from './pages';
-import { BrowserRouterProvider, StaticRouterProvider, useRouter } from './router';
+import { ConfigContext, useConfig, type ClientConfig } from '../lib/config';
+import type { PageProps } from '../lib/page';
+import { useRouter } from '../lib/router';
+import { BrowserRouterProvider, StaticRouterProvider } from './router';
 import type { AppState, PagePayload } from './state';
 
 interface Props {

@@ -1,13 +1,5 @@
-import type { ComponentType } from 'react';
 import type { RouteId } from '../../common/routes';
-import type { PagePayload } from './state';
-
-export interface PageProps<D = unknown> {
-  data: D;
-  payload: PagePayload;
-}
-
-export type PageModule = { default: ComponentType<PageProps> };
+import type { PageModule } from '../lib/page';
 
 /**
  * One chunk per page. In the browser each import becomes its own file, loaded on navigation or

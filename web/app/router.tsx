@@ -1,8 +1,6 @@
 import {
-  createContext,
   startTransition,
   useCallback,
-  useContext,
   useEffect,
   useMemo,
   useRef,
@@ -11,30 +9,10 @@ import {
   type ReactNode,
 } from 'react';
 import { loadChunk, TaskQueue } from './chunks';
-import { PAGES, type PageProps } from './pages';
+import type { PageProps } from '../lib/page';
+import { RouterContext, type LeaveGuard, type Router } from '../lib/router';
+import { PAGES } from './pages';
 import type { PagePayload } from './state';
-
-export interface Router {
-  payload: PagePayload;
-  Page: ComponentType<PageProps>;
-  navigate: (href: string, opts?: { replace?: boolean }) => void;
-  preload: (href: string) => void;
-  /**
-   * Asked before leaving the page by a link or the back button (null: nothing to ask). It may
-   * show a dialog; navigation goes on only when it answers true.
-   */
-  setLeaveGuard: (guard: LeaveGuard | null) => void;
-}
-
-export type LeaveGuard = () => Promise<boolean>;
-
-const RouterContext = createContext<Router | null>(null);
-
-export function useRouter(): Router {
-  const r = useContext(RouterContext);
-  if (!r) throw new Error('useRouter outside RouterProvider');
-  return r;
-}
 
 /** `/de/safety?x=1` → `/de/safety/_payload.json?x=1` (spec §7: per-page _payload.json). */
 export function payloadUrl(url: URL): string {
@@ -169,23 +147,4 @@ export function BrowserRouterProvider({ initial, initialPage, onBusy, children }
   );
 
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
-}
-
-/**
- * While `ask` is set, leaving the page asks first: links and the back button through `ask` (which
- * may end what is running before answering true), closing or reloading the tab through the
- * browser's own prompt.
- */
-export function useLeaveGuard(ask: LeaveGuard | null): void {
-  const { setLeaveGuard } = useRouter();
-  useEffect(() => {
-    if (!ask) return;
-    setLeaveGuard(ask);
-    const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', onUnload);
-    return () => {
-      setLeaveGuard(null);
-      window.removeEventListener('beforeunload', onUnload);
-    };
-  }, [ask, setLeaveGuard]);
 }

@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useConfig } from '../app/config';
+import { useConfig } from '../lib/config';
 import { useI18n } from '../i18n/i18n';
-import { useAuth } from './AuthContext';
-import { StepLoading } from './fields';
+import { useAuth } from '../lib/session';
+import { StepLoading } from '../ui/fields';
 import { prepareRiskToken } from './risk';
-import { ForgetEmailStep, NoticeStep, RegisterEmailStep, SignInStep, type Step } from './steps';
-import type { StoredUser } from './stored';
+import type { Step } from './step';
+import { ForgetEmailStep, NoticeStep, RegisterEmailStep, SignInStep } from './steps';
+import type { StoredUser } from '../lib/stored-login';
 
 // Phone steps carry the country list and phone metadata: loaded when first needed.
 const RegisterPhoneStep = lazy(() => import('./phone-steps').then((m) => ({ default: m.RegisterPhoneStep })));

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n';
-import { useAuth } from './AuthContext';
+import { useAuth } from '../lib/session';
 
 // The card's steps load when the dialog first opens: they are not needed to show a page.
 const LoginCard = lazy(() => import('./LoginCard').then((m) => ({ default: m.LoginCard })));

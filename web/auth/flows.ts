@@ -1,5 +1,5 @@
-import { api, ApiError, deviceId, encryptPassword } from './api';
-import type { StoredUser } from './stored';
+import { api, ApiError, deviceId, encryptPassword } from '../lib/api';
+import type { StoredUser } from '../lib/stored-login';
 
 interface SessionAnswer {
   token: string;

@@ -1,109 +1,37 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { SMS_TYPE, type SmsType } from '../../common/phone';
-import { BusyButton, FormError } from '../components/form';
-import { useFeedback } from '../components/feedback';
+import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
-import { api, ApiError, encryptPassword } from './api';
+import { api, encryptPassword } from '../lib/api';
 import {
   CaptchaField,
   CountdownButton,
-  errorMessage,
   Field,
-  fieldErrors,
   PasswordField,
   useNewPassword,
   type Captcha,
-} from './fields';
-import { accountExists, sessionFor, signInWithPassword } from './flows';
-import { PhoneField, usePhone, type PhoneState, type PhoneValue } from './phone-field';
+} from '../ui/fields';
+import { errorMessage, fieldErrors } from '../lib/errors';
+import { sessionFor } from './flows';
+import { PhoneField, usePhone, type PhoneState, type PhoneValue } from '../ui/phone-field';
 import { takeRiskToken } from './risk';
-import { BackLinks, type StepProps } from './steps';
-
-const needCaptchaOf = (err: unknown) => err instanceof ApiError && err.details?.need_captcha === 1;
+import { PasswordSignIn, StepForm, useStepSubmit, type StepProps } from './step';
 
 /** The switcher's phone tab: number and password (spec §2), captcha after repeated failures. */
 export function PhoneSignInPanel({ go, done, initial }: StepProps & { initial?: PhoneValue | undefined }) {
-  const { t } = useI18n();
-  const { toast } = useFeedback();
   const phone = usePhone(initial);
-  const [password, setPassword] = useState('');
-  const [keep, setKeep] = useState(false);
-  const [needCaptcha, setNeedCaptcha] = useState(false);
-  const [captcha, setCaptcha] = useState<Captcha | null>(null);
-  const [code, setCode] = useState('');
-  const [refresh, setRefresh] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const passwordError = fieldErrors.password(t, password);
   const value = { country: phone.country, phone: phone.phone };
-  const disabled =
-    busy || Boolean(phone.error || passwordError) || !phone.e164 || !password || (needCaptcha && !code);
-
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (disabled || !phone.e164) return;
-    setBusy(true);
-    setError(null);
-    try {
-      if (!(await accountExists(phone.e164))) {
-        toast(t('auth.notRegistered', { name: phone.e164 }));
-        go({ id: 'registerPhone', phone: value, password });
-        return;
-      }
-      done(await signInWithPassword(phone.e164, password, { keep, captchaId: captcha?.id, captcha: code }));
-    } catch (err) {
-      if (needCaptchaOf(err)) setNeedCaptcha(true);
-      if (needCaptcha || needCaptchaOf(err)) {
-        setCode('');
-        setRefresh((n) => n + 1);
-      }
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form
-      role="tabpanel"
-      id="panel-phone"
-      aria-labelledby="tab-phone"
-      className="login-step__panel"
-      onSubmit={(e) => void submit(e)}
-      noValidate
-    >
-      <PhoneField state={phone} autoComplete="username" />
-      <PasswordField
-        label={t('auth.password')}
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={passwordError}
-        maxLength={20}
-      />
-      {needCaptcha && (
-        <CaptchaField value={code} onChange={setCode} onCaptcha={setCaptcha} refreshKey={refresh} />
-      )}
-      <label className="check">
-        <input type="checkbox" checked={keep} onChange={(e) => setKeep(e.target.checked)} /> {t('auth.keep')}
-      </label>
-      <FormError message={error} />
-      <BusyButton busy={busy} disabled={disabled}>
-        {t('auth.signIn')}
-      </BusyButton>
-      <div className="login-step__links">
-        <button type="button" className="linklike" onClick={() => go({ id: 'forgetPhone', phone: value })}>
-          {t('auth.forgot')}
-        </button>
-        <button
-          type="button"
-          className="linklike"
-          onClick={() => go({ id: 'registerPhone', phone: value, password })}
-        >
-          {t('auth.signUp')}
-        </button>
-      </div>
-    </form>
+    <PasswordSignIn
+      panel="phone"
+      account={phone.e164 ?? ''}
+      accountError={phone.error}
+      accountField={<PhoneField state={phone} autoComplete="username" />}
+      done={done}
+      unknown={(_e164, password) => go({ id: 'registerPhone', phone: value, password })}
+      forgot={() => go({ id: 'forgetPhone', phone: value })}
+      signUp={(password) => go({ id: 'registerPhone', phone: value, password })}
+    />
   );
 }
 
@@ -112,7 +40,7 @@ export function PhoneSignInPanel({ go, done, initial }: StepProps & { initial?: 
  * is sent; the button then counts down 60 s. A sent code used the captcha up, so the image is
  * renewed for the next request.
  */
-function useSmsCode(phone: PhoneState, type: SmsType) {
+function useSmsCode(phone: PhoneState, type: SmsType, setError: (message: string | null) => void) {
   const { t, locale } = useI18n();
   const { toast } = useFeedback();
   const [captcha, setCaptcha] = useState<Captcha | null>(null);
@@ -120,7 +48,6 @@ function useSmsCode(phone: PhoneState, type: SmsType) {
   const [refresh, setRefresh] = useState(0);
   const [sent, setSent] = useState(false);
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const renewCaptcha = () => {
     setCaptchaText('');
     setRefresh((n) => n + 1);
@@ -178,8 +105,6 @@ function useSmsCode(phone: PhoneState, type: SmsType) {
   return {
     fields,
     code,
-    error,
-    setError,
     /** Spec §5: a captcha typed, or one already spent on the code that was sent. */
     captchaDone: sent || captchaText !== '',
     renewCaptcha,
@@ -199,9 +124,9 @@ export function RegisterPhoneStep({
 }: StepProps & { phone?: PhoneValue | undefined; password?: string | undefined }) {
   const { t } = useI18n();
   const phone = usePhone(initial);
-  const sms = useSmsCode(phone, SMS_TYPE.register);
+  const { busy, error, setError, run } = useStepSubmit();
+  const sms = useSmsCode(phone, SMS_TYPE.register, setError);
   const [password, setPassword] = useState(typed ?? '');
-  const [busy, setBusy] = useState(false);
   const passwordError = fieldErrors.password(t, password);
   const disabled =
     busy ||
@@ -211,32 +136,38 @@ export function RegisterPhoneStep({
     !sms.captchaDone ||
     !sms.code;
 
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     if (disabled) return;
-    setBusy(true);
-    sms.setError(null);
-    try {
-      const riskToken = await takeRiskToken();
-      const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/register/phone', {
-        country: phone.country,
-        phone: phone.phone,
-        verify_pwd: await encryptPassword(password),
-        verify_code: sms.code,
-        risk_token: riskToken,
-      });
-      done(await sessionFor(access_token, false));
-    } catch (err) {
-      sms.renewCaptcha();
-      sms.setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const riskToken = await takeRiskToken();
+        const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/register/phone', {
+          country: phone.country,
+          phone: phone.phone,
+          verify_pwd: await encryptPassword(password),
+          verify_code: sms.code,
+          risk_token: riskToken,
+        });
+        done(await sessionFor(access_token, false));
+      },
+      (err) => {
+        sms.renewCaptcha();
+        return errorMessage(t, err);
+      },
+    );
   };
 
   return (
-    <form className="login-step" onSubmit={(e) => void submit(e)} noValidate>
-      <h2 className="login-step__title">{t('auth.registerPhoneTitle')}</h2>
+    <StepForm
+      title={t('auth.registerPhoneTitle')}
+      error={error}
+      busy={busy}
+      disabled={disabled}
+      label={t('auth.register')}
+      go={go}
+      back={{ id: 'switcher', tab: 'phone', phone: { country: phone.country, phone: phone.phone } }}
+      onSubmit={() => void submit()}
+    >
       <PhoneField state={phone} autoComplete="tel-national" />
       <PasswordField
         label={t('auth.password')}
@@ -247,15 +178,7 @@ export function RegisterPhoneStep({
         maxLength={20}
       />
       {sms.fields}
-      <FormError message={sms.error} />
-      <BusyButton busy={busy} disabled={disabled}>
-        {t('auth.register')}
-      </BusyButton>
-      <BackLinks
-        go={go}
-        to={{ id: 'switcher', tab: 'phone', phone: { country: phone.country, phone: phone.phone } }}
-      />
-    </form>
+    </StepForm>
   );
 }
 
@@ -263,45 +186,44 @@ export function RegisterPhoneStep({
 export function ForgetPhoneStep({ go, phone: initial }: StepProps & { phone?: PhoneValue | undefined }) {
   const { t } = useI18n();
   const phone = usePhone(initial);
-  const sms = useSmsCode(phone, SMS_TYPE.forget);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useStepSubmit();
+  const sms = useSmsCode(phone, SMS_TYPE.forget, setError);
   const disabled = busy || Boolean(phone.error) || !phone.e164 || !sms.captchaDone || !sms.code;
 
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (disabled || !phone.e164) return;
-    setBusy(true);
-    sms.setError(null);
-    try {
-      const { token } = await api<{ token: string }>('POST', '/api/v1/auth/forgot/phone/verify', {
-        country: phone.country,
-        phone: phone.phone,
-        verify_code: sms.code,
-      });
-      go({ id: 'confirmPassword', token, phone: phone.e164 });
-    } catch (err) {
-      sms.renewCaptcha();
-      sms.setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
+  const submit = async () => {
+    const e164 = phone.e164;
+    if (disabled || !e164) return;
+    await run(
+      async () => {
+        const { token } = await api<{ token: string }>('POST', '/api/v1/auth/forgot/phone/verify', {
+          country: phone.country,
+          phone: phone.phone,
+          verify_code: sms.code,
+        });
+        go({ id: 'confirmPassword', token, phone: e164 });
+      },
+      (err) => {
+        sms.renewCaptcha();
+        return errorMessage(t, err);
+      },
+    );
   };
 
   return (
-    <form className="login-step" onSubmit={(e) => void submit(e)} noValidate>
-      <h2 className="login-step__title">{t('auth.forgetTitle')}</h2>
-      <p className="muted">{t('auth.forgetPhoneText')}</p>
+    <StepForm
+      title={t('auth.forgetTitle')}
+      text={t('auth.forgetPhoneText')}
+      error={error}
+      busy={busy}
+      disabled={disabled}
+      label={t('auth.next')}
+      go={go}
+      back={{ id: 'switcher', tab: 'phone', phone: { country: phone.country, phone: phone.phone } }}
+      onSubmit={() => void submit()}
+    >
       <PhoneField state={phone} autoComplete="tel-national" />
       {sms.fields}
-      <FormError message={sms.error} />
-      <BusyButton busy={busy} disabled={disabled}>
-        {t('auth.next')}
-      </BusyButton>
-      <BackLinks
-        go={go}
-        to={{ id: 'switcher', tab: 'phone', phone: { country: phone.country, phone: phone.phone } }}
-      />
-    </form>
+    </StepForm>
   );
 }
 
@@ -309,37 +231,32 @@ export function ForgetPhoneStep({ go, phone: initial }: StepProps & { phone?: Ph
 export function ConfirmPasswordStep({ go, done, token }: StepProps & { token: string }) {
   const { t } = useI18n();
   const newPassword = useNewPassword({ password: t('auth.newPassword'), confirm: t('auth.confirmPassword') });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useStepSubmit();
   const disabled = busy || !newPassword.ready;
 
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     if (disabled) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/reset/phone', {
         token,
         verify_pwd: await encryptPassword(newPassword.password),
       });
       done(await sessionFor(access_token, false));
-    } catch (err) {
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form className="login-step" onSubmit={(e) => void submit(e)} noValidate>
-      <h2 className="login-step__title">{t('auth.confirmTitle')}</h2>
+    <StepForm
+      title={t('auth.confirmTitle')}
+      error={error}
+      busy={busy}
+      disabled={disabled}
+      label={t('auth.confirmReset')}
+      go={go}
+      back={{ id: 'switcher', tab: 'phone' }}
+      onSubmit={() => void submit()}
+    >
       {newPassword.fields}
-      <FormError message={error} />
-      <BusyButton busy={busy} disabled={disabled}>
-        {t('auth.confirmReset')}
-      </BusyButton>
-      <BackLinks go={go} to={{ id: 'switcher', tab: 'phone' }} />
-    </form>
+    </StepForm>
   );
 }

@@ -1,5 +1,5 @@
 import { RISK_WAIT_MS, type DeviceSignals } from '../../common/risk';
-import { api, ApiError } from './api';
+import { api, ApiError } from '../lib/api';
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

@@ -1,8 +1,8 @@
 import { useEffect, type MouseEvent } from 'react';
-import { useConfig } from '../app/config';
-import { useFeedback } from '../components/feedback';
+import { useConfig } from '../lib/config';
+import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
-import { useAuth } from './AuthContext';
+import { useAuth } from '../lib/session';
 
 /** Spec §9: the third-party loading flag clears after 6 s at the latest. */
 export const THIRD_PARTY_LOADING_MS = 6000;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Layout as LayoutName } from '../../common/routes';
-import { Footer } from '../components/Footer';
-import { Header, MiniBar } from '../components/Header';
+import { Footer } from '../ui/Footer';
+import { Header, MiniBar } from '../ui/Header';
 
 /** The six layouts of spec §2. Each page's main landmark is `#main` (skip link target). */
 export function Layout({ name, children }: { name: LayoutName; children: ReactNode }) {

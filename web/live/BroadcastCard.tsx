@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from '../components/Link';
+import { Link } from '../ui/Link';
 
 interface Props {
   vid: string;

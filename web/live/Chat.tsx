@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { escapeChat, unescapeChat } from '../../common/realtime';
-import { sessionMark } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
+import { sessionMark } from '../lib/api';
+import { useAuth } from '../lib/session';
 import { useI18n } from '../i18n/i18n';
 import {
   applyEvents,

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { api } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { errorMessage } from '../auth/fields';
-import { useFeedback } from '../components/feedback';
+import { api } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { errorMessage } from '../lib/errors';
+import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
 import { useFollowEntry, useFollowStore, type FollowState } from './follow-store';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useConfig } from '../app/config';
-import { useAuth } from '../auth/AuthContext';
-import { Modal } from '../components/Modal';
+import { useConfig } from '../lib/config';
+import { useAuth } from '../lib/session';
+import { Modal } from '../ui/Modal';
 import { useI18n } from '../i18n/i18n';
 import { FollowButton } from './FollowButton';
 import { useFollowEntry, useFollowStore } from './follow-store';

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
 import type { FollowListKind, FollowPage, FollowPerson } from '../../common/social';
-import { api } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { errorMessage } from '../auth/fields';
-import { NoContent } from '../components/feedback';
-import { Link } from '../components/Link';
-import { Modal } from '../components/Modal';
+import { api } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { errorMessage } from '../lib/errors';
+import { NoContent } from '../ui/feedback';
+import { Link } from '../ui/Link';
+import { Modal } from '../ui/Modal';
 import { useI18n } from '../i18n/i18n';
 import { FollowButton } from './FollowButton';
 import { useFollowEntry, useFollowStore, type FollowState } from './follow-store';

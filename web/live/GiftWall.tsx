@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatCount } from '../../common/format';
-import { api, ApiError } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { errorMessage } from '../auth/fields';
-import { useFeedback } from '../components/feedback';
+import { api, ApiError } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { errorMessage } from '../lib/errors';
+import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
 import { rechargeHref } from '../wallet/format';
 import { useIntentKey } from '../wallet/intent';

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
-import { api } from '../auth/api';
-import { AccountLink } from '../auth/AccountLink';
-import { LiveIcon } from '../components/icons';
+import { api } from '../lib/api';
+import { AccountLink } from '../ui/AccountLink';
+import { LiveIcon } from '../ui/icons';
 import { useI18n } from '../i18n/i18n';
 import { BroadcastCard } from './BroadcastCard';
 import type { LiveCard } from '../pages/data';

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
 import { htmlLang } from '../../common/locales';
-import { api } from '../auth/api';
-import { errorMessage } from '../auth/fields';
-import { NoContent } from '../components/feedback';
+import { api } from '../lib/api';
+import { errorMessage } from '../lib/errors';
+import { NoContent } from '../ui/feedback';
 import { useI18n } from '../i18n/i18n';
 import { fromServer, withEvent, withOlder, type GiftLog, type GiftPage } from './gift-log';
 import { realtime } from './realtime';

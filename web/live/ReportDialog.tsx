@@ -1,11 +1,11 @@
 import { useState, type SyntheticEvent } from 'react';
 import { REPORT_CATEGORIES, REPORT_MAX_CHARS, type ReportCategory } from '../../common/room';
 import { countGraphemes } from '../../common/validation';
-import { api } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { errorMessage } from '../auth/fields';
-import { useFeedback } from '../components/feedback';
-import { Modal } from '../components/Modal';
+import { api } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { errorMessage } from '../lib/errors';
+import { useFeedback } from '../lib/feedback';
+import { Modal } from '../ui/Modal';
 import { useI18n } from '../i18n/i18n';
 
 /** Spec §3: report a broadcaster with one of nine categories and up to 100 characters. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
-import { api } from '../auth/api';
-import { errorMessage } from '../auth/fields';
+import { api } from '../lib/api';
+import { errorMessage } from '../lib/errors';
 import { useI18n } from '../i18n/i18n';
 import { Avatar } from './PersonalCard';
 import { realtime } from './realtime';

@@ -1,5 +1,5 @@
-import { Link } from '../components/Link';
-import { LiveIcon } from '../components/icons';
+import { Link } from '../ui/Link';
+import { LiveIcon } from '../ui/icons';
 import { useI18n } from '../i18n/i18n';
 import type { VideoGoneData } from '../pages/data';
 

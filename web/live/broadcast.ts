@@ -1,4 +1,4 @@
-import { api } from '../auth/api';
+import { api } from '../lib/api';
 import { MediaHttpError, whipPublish, type Session } from './webrtc';
 
 /** Spec §4: a broadcaster whose connection drops has this long to come back before it ends. */

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const api = vi.fn();
-vi.mock('../auth/api', () => ({ api: (...args: unknown[]) => api(...args) as unknown }));
+vi.mock('../lib/api', () => ({ api: (...args: unknown[]) => api(...args) as unknown }));
 const { FollowStore } = await import('./follow-store');
 
 describe('FollowStore', () => {

@@ -1,5 +1,5 @@
 import { createContext, useContext, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { api } from '../auth/api';
+import { api } from '../lib/api';
 
 /** GET/POST/DELETE /api/v1/follows/:uid: the reader's relation to someone, and that person's counts. */
 export interface FollowState {

@@ -4,7 +4,7 @@ import {
   type RoomEvent,
   type ServerReply,
 } from '../../common/realtime';
-import { sessionEnded } from '../auth/api';
+import { sessionEnded } from '../lib/api';
 
 /**
  * One WebSocket per tab to /ws. Rooms are joined through it; when the connection drops it comes

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ZodiacSign } from '../../common/profile';
-import { api } from '../auth/api';
+import { api } from '../lib/api';
 import type { I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
 

@@ -1,5 +1,5 @@
 // WHIP (publish) and WHEP (play) clients: the site's own pages use exactly the standard endpoints.
-import { deviceId } from '../auth/api';
+import { deviceId } from '../lib/api';
 
 function gathered(pc: RTCPeerConnection, timeoutMs = 3000): Promise<void> {
   return new Promise((resolve) => {

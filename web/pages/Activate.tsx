@@ -1,6 +1,6 @@
-import type { PageProps } from '../app/pages';
-import { useAuth } from '../auth/AuthContext';
-import { Link } from '../components/Link';
+import type { PageProps } from '../lib/page';
+import { useAuth } from '../lib/session';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import type { ActivateData } from './data';
 

@@ -1,8 +1,8 @@
-import type { PageProps } from '../app/pages';
-import { useConfig } from '../app/config';
-import { AccountLink } from '../auth/AccountLink';
-import { Link } from '../components/Link';
-import { TimeAgo } from '../components/TimeAgo';
+import type { PageProps } from '../lib/page';
+import { useConfig } from '../lib/config';
+import { AccountLink } from '../ui/AccountLink';
+import { Link } from '../ui/Link';
+import { TimeAgo } from '../ui/TimeAgo';
 import { useI18n } from '../i18n/i18n';
 import { LiveNow } from '../live/LiveNow';
 import type { HomeData } from './data';

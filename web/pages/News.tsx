@@ -1,8 +1,8 @@
 import { isRtl } from '../../common/locales';
-import type { PageProps } from '../app/pages';
-import { NoContent } from '../components/feedback';
-import { Link } from '../components/Link';
-import { TimeAgo } from '../components/TimeAgo';
+import type { PageProps } from '../lib/page';
+import { NoContent } from '../ui/feedback';
+import { Link } from '../ui/Link';
+import { TimeAgo } from '../ui/TimeAgo';
 import { useI18n } from '../i18n/i18n';
 import type { NewsPage } from './data';
 

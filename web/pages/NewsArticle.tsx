@@ -1,7 +1,7 @@
 import { formatDate } from '../../common/format';
-import type { PageProps } from '../app/pages';
-import { CopyLinkButton } from '../components/CopyLinkButton';
-import { Link } from '../components/Link';
+import type { PageProps } from '../lib/page';
+import { CopyLinkButton } from '../ui/CopyLinkButton';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import type { NewsArticleData } from './data';
 

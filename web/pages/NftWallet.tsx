@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useConfig } from '../app/config';
-import { useAuth } from '../auth/AuthContext';
-import { SignInPrompt } from '../auth/SignInPrompt';
-import { NoContent } from '../components/feedback';
-import { Link } from '../components/Link';
+import { useConfig } from '../lib/config';
+import { useAuth } from '../lib/session';
+import { SignInPrompt } from '../ui/SignInPrompt';
+import { NoContent } from '../ui/feedback';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import { COLLECTIBLES, type CollectibleId, type OwnedCollectible } from '../wallet/api';
 import { formatDay } from '../wallet/format';

@@ -1,5 +1,5 @@
-import type { PageProps } from '../app/pages';
-import { Link } from '../components/Link';
+import type { PageProps } from '../lib/page';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import type { NotFoundData } from './data';
 

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useConfig } from '../app/config';
-import { api } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { errorMessage } from '../auth/fields';
-import { SignInPrompt } from '../auth/SignInPrompt';
-import { BusyButton, FormError } from '../components/form';
-import { Link } from '../components/Link';
-import { useFeedback } from '../components/feedback';
+import { useConfig } from '../lib/config';
+import { api } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { errorMessage } from '../lib/errors';
+import { SignInPrompt } from '../ui/SignInPrompt';
+import { BusyButton, FormError } from '../ui/form';
+import { Link } from '../ui/Link';
+import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
 
 interface ObsStatus {

@@ -1,7 +1,7 @@
-import type { PageProps } from '../app/pages';
-import { useConfig } from '../app/config';
-import { Link } from '../components/Link';
-import { LiveIcon } from '../components/icons';
+import type { PageProps } from '../lib/page';
+import { useConfig } from '../lib/config';
+import { Link } from '../ui/Link';
+import { LiveIcon } from '../ui/icons';
 import { useI18n } from '../i18n/i18n';
 import type { PlaceholderData } from './data';
 

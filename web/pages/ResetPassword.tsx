@@ -1,11 +1,11 @@
 import { useState, type SyntheticEvent } from 'react';
-import type { PageProps } from '../app/pages';
-import { api, ApiError, encryptPassword } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { useNewPassword } from '../auth/fields';
-import { clearStoredLogin } from '../auth/stored';
+import type { PageProps } from '../lib/page';
+import { api, ApiError, encryptPassword } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { useNewPassword } from '../ui/fields';
+import { clearStoredLogin } from '../lib/stored-login';
 import { useI18n } from '../i18n/i18n';
-import { BusyButton, FormError } from '../components/form';
+import { BusyButton, FormError } from '../ui/form';
 import type { ResetPasswordData } from './data';
 
 /** Where the reset mail's link lands: choose a new password (spec: confirm new password). */

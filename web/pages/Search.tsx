@@ -1,7 +1,7 @@
 import { formatDate } from '../../common/format';
-import type { PageProps } from '../app/pages';
-import { NoContent } from '../components/feedback';
-import { Link } from '../components/Link';
+import type { PageProps } from '../lib/page';
+import { NoContent } from '../ui/feedback';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import type { SearchData } from './data';
 

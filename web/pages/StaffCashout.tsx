@@ -1,6 +1,6 @@
-import { ApiError } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { SignInPrompt } from '../auth/SignInPrompt';
+import { ApiError } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { SignInPrompt } from '../ui/SignInPrompt';
 import { useI18n } from '../i18n/i18n';
 import type { StaffQueue } from '../wallet/api';
 import { PaymentsQueue } from '../wallet/StaffPayments';

@@ -1,5 +1,5 @@
-import type { PageProps } from '../app/pages';
-import { CopyLinkButton } from '../components/CopyLinkButton';
+import type { PageProps } from '../lib/page';
+import { CopyLinkButton } from '../ui/CopyLinkButton';
 import type { StaticPageData } from './data';
 
 export default function StaticPage({ data }: PageProps) {

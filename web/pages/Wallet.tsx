@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { PageProps } from '../app/pages';
-import { useAuth } from '../auth/AuthContext';
-import { SignInPrompt } from '../auth/SignInPrompt';
-import { useFeedback } from '../components/feedback';
-import { Link } from '../components/Link';
+import type { PageProps } from '../lib/page';
+import { useAuth } from '../lib/session';
+import { SignInPrompt } from '../ui/SignInPrompt';
+import { useFeedback } from '../lib/feedback';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import { Balances } from '../wallet/Balances';
 import { ConvertDialog } from '../wallet/ConvertDialog';

@@ -1,8 +1,8 @@
 import { localizedPath } from '../../common/routes';
 import { safeRedirect } from '../../common/validation';
-import type { PageProps } from '../app/pages';
-import { useRouter } from '../app/router';
-import { useAuth } from '../auth/AuthContext';
+import type { PageProps } from '../lib/page';
+import { useRouter } from '../lib/router';
+import { useAuth } from '../lib/session';
 import { LoginCard } from '../auth/LoginCard';
 import { useI18n } from '../i18n/i18n';
 

@@ -1,5 +1,5 @@
 import { CASHOUT_APP_PATH, diamondsToCents } from '../../common/money';
-import { ApiError } from '../auth/api';
+import { ApiError } from '../lib/api';
 import { useI18n } from '../i18n/i18n';
 import type { CashoutOverview } from '../wallet/api';
 import { formatAmount, formatUsd } from '../wallet/format';

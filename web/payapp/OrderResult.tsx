@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { PAY_APP_PATH } from '../../common/money';
-import { api, ApiError } from '../auth/api';
+import { api, ApiError } from '../lib/api';
 import { useI18n } from '../i18n/i18n';
 import type { Order } from '../wallet/api';
 import { formatAmount } from '../wallet/format';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { LiveIcon } from '../components/icons';
+import { LiveIcon } from '../ui/icons';
 import { createI18n, I18nProvider, useI18n } from '../i18n/i18n';
 import type { Messages } from '../i18n/types';
 import { Cashout } from './Cashout';

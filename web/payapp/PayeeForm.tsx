@@ -1,10 +1,11 @@
 import { useId, useState, type SyntheticEvent } from 'react';
 import { nationalDigits } from '../../common/phone';
 import { isEmail } from '../../common/validation';
-import { api } from '../auth/api';
-import { CountdownButton, errorMessage, Field } from '../auth/fields';
-import { PhoneField, usePhone } from '../auth/phone-field';
-import { BusyButton, FormError } from '../components/form';
+import { api } from '../lib/api';
+import { CountdownButton, Field } from '../ui/fields';
+import { errorMessage } from '../lib/errors';
+import { PhoneField, usePhone } from '../ui/phone-field';
+import { BusyButton, FormError } from '../ui/form';
 import { useI18n } from '../i18n/i18n';
 import type { Payee } from '../wallet/api';
 

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import { PAY_APP_PATH, type CoinPackage } from '../../common/money';
-import { api } from '../auth/api';
-import { errorMessage } from '../auth/fields';
-import { readStoredLogin } from '../auth/stored';
-import { FormError } from '../components/form';
+import { api } from '../lib/api';
+import { errorMessage } from '../lib/errors';
+import { readStoredLogin } from '../lib/stored-login';
+import { FormError } from '../ui/form';
 import { useI18n } from '../i18n/i18n';
 import type { Order, PackagesAnswer } from '../wallet/api';
 import { formatAmount, formatUsd } from '../wallet/format';

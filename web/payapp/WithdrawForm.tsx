@@ -1,8 +1,8 @@
 import { useId, useState, type SyntheticEvent } from 'react';
 import { cashoutAmount } from '../../common/money';
-import { api } from '../auth/api';
-import { errorMessage } from '../auth/fields';
-import { BusyButton, FormError } from '../components/form';
+import { api } from '../lib/api';
+import { errorMessage } from '../lib/errors';
+import { BusyButton, FormError } from '../ui/form';
 import { useI18n } from '../i18n/i18n';
 import type { CashoutOverview, Withdrawal } from '../wallet/api';
 import { formatAmount, formatUsd } from '../wallet/format';

@@ -1,8 +1,8 @@
 import { useId, useState, type SyntheticEvent } from 'react';
-import { api } from '../auth/api';
-import { errorMessage } from '../auth/fields';
-import { BusyButton, FormError } from '../components/form';
-import { Modal } from '../components/Modal';
+import { api } from '../lib/api';
+import { errorMessage } from '../lib/errors';
+import { BusyButton, FormError } from '../ui/form';
+import { Modal } from '../ui/Modal';
 import { useI18n } from '../i18n/i18n';
 import type { Balances } from './api';
 import { formatAmount } from './format';

@@ -1,5 +1,5 @@
-import { useConfig } from '../app/config';
-import { NoContent } from '../components/feedback';
+import { useConfig } from '../lib/config';
+import { NoContent } from '../ui/feedback';
 import { useI18n, type I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
 import { formatAmount, formatDateTime } from './format';

@@ -1,4 +1,4 @@
-import { Modal } from '../components/Modal';
+import { Modal } from '../ui/Modal';
 import { useI18n } from '../i18n/i18n';
 import type { StaffAction, StaffQueue } from './api';
 import { formatAmount, formatUsd } from './format';

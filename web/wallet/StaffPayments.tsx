@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { Locale } from '../../common/locales';
 import { htmlLang } from '../../common/locales';
-import { api, ApiError } from '../auth/api';
-import { errorMessage } from '../auth/fields';
-import { NoContent, useFeedback } from '../components/feedback';
-import { Modal } from '../components/Modal';
+import { api, ApiError } from '../lib/api';
+import { errorMessage } from '../lib/errors';
+import { NoContent } from '../ui/feedback';
+import { useFeedback } from '../lib/feedback';
+import { Modal } from '../ui/Modal';
 import { useI18n } from '../i18n/i18n';
 import type { StaffPayments } from './api';
 import { formatAmount, formatDateTime } from './format';

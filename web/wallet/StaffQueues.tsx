@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { api } from '../auth/api';
-import { errorMessage } from '../auth/fields';
-import { NoContent, useFeedback } from '../components/feedback';
-import { Link } from '../components/Link';
+import { api } from '../lib/api';
+import { errorMessage } from '../lib/errors';
+import { NoContent } from '../ui/feedback';
+import { useFeedback } from '../lib/feedback';
+import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import type { StaffAction, StaffQueue } from './api';
 import { formatAmount, formatDateTime, formatUsd } from './format';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { errorMessage } from '../auth/fields';
+import { errorMessage } from '../lib/errors';
 import { useI18n } from '../i18n/i18n';
 
 /** Waiting for an answer. */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type Dispatch, type SetStateAction } from 'react';
-import { api } from '../auth/api';
+import { api } from '../lib/api';
 
 export interface ApiData<T> {
   /** The answer; null while loading, after a failure, or while there is nothing to ask. */

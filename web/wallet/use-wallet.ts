@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../auth/api';
+import { api } from '../lib/api';
 import { HISTORY_PAGE, type Balances, type HistoryRow, type WalletAnswer } from './api';
 
 /** One movement of the history: what it was and what it changed, per currency. */

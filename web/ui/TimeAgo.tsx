@@ -1,5 +1,5 @@
 import { formatDate, formatRelativeTime } from '../../common/format';
-import { useRouter } from '../app/router';
+import { useRouter } from '../lib/router';
 import { useI18n } from '../i18n/i18n';
 
 /** A past moment as relative time (spec §9), counted from when the page was rendered; full date on hover. */

@@ -1,5 +1,5 @@
 import { useI18n } from '../i18n/i18n';
-import { useAuth } from './AuthContext';
+import { useAuth } from '../lib/session';
 
 /** A page that needs an account, seen by a visitor: what it is, and the way in (spec §6). */
 export function SignInPrompt({

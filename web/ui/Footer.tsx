@@ -1,5 +1,5 @@
 import type { StaticPageSlug } from '../../common/pages';
-import { useConfig } from '../app/config';
+import { useConfig } from '../lib/config';
 import { useI18n } from '../i18n/i18n';
 import { useOpenCookieSettings } from './CookieBanner';
 import { FacebookIcon, InstagramIcon, TwitterIcon, YoutubeIcon } from './icons';

@@ -1,7 +1,7 @@
 import type { AnchorHTMLAttributes, MouseEvent } from 'react';
 import { localizedPath } from '../../common/routes';
 import { useI18n } from '../i18n/i18n';
-import { useRouter } from '../app/router';
+import { useRouter } from '../lib/router';
 
 interface Props extends AnchorHTMLAttributes<HTMLAnchorElement> {
   /** A route path without language (`/safety`); the reader's language is added. */

@@ -8,10 +8,10 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { useFeedback } from '../components/feedback';
+import { useFeedback } from './feedback';
 import { useI18n } from '../i18n/i18n';
 import { api, sessionEnded } from './api';
-import { clearStoredLogin, readStoredLogin, writeStoredLogin, type StoredUser } from './stored';
+import { clearStoredLogin, readStoredLogin, writeStoredLogin, type StoredUser } from './stored-login';
 
 interface Auth {
   /** The signed-in user, or null (anonymous; also during server rendering). */

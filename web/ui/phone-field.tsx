@@ -7,7 +7,7 @@ import {
 import { useEffect, useId, useMemo, useState } from 'react';
 import { chinaBlocked, FALLBACK_COUNTRY, joinPhone, nationalDigits } from '../../common/phone';
 import { useI18n } from '../i18n/i18n';
-import { api } from './api';
+import { api } from '../lib/api';
 
 interface Country {
   code: CountryCode;

@@ -1,4 +1,4 @@
-import { useAuth } from '../auth/AuthContext';
+import { useAuth } from '../lib/session';
 import { useI18n } from '../i18n/i18n';
 import { Link } from './Link';
 

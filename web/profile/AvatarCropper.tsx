@@ -1,8 +1,8 @@
-import { api, ApiError } from '../auth/api';
+import { api, ApiError } from '../lib/api';
 import type { PublicProfile } from '../pages/data';
 import { useI18n } from '../i18n/i18n';
-import { useFeedback } from './feedback';
-import { ImageCropper } from './ImageCropper';
+import { useFeedback } from '../lib/feedback';
+import { ImageCropper } from '../ui/ImageCropper';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];

@@ -1,9 +1,9 @@
 import { useState, type SyntheticEvent } from 'react';
 import { localizedPath } from '../../common/routes';
-import { useConfig } from '../app/config';
-import { useRouter } from '../app/router';
+import { useConfig } from '../lib/config';
+import { useRouter } from '../lib/router';
 import { useI18n } from '../i18n/i18n';
-import { AccountLink } from '../auth/AccountLink';
+import { AccountLink } from './AccountLink';
 import { AccountButton } from './AccountButton';
 import { CloseIcon, LiveIcon, MenuIcon, SearchIcon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';

@@ -1,6 +1,6 @@
 import { LOCALE_NAMES, LOCALES, htmlLang } from '../../common/locales';
 import { localizedPath } from '../../common/routes';
-import { useRouter } from '../app/router';
+import { useRouter } from '../lib/router';
 import { useI18n } from '../i18n/i18n';
 import { GlobeIcon } from './icons';
 

@@ -1,34 +1,6 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n';
-
-/** Spec §9: toasts show for 3000 ms unless told otherwise. */
-export const TOAST_MS = 3000;
-
-interface Feedback {
-  toast: (message: string, ms?: number) => void;
-  /** Spec §8: a confirm dialog, titled 'Tip' unless told otherwise. Resolves true on Confirm. */
-  confirm: (message: string, opts?: { title?: string }) => Promise<boolean>;
-  /** Spec §4: the full-screen spinner; hidden after `hideAfterMs` when given. */
-  showSpinner: (hideAfterMs?: number) => void;
-  hideSpinner: () => void;
-}
-
-const FeedbackContext = createContext<Feedback | null>(null);
-
-export function useFeedback(): Feedback {
-  const f = useContext(FeedbackContext);
-  if (!f) throw new Error('useFeedback outside FeedbackProvider');
-  return f;
-}
+import { FeedbackContext, TOAST_MS, type Feedback } from '../lib/feedback';
 
 interface ConfirmState {
   message: string;

@@ -1,14 +1,14 @@
 import { useState, type SyntheticEvent } from 'react';
 import { ADDRESS_MAX, SIGNATURE_MAX } from '../../common/profile';
 import { isName } from '../../common/validation';
-import { api, ApiError } from '../auth/api';
-import { useAuth } from '../auth/AuthContext';
-import { Field } from '../auth/fields';
+import { api, ApiError } from '../lib/api';
+import { useAuth } from '../lib/session';
+import { Field } from '../ui/fields';
 import type { PublicProfile } from '../pages/data';
 import { useI18n } from '../i18n/i18n';
-import { BusyButton, FormError } from './form';
+import { BusyButton, FormError } from '../ui/form';
 import { AvatarCropper } from './AvatarCropper';
-import { useFeedback } from './feedback';
+import { useFeedback } from '../lib/feedback';
 
 /** Editing one's own profile: nickname, signature, sex, birthday, location. */
 export function ProfileEditor({

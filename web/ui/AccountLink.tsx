@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
-import { Link } from '../components/Link';
+import { Link } from './Link';
 import { useI18n } from '../i18n/i18n';
-import { useAuth } from './AuthContext';
+import { useAuth } from '../lib/session';
 
 /**
  * A link to something that needs an account (spec §6: visitors must sign in first). For a

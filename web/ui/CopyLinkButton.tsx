@@ -1,5 +1,5 @@
 import { useI18n } from '../i18n/i18n';
-import { useFeedback } from './feedback';
+import { useFeedback } from '../lib/feedback';
 
 /** Copies a link (default: the current page's address) and confirms with a toast. */
 export function CopyLinkButton({ text }: { text?: string }) {

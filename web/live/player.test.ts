@@ -1,0 +1,313 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RoomEvent } from '../../common/realtime';
+import { ApiError } from '../lib/api';
+import {
+  FALLBACK_POLL_MS,
+  LivePlayer,
+  REPLAY_POLL_MS,
+  RETRY_MS,
+  STATUS_POLL_MS,
+  type PlayerDeps,
+} from './player';
+import type { ConnectionState, RoomHandlers } from './realtime';
+import { MediaHttpError, type Session } from './webrtc';
+
+interface Live {
+  status: 'created' | 'live' | 'ended' | 'expired';
+  replay: { url: string }[];
+}
+
+/** A peer connection that the test can fail. */
+class FakePc extends EventTarget {
+  connectionState: RTCPeerConnectionState = 'connected';
+  fail(): void {
+    this.connectionState = 'failed';
+    this.dispatchEvent(new Event('connectionstatechange'));
+  }
+}
+
+function fakeSession() {
+  const pc = new FakePc();
+  const stop = vi.fn(async () => {});
+  const close = vi.fn();
+  const session: Session = { pc: pc as unknown as RTCPeerConnection, location: '/s', stop, close };
+  return { pc, session, stop, close };
+}
+
+function need<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('not there yet');
+  return value;
+}
+
+/** A player with fake media, status and room; each WHEP attempt takes the next answer queued. */
+function setup(initial: Live = { status: 'live', replay: [] }) {
+  const plays: Array<() => Promise<Session>> = [];
+  const sessions: ReturnType<typeof fakeSession>[] = [];
+  let flow: ((flowing: boolean) => void) | null = null;
+  let handlers: RoomHandlers | null = null;
+  let roomState: ((s: ConnectionState) => void) | null = null;
+  const left = vi.fn();
+  const status = vi.fn(async (): Promise<Live> => ({ status: 'live', replay: [] }));
+  const play = vi.fn(async () => {
+    const next = plays.shift();
+    if (next) return next();
+    const s = fakeSession();
+    sessions.push(s);
+    return s.session;
+  });
+  const deps: PlayerDeps<Live> = {
+    play,
+    watchFlow: (_pc, onChange) => {
+      flow = onChange;
+      return () => (flow = null);
+    },
+    status,
+    room: {
+      onState: (l) => {
+        roomState = l;
+        l('connecting');
+        return () => (roomState = null);
+      },
+      join: (_room, h) => {
+        handlers = h;
+        return left;
+      },
+    },
+    onStream: () => undefined,
+  };
+  const player = new LivePlayer('v1', initial, deps);
+  const fail = (err: Error) => plays.push(() => Promise.reject(err));
+  const host = (state: Extract<RoomEvent, { t: 'host' }>['state']) =>
+    need(handlers).event({ t: 'host', state } as RoomEvent);
+  return {
+    player,
+    play,
+    status,
+    left,
+    fail,
+    host,
+    flow: (flowing: boolean) => need(flow)(flowing),
+    roomState: (s: ConnectionState) => need(roomState)(s),
+    session: (i: number) => need(sessions[i]),
+    view: () => player.state.view,
+  };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('LivePlayer', () => {
+  it('connecting → playing when the video plays', async () => {
+    const t = setup();
+    t.player.start();
+    expect(t.view()).toBe('connecting');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    t.player.playing();
+    expect(t.view()).toBe('playing');
+    t.player.stop();
+    // Left while it played: the session is hung up, and the room left.
+    expect(t.session(0).stop).toHaveBeenCalled();
+    expect(t.left).toHaveBeenCalled();
+  });
+
+  it('connecting → waiting while the broadcaster has not started (404), and tries again', async () => {
+    const t = setup();
+    t.fail(new MediaHttpError(404, null, ''));
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.view()).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(RETRY_MS);
+    expect(t.status).toHaveBeenCalled();
+    expect(t.play).toHaveBeenCalledTimes(2);
+    t.player.playing();
+    expect(t.view()).toBe('playing');
+    t.player.stop();
+  });
+
+  it('connecting → reconnecting when the media server cannot be reached', async () => {
+    const t = setup();
+    t.fail(new Error('network'));
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.view()).toBe('reconnecting');
+    t.player.stop();
+  });
+
+  it('playing → reconnecting when the picture stalls, → playing when it flows again', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.flow(false);
+    expect(t.view()).toBe('reconnecting');
+    t.flow(true);
+    expect(t.view()).toBe('playing');
+    t.player.stop();
+  });
+
+  it('playing → reconnecting when the connection fails: hangs up and connects anew', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.session(0).pc.fail();
+    expect(t.view()).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(0);
+    // Still live: this session is hung up on the server.
+    expect(t.session(0).stop).toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(RETRY_MS);
+    expect(t.play).toHaveBeenCalledTimes(2);
+    t.player.stop();
+  });
+
+  it('playing → interrupted when the room says the broadcaster dropped, → playing when back', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.host('interrupted');
+    expect(t.view()).toBe('interrupted');
+    // A stall while they are away is theirs, not ours.
+    t.flow(false);
+    expect(t.view()).toBe('interrupted');
+    t.host('live');
+    expect(t.view()).toBe('playing');
+    expect(t.play).toHaveBeenCalledTimes(1);
+    t.player.stop();
+  });
+
+  it('the broadcaster back on a new connection: connects at once, not at the next retry', async () => {
+    const t = setup();
+    t.fail(new MediaHttpError(404, null, ''));
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.host('live');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.play).toHaveBeenCalledTimes(2);
+    t.player.stop();
+  });
+
+  it('→ ended when the room says so: the session is closed, not hung up, and the replay awaited', async () => {
+    const t = setup();
+    const seen = vi.fn();
+    t.player.subscribe(seen);
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.status.mockResolvedValue({ status: 'ended', replay: [] });
+    t.host('ended');
+    expect(t.view()).toBe('ended');
+    expect(t.player.state.live.status).toBe('ended');
+    expect(t.session(0).close).toHaveBeenCalled();
+    expect(t.session(0).stop).not.toHaveBeenCalled();
+    expect(t.left).toHaveBeenCalled();
+    expect(seen).toHaveBeenCalled();
+    // The replay is looked for until it is there.
+    t.status.mockClear();
+    await vi.advanceTimersByTimeAsync(REPLAY_POLL_MS);
+    expect(t.status).toHaveBeenCalledTimes(1);
+    t.status.mockResolvedValue({ status: 'ended', replay: [{ url: '/r.mp4' }] });
+    await vi.advanceTimersByTimeAsync(REPLAY_POLL_MS);
+    await vi.advanceTimersByTimeAsync(REPLAY_POLL_MS * 3);
+    expect(t.status).toHaveBeenCalledTimes(2);
+    // Ended is final.
+    t.player.playing();
+    expect(t.view()).toBe('ended');
+    t.player.stop();
+  });
+
+  it('→ ended when the status says so (a poll), or the broadcast is gone (404)', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.status.mockResolvedValue({ status: 'ended', replay: [{ url: '/r.mp4' }] });
+    await vi.advanceTimersByTimeAsync(STATUS_POLL_MS);
+    expect(t.view()).toBe('ended');
+    t.player.stop();
+
+    const u = setup();
+    u.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    u.status.mockRejectedValue(new ApiError(404, 'network', ''));
+    await u.player.refresh();
+    expect(u.view()).toBe('ended');
+    u.player.stop();
+  });
+
+  it('→ ended when the media server says the broadcast is over (410)', async () => {
+    const t = setup();
+    t.fail(new MediaHttpError(410, null, ''));
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.view()).toBe('ended');
+    await vi.advanceTimersByTimeAsync(RETRY_MS * 4);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    t.player.stop();
+  });
+
+  it('→ blocked when the media server refuses the viewer, and nothing more is tried', async () => {
+    const t = setup();
+    t.fail(new MediaHttpError(403, 'blocked_permanently', ''));
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.view()).toBe('blocked');
+    expect(t.left).toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(STATUS_POLL_MS * 2);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    expect(t.status).not.toHaveBeenCalled();
+    t.player.stop();
+  });
+
+  it('playing → blocked when the room says so: the media, ended by the server, is closed', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.player.blocked();
+    expect(t.view()).toBe('blocked');
+    expect(t.session(0).close).toHaveBeenCalled();
+    t.player.playing();
+    expect(t.view()).toBe('blocked');
+    t.player.stop();
+  });
+
+  it('a broadcast that had ended when the page opened: ended, no media, the replay awaited', async () => {
+    const t = setup({ status: 'ended', replay: [] });
+    t.player.start();
+    expect(t.view()).toBe('ended');
+    await vi.advanceTimersByTimeAsync(REPLAY_POLL_MS);
+    expect(t.play).not.toHaveBeenCalled();
+    expect(t.status).toHaveBeenCalledTimes(1);
+    t.player.stop();
+  });
+
+  it('signing in or out starts the media again', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.setSession('csrf1');
+    expect(t.session(0).stop).toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.play).toHaveBeenCalledTimes(2);
+    t.player.stop();
+  });
+
+  it('reads the status slowly while the room connection is open, faster while it is not', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(STATUS_POLL_MS);
+    expect(t.status).toHaveBeenCalledTimes(1);
+    t.roomState('open');
+    await vi.advanceTimersByTimeAsync(STATUS_POLL_MS * 2);
+    expect(t.status).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(FALLBACK_POLL_MS - STATUS_POLL_MS * 2);
+    expect(t.status).toHaveBeenCalledTimes(2);
+    t.player.stop();
+  });
+});

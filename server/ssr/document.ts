@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../../common/html';
 import { htmlLang, isRtl, LOCALES, OG_LOCALE, type Locale } from '../../common/locales';
 import { STATE_ELEMENT_ID, type AppState } from '../../web/app/state';
 
@@ -17,17 +18,6 @@ export interface DocumentParts {
   cssHref: string;
   entry: string;
   preloads: readonly string[];
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 /** JSON safe inside <script>: no `</script>`, no `<!--`, no line separators. */

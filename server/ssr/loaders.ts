@@ -23,7 +23,7 @@ import type { ContentStore } from '../modules/content/content';
 import type { AuthService } from '../modules/auth/service';
 import type { NewsService } from '../modules/news/service';
 import type { UsersService } from '../modules/users/service';
-import { liveInfo } from '../modules/live/routes';
+import { liveInfo } from '../modules/live/info';
 import type { LiveService } from '../modules/live/service';
 
 export interface LoadContext {

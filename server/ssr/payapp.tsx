@@ -10,7 +10,8 @@ import { CompressedBody, pickEncoding } from '../http/compress';
 import { requestLocale } from '../http/locale';
 import { translate } from '../i18n';
 import type { Assets } from './assets';
-import { escapeHtml, jsonForScript } from './document';
+import { escapeHtml } from '../../common/html';
+import { jsonForScript } from './document';
 
 /** The payment app's HTML document: its own stylesheet and script, the screen rendered inside. */
 function documentFor(state: PayAppState, assets: Assets): string {

@@ -4,7 +4,8 @@ import { htmlLang, LOCALES } from '../../common/locales';
 import { STATIC_PAGES } from '../../common/pages';
 import type { Config } from '../config';
 import type { NewsService } from '../modules/news/service';
-import { escapeHtml, localeUrl } from './document';
+import { escapeHtml } from '../../common/html';
+import { localeUrl } from './document';
 
 /** Route paths that belong in the sitemap: pages with real content, not placeholders. */
 const INDEXED_PATHS = ['/', '/news', ...STATIC_PAGES.map((p) => `/${p.slug}`)];

@@ -9,7 +9,7 @@ import { translate } from '../../i18n';
 import type { Kv } from '../../infra/kv';
 import type { Mailer } from '../../infra/mail';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
-import { escapeHtml } from '../../ssr/document';
+import { escapeHtml } from '../../../common/html';
 import { Captchas } from './captcha/captchas';
 import { checkCaptcha, issueAccessToken, openPassword } from './checks';
 import { hashToken, newToken, type TransportKey } from './crypto';

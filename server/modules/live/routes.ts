@@ -5,7 +5,7 @@ import { errorSchema, okSchema } from '../../http/envelope';
 import { COVER_MAX_BYTES, COVER_TYPES } from './cover';
 import { requireAuth } from '../auth/context';
 import { errors } from '../auth/schemas';
-import type { LiveWithHost } from './repo';
+import { liveInfo } from './info';
 import type { LiveService } from './service';
 
 const vidParam = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });
@@ -31,22 +31,6 @@ export const liveSchema = z.object({
   replay: z.array(z.object({ url: z.string(), seconds: z.number() })),
 });
 export type LiveInfo = z.infer<typeof liveSchema>;
-
-export function liveInfo(l: LiveWithHost & { viewers: number }, replay: LiveInfo['replay'] = []): LiveInfo {
-  return {
-    vid: l.vid,
-    title: l.title,
-    cover: l.cover,
-    orientation: l.orientation,
-    status: l.status,
-    started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
-    ended_at: l.ended_at ? new Date(l.ended_at).toISOString() : null,
-    ended_reason: l.end_reason,
-    viewers: l.viewers,
-    host: { uid: l.uid, short_id: l.short_id, nickname: l.nickname, face: l.face },
-    replay,
-  };
-}
 
 /** Broadcasts: start from the studio, end, look up (spec §7 queryinfosimple), who is live now. */
 export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): FastifyPluginAsyncZod {

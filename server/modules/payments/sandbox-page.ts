@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { htmlLang, isRtl, localeFromSegment, type Locale } from '../../../common/locales';
 import { AppError } from '../../../common/errors';
 import { translate } from '../../i18n';
-import { escapeHtml } from '../../ssr/document';
+import { escapeHtml } from '../../../common/html';
 import { SANDBOX_DECLINES, type SandboxProvider, type SandboxSession } from './sandbox';
 
 const STYLE = `body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#f4f4f7;color:#1b1b22}

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BlockList, isIP } from 'node:net';
-import type { Db } from '../../db/client';
-import { escapeHtml } from '../../ssr/document';
+import type { Db } from '../db/client';
+import { escapeHtml } from '../../common/html';
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');

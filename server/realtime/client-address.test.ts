@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from './wire';
+import { clientAddress } from './client-address';
 
 const req = (remote: string, forwarded?: string | string[]) =>
   ({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryKv } from '../../infra/kv';
-import { createTestApp, type TestApp } from '../../testing/app';
-import { encryptPassword, riskToken } from '../../testing/auth';
+import { MemoryKv } from '../infra/kv';
+import { createTestApp, type TestApp } from '../testing/app';
+import { encryptPassword, riskToken } from '../testing/auth';
 
 const kv = new MemoryKv();
 let dev: TestApp;

@@ -1,0 +1,20 @@
+import type { LiveWithHost } from './repo';
+// Type only: the shape is the API's (its zod schema sits with the routes for now).
+import type { LiveInfo } from './routes';
+
+/** A broadcast as the API and the server-rendered pages show it. */
+export function liveInfo(l: LiveWithHost & { viewers: number }, replay: LiveInfo['replay'] = []): LiveInfo {
+  return {
+    vid: l.vid,
+    title: l.title,
+    cover: l.cover,
+    orientation: l.orientation,
+    status: l.status,
+    started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
+    ended_at: l.ended_at ? new Date(l.ended_at).toISOString() : null,
+    ended_reason: l.end_reason,
+    viewers: l.viewers,
+    host: { uid: l.uid, short_id: l.short_id, nickname: l.nickname, face: l.face },
+    replay,
+  };
+}

@@ -1,0 +1,100 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { localFileStore, type FileStore } from '../infra/files';
+import { openKv, type Kv } from '../infra/kv';
+import { createMailer, type Mailer } from '../infra/mail';
+import { createSms, type SmsSender } from '../infra/sms';
+import type { MediaEngine } from '../media/engine';
+import { WeriftEngine } from '../media/werift-engine';
+import { FingerprintRiskProvider, type RiskProvider } from '../modules/auth/risk';
+import { SensitiveWords } from '../modules/moderation/sensitive';
+import type { PaymentProvider } from '../modules/payments/provider';
+import type { Assets } from '../ssr/assets';
+import type { ContentStore } from '../modules/content/content';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  kv?: Kv;
+  mailer?: Mailer;
+  sms?: SmsSender;
+  /** The payment provider (default: from PAYMENT_PROVIDER). */
+  payments?: PaymentProvider;
+  media?: MediaEngine;
+  risk?: RiskProvider;
+  files?: FileStore;
+  /** Overrides for tests. */
+  assets?: Assets;
+  content?: ContentStore;
+}
+
+/** What the services stand on: storage, senders, the media engine, shared word lists. */
+export interface Infra {
+  kv: Kv;
+  mailer: Mailer;
+  sms: SmsSender;
+  risk: RiskProvider;
+  files: FileStore;
+  media: MediaEngine;
+  sensitive: SensitiveWords;
+  recordingsDir: string;
+  /** Closes what this node opened (what the caller passed in is the caller's to close). */
+  close(): Promise<void>;
+}
+
+export function openInfra(deps: AppDeps): Infra {
+  const { config, db } = deps;
+  const files = deps.files ?? localFileStore(join(config.DATA_DIR, 'uploads'));
+  const kv = deps.kv ?? openKv(config.REDIS_URL, config.REDIS_PREFIX);
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db });
+  const sms = deps.sms ?? createSms({ smsUrl: config.SMS_URL, db });
+  const risk =
+    deps.risk ??
+    new FingerprintRiskProvider(kv, {
+      rejectScore: config.RISK_REJECT_SCORE,
+      signupsPerDevicePerDay: config.RISK_SIGNUPS_PER_DEVICE,
+      limitScale: config.RATE_LIMIT_SCALE,
+    });
+  const media = deps.media ?? mediaEngine(config);
+  const recordingsDir = join(config.DATA_DIR, 'recordings');
+  mkdirSync(recordingsDir, { recursive: true });
+  const sensitive = SensitiveWords.load(config.SENSITIVE_WORDS_FILE);
+  return {
+    kv,
+    mailer,
+    sms,
+    risk,
+    files,
+    media,
+    sensitive,
+    recordingsDir,
+    async close() {
+      if (!deps.media) await media.shutdown();
+      if (!deps.kv) await kv.close();
+      if (!deps.mailer) mailer.close();
+    },
+  };
+}
+
+/** The WebRTC engine (WHIP in, WHEP out) with the configured ports, addresses and recording. */
+function mediaEngine(config: Config): MediaEngine {
+  return new WeriftEngine({
+    iceServers: config.MEDIA_ICE_SERVERS,
+    portRange: config.MEDIA_PORT_RANGE
+      ? (config.MEDIA_PORT_RANGE.split('-').map(Number) as [number, number])
+      : undefined,
+    hostAddresses: (
+      config.MEDIA_HOST_ADDRESSES ??
+      (config.APP_ENV === 'development' || config.APP_ENV === 'test' ? '127.0.0.1' : '')
+    )
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+    recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
+    forward: config.MEDIA_FORWARD,
+    allowPrivateCandidates: config.mediaAllowPrivateCandidates,
+    connectTimeoutMs: config.MEDIA_CONNECT_TIMEOUT_SECONDS * 1000,
+  });
+}

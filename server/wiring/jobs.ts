@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client';
+import type { Ledger } from '../modules/ledger/ledger';
+import type { LiveService } from '../modules/live/service';
+import type { PaymentService } from '../modules/payments/service';
+import { roomRepo } from '../modules/room/repo';
+
+/** The background work of this node, started once its services exist. */
+export interface Jobs {
+  /** Releases this node's broadcast leases, then stops the timers. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Broadcast leases, the roll-ups of gifts' pending rows, and the payment sweeps. Broadcasts whose
+ * lease lapsed (their node died) end before this resolves, so before this node serves anyone.
+ */
+export async function startJobs(
+  app: FastifyInstance,
+  deps: { db: Db; live: LiveService; ledger: Ledger; payments: PaymentService },
+): Promise<Jobs> {
+  const { db, live, ledger, payments } = deps;
+  const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
+  await live.startLeases();
+  // Gifts' pending credits into balances, and their top-fans rows, every second (see ledger_pending, fan_pending).
+  const rollUp = every(1000, () => {
+    void ledger.rollUp().catch(fail('ledger roll-up failed'));
+    void roomRepo.rollUpFans(db).catch(fail('top-fans roll-up failed'));
+  });
+  // Orders whose webhook never came are asked about at the provider (see PaymentService.repairStale).
+  const repair = every(60_000, () => {
+    void payments.repairStale().catch(fail('payment repair failed'));
+  });
+  // Refunds and disputes stored but not applied (a crash between the two) are applied from storage.
+  const reversals = every(10_000, () => {
+    void payments.retryReversals().catch(fail('applying stored refunds and disputes failed'));
+  });
+  return {
+    async stop() {
+      await live.shutdown().catch(fail('releasing broadcast leases failed'));
+      clearInterval(rollUp);
+      clearInterval(repair);
+      clearInterval(reversals);
+    },
+  };
+}
+
+/** A timer that does not keep the process alive. */
+function every(ms: number, run: () => void): NodeJS.Timeout {
+  const timer = setInterval(run, ms);
+  timer.unref();
+  return timer;
+}

@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { moneyRules, type Config } from '../config';
+import type { Metrics } from '../http/metrics';
+import { loadTransportKey } from '../modules/auth/crypto';
+import { metaReader } from '../modules/auth/meta';
+import { PhoneAuthService } from '../modules/auth/phone-service';
+import { AuthService } from '../modules/auth/service';
+import { SignupLimits } from '../modules/auth/signup-limits';
+import { SmsCodes } from '../modules/auth/sms-codes';
+import { GoogleSignIn } from '../modules/auth/third-party';
+import { ChatService } from '../modules/chat/service';
+import { GiftService } from '../modules/ledger/gifts';
+import { Ledger } from '../modules/ledger/ledger';
+import { LiveService } from '../modules/live/service';
+import { DEFAULT_VIEWER_LIMITS } from '../modules/live/viewers';
+import { NewsService } from '../modules/news/service';
+import type { PaymentProvider } from '../modules/payments/provider';
+import { SandboxProvider } from '../modules/payments/sandbox';
+import { PaymentService } from '../modules/payments/service';
+import { StripeProvider } from '../modules/payments/stripe';
+import { RoomService } from '../modules/room/service';
+import { SocialService } from '../modules/social/service';
+import { UsersService } from '../modules/users/service';
+import { CashoutService } from '../modules/wallet/cashout';
+import { WalletService } from '../modules/wallet/service';
+import type { AppDeps, Infra } from './infra';
+import type { Realtime } from './realtime';
+
+export type Services = Awaited<ReturnType<typeof buildServices>>;
+
+/** The domain services, each given what it needs (no service builds another). */
+export async function buildServices(
+  app: FastifyInstance,
+  deps: AppDeps,
+  infra: Infra,
+  rt: Realtime,
+  metrics: Metrics,
+) {
+  const { config, db } = deps;
+  const { kv } = infra;
+  const { bus } = rt;
+  const news = new NewsService(db);
+  const users = new UsersService(db, infra.files);
+  const signIn = await signInServices(app, deps, infra, rt, metrics);
+  const live = liveService(app, deps, infra, rt);
+  const ledger = new Ledger(db);
+  const gifts = new GiftService(db, ledger, bus, {
+    diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN,
+    log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
+  });
+  const chat = new ChatService(db, kv, bus, {
+    sensitive: infra.sensitive,
+    limitScale: config.RATE_LIMIT_SCALE,
+    hasSticker: (id) => gifts.hasSticker(id),
+  });
+  const social = new SocialService(db, bus, kv, config.RATE_LIMIT_SCALE);
+  const room = new RoomService(db, kv, bus, rt.presence, users, social, (vid, uid) =>
+    live.dropViewer(vid, uid),
+  );
+  const provider = deps.payments ?? paymentProvider(app, config, infra);
+  const payments = new PaymentService(db, ledger, provider, {
+    publicBaseUrl: config.publicBaseUrl,
+    log: (msg, detail) => app.log.error({ detail }, msg),
+  });
+  const rules = moneyRules(config);
+  const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
+  const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE);
+  return {
+    ...signIn,
+    news,
+    users,
+    live,
+    ledger,
+    gifts,
+    chat,
+    social,
+    room,
+    provider,
+    payments,
+    wallet,
+    cashout,
+    /** Stops what the services run themselves (the sandbox's webhook deliveries). */
+    async close() {
+      if (provider instanceof SandboxProvider) await provider.close();
+    },
+  };
+}
+
+/** A secret withStoredSecrets (server/secrets.ts) provides when it is not configured. */
+function requireSecret(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`${name} is missing: pass the configuration through withStoredSecrets`);
+  return value;
+}
+
+/** Accounts and sessions: e-mail and password, phone codes, Google, with their shared limits. */
+async function signInServices(
+  app: FastifyInstance,
+  deps: AppDeps,
+  infra: Infra,
+  rt: Realtime,
+  metrics: Metrics,
+) {
+  const { config, db } = deps;
+  const { kv, risk, sms } = infra;
+  const { sessionsEnded } = rt;
+  const transportKey = await loadTransportKey(db);
+  const signups = new SignupLimits(
+    kv,
+    {
+      signupPerPrefix: config.SIGNUP_PER_IP_PREFIX,
+      signupPerDomain: config.SIGNUP_PER_EMAIL_DOMAIN,
+      signupGlobal: config.SIGNUP_GLOBAL,
+      smsPerPrefix: config.SMS_PER_IP_PREFIX,
+      smsGlobal: config.SMS_GLOBAL,
+      scale: config.RATE_LIMIT_SCALE,
+    },
+    {
+      tripped: (limit) => metrics.authLimitTrips.inc({ limit }),
+      passed: (action, used) => {
+        metrics.authPassed.inc({ action });
+        metrics.authBudgetUsed.set({ action }, used);
+      },
+    },
+    (msg, detail) => app.log.warn(detail, msg),
+  );
+  const auth = new AuthService(db, kv, infra.mailer, transportKey, risk, {
+    name: config.SITE_NAME,
+    baseUrl: config.publicBaseUrl,
+    limitScale: config.RATE_LIMIT_SCALE,
+    signups,
+    sessionsEnded,
+  });
+  const smsSite = {
+    name: config.SITE_NAME,
+    limitScale: config.RATE_LIMIT_SCALE,
+    log: (err: unknown) => app.log.error({ err }, 'SMS provider failed'),
+    signups,
+    beforeSend: () => signups.sms(),
+    sessionsEnded,
+  };
+  const codes = new SmsCodes(kv, sms, smsSite);
+  const phone = new PhoneAuthService(db, kv, sms, transportKey, risk, smsSite, codes);
+  const google = config.GOOGLE_CLIENT_ID
+    ? new GoogleSignIn(db, kv, {
+        issuer: config.GOOGLE_ISSUER,
+        clientId: config.GOOGLE_CLIENT_ID,
+        clientSecret: config.GOOGLE_CLIENT_SECRET,
+        redirectUri: `${config.publicBaseUrl}/api/v1/auth/third/callback`,
+        sessionsEnded,
+      })
+    : null;
+  return { auth, codes, phone, google, meta: metaReader(config.COUNTRY_HEADER) };
+}
+
+/** Broadcasts: their media, viewers, host state and leases, announced through the bus. */
+function liveService(app: FastifyInstance, deps: AppDeps, infra: Infra, rt: Realtime): LiveService {
+  const { config, db } = deps;
+  const { bus } = rt;
+  return new LiveService(db, infra.media, infra.files, {
+    sensitive: infra.sensitive,
+    viewing: rt.viewing,
+    node: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    // The room's header shows this count (the gateway does not count its connections for it).
+    onViewerCount: (vid, { viewers, seq }) => bus.signal({ t: 'count', room: vid, viewers, seq }),
+    viewerLimits: {
+      ...DEFAULT_VIEWER_LIMITS,
+      perAddress: config.MEDIA_VIEWERS_PER_ADDRESS,
+    },
+    kv: infra.kv,
+    limitScale: config.RATE_LIMIT_SCALE,
+    onHostState: (vid, state, reason) =>
+      bus.publish(vid, { t: 'host', state, ...(reason ? { reason } : {}) }),
+    watchBlocks: (vid, onBlock) => {
+      const sub = bus.subscribe(vid, (e) => {
+        if (e.t === 'kick') onBlock(e.uid);
+      });
+      return () => sub.close();
+    },
+    log: (err) => app.log.error({ err }, 'live state update failed'),
+    lease: { ms: config.LIVE_LEASE_MS },
+    obsWhitelist:
+      config.OBS_WHITELIST === 'all'
+        ? 'all'
+        : config.OBS_WHITELIST.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+  });
+}
+
+/** Stripe, or the sandbox whose webhooks go through this node's whole HTTP stack, signature and all. */
+function paymentProvider(app: FastifyInstance, config: Config, infra: Infra): PaymentProvider {
+  if (config.PAYMENT_PROVIDER === 'stripe')
+    return new StripeProvider(config.STRIPE_SECRET_KEY ?? '', config.STRIPE_WEBHOOK_SECRET ?? '');
+  return new SandboxProvider(infra.kv, {
+    secret: requireSecret(config.SANDBOX_PAY_SECRET, 'SANDBOX_PAY_SECRET'),
+    publicBaseUrl: config.publicBaseUrl,
+    chaos: config.SANDBOX_PAY_CHAOS,
+    deliver: async (body, headers) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/v1/payments/webhook/sandbox',
+          payload: body,
+          headers,
+        })
+      ).statusCode,
+    log: (err) => app.log.warn({ err }, 'sandbox webhook delivery failed'),
+  });
+}

@@ -8,6 +8,7 @@ import { checkInvariants } from '../server/modules/ledger/invariants';
 import { MemoryBus } from '../server/realtime/bus';
 import { GiftBatcher } from '../server/modules/ledger/gift-batcher';
 import { GiftService } from '../server/modules/ledger/gifts';
+import { LiveDirectory } from '../server/modules/live/directory';
 import { Ledger } from '../server/modules/ledger/ledger';
 import { roomRepo } from '../server/modules/room/repo';
 import { createTestDb } from '../server/testing/db';
@@ -59,7 +60,9 @@ async function run(impl: Impl, senders: number, seconds: number): Promise<GiftRo
     const batcher = new GiftBatcher(db);
     // What the API does per gift besides paying: the catalogue (cached), the broadcast's state
     // and the host's blocks, then the batch; the room hears of it on the in-process bus.
-    const service = new GiftService(db, ledger, new MemoryBus(), { diamondsPerCoin: { num: 1, den: 1 } });
+    const service = new GiftService(db, ledger, new MemoryBus(), new LiveDirectory(db), {
+      diamondsPerCoin: { num: 1, den: 1 },
+    });
     const send = (sender: number): Promise<unknown> => {
       const key = `g-${randomBytes(10).toString('hex')}`;
       // A Star: 10 coins, as the other two send.

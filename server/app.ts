@@ -66,7 +66,7 @@ import { WalletService } from './modules/wallet/service';
 import { SmsCodes } from './modules/auth/sms-codes';
 import { Ledger } from './modules/ledger/ledger';
 import { moneyRoutes } from './modules/ledger/routes';
-import { roomRepo } from './modules/room/repo';
+import { LiveDirectory } from './modules/live/directory';
 import { roomRoutes } from './modules/room/routes';
 import { RoomService } from './modules/room/service';
 import { socialRoutes } from './modules/social/routes';
@@ -238,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ? new RedisPresence(config.REDIS_URL, `${config.REDIS_PREFIX}viewing:`)
     : new MemoryPresence();
   const live = new LiveService(db, media, files, {
+    isBlocked: (host, uid): Promise<boolean> => room.isBlocked(host, uid),
     sensitive,
     viewing,
     node: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
@@ -278,23 +279,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       })
     : null;
   const ledger = new Ledger(db);
-  const gifts = new GiftService(db, ledger, bus, {
+  const directory = new LiveDirectory(db);
+  const gifts = new GiftService(db, ledger, bus, directory, {
     diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN,
     log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
   });
-  const chat = new ChatService(db, kv, bus, {
+  const chat = new ChatService(kv, bus, {
+    directory,
+    room: { isBlocked: (host, uid): Promise<boolean> => room.isBlocked(host, uid) },
+    users,
     sensitive,
     limitScale: config.RATE_LIMIT_SCALE,
     hasSticker: (id) => gifts.hasSticker(id),
   });
-  const social = new SocialService(db, bus, kv, config.RATE_LIMIT_SCALE);
+  const social = new SocialService(db, kv, {
+    limitScale: config.RATE_LIMIT_SCALE,
+    followed: (who, host, vid): Promise<void> => room.followed(who, host, vid),
+  });
   // Gifts' pending credits into balances, and their top-fans rows, every second (see ledger_pending, fan_pending).
   const rollUp = setInterval(() => {
     void ledger.rollUp().catch((err: unknown) => app.log.error({ err }, 'ledger roll-up failed'));
-    void roomRepo.rollUpFans(db).catch((err: unknown) => app.log.error({ err }, 'top-fans roll-up failed'));
+    void room.rollUpFans().catch((err: unknown) => app.log.error({ err }, 'top-fans roll-up failed'));
   }, 1000);
   rollUp.unref();
-  const room = new RoomService(db, kv, bus, presence, users, social, (vid, uid) => live.dropViewer(vid, uid));
+  const room: RoomService = new RoomService(db, kv, bus, presence, users, social, directory, (vid, uid) =>
+    live.dropViewer(vid, uid),
+  );
   const provider =
     deps.payments ??
     (config.PAYMENT_PROVIDER === 'stripe'
@@ -338,6 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     auth,
     chat,
+    users,
     bus,
     presence,
     publicOrigin: new URL(config.publicBaseUrl).origin,
@@ -460,9 +471,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(usersRoutes(users));
-  await app.register(socialRoutes(social, db));
+  await app.register(socialRoutes(social, users));
   await app.register(roomRoutes(room, config.RATE_LIMIT_SCALE));
-  await app.register(moneyRoutes({ db, ledger, gifts }));
+  await app.register(moneyRoutes({ db, ledger, gifts, users }));
   await app.register(
     paymentRoutes({
       payments,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from '../modules/auth/context';
 import type { AuthService } from '../modules/auth/service';
 import type { ChatService } from '../modules/chat/service';
-import { usersRepo } from '../modules/users/repo';
+import type { UsersService } from '../modules/users/service';
 import type { Db } from '../db/client';
 import type { Bus } from './bus';
 import { Gateway, type Identity } from './gateway';
@@ -39,6 +39,7 @@ export function attachGateway(
     db: Db;
     auth: AuthService;
     chat: ChatService;
+    users: Pick<UsersService, 'name'>;
     bus: Bus;
     presence: Presence;
     publicOrigin: string;
@@ -61,12 +62,12 @@ export function attachGateway(
       if (!token) return null;
       const session = await deps.auth.session(token);
       if (!session) return null;
-      const user = await usersRepo.byUid(deps.db, session.uid);
-      if (!user) return null;
+      const name = await deps.users.name(session.uid);
+      if (name === null) return null;
       return {
-        uid: user.uid,
-        name: user.nickname,
-        staff: (await deps.isStaff?.(user.uid)) ?? false,
+        uid: session.uid,
+        name,
+        staff: (await deps.isStaff?.(session.uid)) ?? false,
         session: session.id,
       };
     },

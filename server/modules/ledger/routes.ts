@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, okSchema } from '../../http/envelope';
-import { usersRepo } from '../users/repo';
 import type { Db } from '../../db/client';
 import { requireAuth } from '../auth/context';
+import type { UsersService } from '../users/service';
 import { MAX_COMBO, type GiftService } from './gifts';
 import type { Ledger } from './ledger';
 import { ledgerRepo } from './repo';
@@ -20,7 +20,12 @@ const errors = {
 const balances = z.object({ coin: z.number(), diamond: z.number() });
 
 /** Gifts (spec giftV2) and the wallet's balances and history (spec finanInfo). */
-export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }): FastifyPluginAsyncZod {
+export function moneyRoutes(deps: {
+  db: Db;
+  ledger: Ledger;
+  gifts: GiftService;
+  users: Pick<UsersService, 'name'>;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/v1/gifts',
@@ -95,9 +100,9 @@ export function moneyRoutes(deps: { db: Db; ledger: Ledger; gifts: GiftService }
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        const me = await usersRepo.byUid(deps.db, uid);
+        const name = (await deps.users.name(uid)) ?? '';
         const r = await deps.gifts.send(
-          { uid, name: me?.nickname ?? '' },
+          { uid, name },
           { vid: req.body.vid, giftId: req.body.gift_id, count: req.body.count, key: req.body.key },
         );
         return {

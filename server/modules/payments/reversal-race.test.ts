@@ -8,6 +8,7 @@ import { signedInPerson } from '../../testing/auth';
 import { grant, makeLive } from '../../testing/people';
 import { sandboxApp } from '../../testing/sandbox';
 import { GiftService } from '../ledger/gifts';
+import { LiveDirectory } from '../live/directory';
 import { checkInvariants } from '../ledger/invariants';
 import { Ledger } from '../ledger/ledger';
 import { WalletService } from '../wallet/service';
@@ -135,7 +136,10 @@ describe('reversals while the buyer spends', () => {
     );
     const nodes = Array.from(
       { length: 4 },
-      () => new GiftService(t.testDb.db, ledger, new MemoryBus(), { diamondsPerCoin: { num: 1, den: 1 } }),
+      () =>
+        new GiftService(t.testDb.db, ledger, new MemoryBus(), new LiveDirectory(t.testDb.db), {
+          diamondsPerCoin: { num: 1, den: 1 },
+        }),
     );
     const direct = nodes.flatMap((node, i) =>
       [0, 1].map((lane) =>

@@ -4,12 +4,10 @@
 // Needs DATABASE_URL (a fresh database per implementation, dropped after).
 import { randomBytes } from 'node:crypto';
 import { openPostgres } from '../server/db/client';
-import { checkInvariants } from '../server/modules/ledger/invariants';
+import { checkInvariants, GiftBatcher, Ledger } from '../server/modules/ledger';
 import { MemoryBus } from '../server/realtime/bus';
-import { GiftBatcher } from '../server/modules/ledger/gift-batcher';
-import { GiftService } from '../server/modules/ledger/gifts';
-import { LiveDirectory } from '../server/modules/live/directory';
-import { Ledger } from '../server/modules/ledger/ledger';
+import { GiftService } from '../server/modules/gifts';
+import { LiveDirectory } from '../server/modules/live';
 import { roomRepo } from '../server/modules/room/repo';
 import { createTestDb } from '../server/testing/db';
 import { makeLive, makeUsers } from '../server/testing/people';

@@ -23,54 +23,55 @@ import { createMailer, type Mailer } from './infra/mail';
 import { createSms, type SmsSender } from './infra/sms';
 import type { MediaEngine } from './media/engine';
 import { WeriftEngine } from './media/werift-engine';
-import { registerMediaRoutes } from './modules/live/media-routes';
-import { DEFAULT_VIEWER_LIMITS } from './modules/live/viewers';
-import { liveRoutes } from './modules/live/routes';
-import { LiveService } from './modules/live/service';
-import { SensitiveWords } from './modules/moderation/sensitive';
+import {
+  DEFAULT_VIEWER_LIMITS,
+  LiveDirectory,
+  liveRoutes,
+  LiveService,
+  registerMediaRoutes,
+} from './modules/live';
+import { SensitiveWords } from './modules/moderation';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
 import { registerInputHygiene } from './http/hygiene';
 import { registerSecurityHeaders } from './http/security';
 import { redactUrl } from './http/redact';
 import { createMetrics, registerMetrics } from './http/metrics';
-import { ContentStore } from './modules/content/content';
-import { registerAuthContext } from './modules/auth/context';
-import { loadTransportKey } from './modules/auth/crypto';
-import { metaReader } from './modules/auth/meta';
-import { registerDevOutbox } from './modules/auth/outbox';
-import { phoneRoutes } from './modules/auth/phone-routes';
-import { PhoneAuthService } from './modules/auth/phone-service';
-import { FingerprintRiskProvider, type RiskProvider } from './modules/auth/risk';
-import { GoogleSignIn } from './modules/auth/third-party';
-import { thirdPartyRoutes } from './modules/auth/third-routes';
-import { authRoutes } from './modules/auth/routes';
-import { AuthService } from './modules/auth/service';
-import { SignupLimits } from './modules/auth/signup-limits';
-import { newsRoutes } from './modules/news/routes';
-import { usersRoutes } from './modules/users/routes';
-import { UsersService } from './modules/users/service';
-import { NewsService } from './modules/news/service';
+import { ContentStore } from './modules/content';
+import { meRoutes } from './modules/me';
+import {
+  authRoutes,
+  AuthService,
+  FingerprintRiskProvider,
+  GoogleSignIn,
+  loadTransportKey,
+  metaReader,
+  PhoneAuthService,
+  phoneRoutes,
+  registerAuthContext,
+  registerDevOutbox,
+  type RiskProvider,
+  SignupLimits,
+  SmsCodes,
+  thirdPartyRoutes,
+} from './modules/auth';
+import { newsRoutes, NewsService } from './modules/news';
+import { usersRoutes, UsersService } from './modules/users';
 import { CLIENT_DIST } from './paths';
-import { ChatService } from './modules/chat/service';
-import { GiftService } from './modules/ledger/gifts';
-import { PaymentService } from './modules/payments/service';
-import type { PaymentProvider } from './modules/payments/provider';
-import { paymentRoutes } from './modules/payments/routes';
-import { SandboxProvider } from './modules/payments/sandbox';
-import { sandboxPage } from './modules/payments/sandbox-page';
-import { StripeProvider } from './modules/payments/stripe';
-import { CashoutService } from './modules/wallet/cashout';
-import { walletRoutes } from './modules/wallet/routes';
-import { isStaff } from './modules/users/staff';
-import { WalletService } from './modules/wallet/service';
-import { SmsCodes } from './modules/auth/sms-codes';
-import { Ledger } from './modules/ledger/ledger';
-import { moneyRoutes } from './modules/ledger/routes';
-import { LiveDirectory } from './modules/live/directory';
-import { roomRoutes } from './modules/room/routes';
-import { RoomService } from './modules/room/service';
-import { socialRoutes } from './modules/social/routes';
-import { SocialService } from './modules/social/service';
+import { ChatService } from './modules/chat';
+import { giftRoutes, GiftService } from './modules/gifts';
+import {
+  type PaymentProvider,
+  paymentRoutes,
+  PaymentService,
+  sandboxPage,
+  SandboxProvider,
+  StripeProvider,
+} from './modules/payments';
+import { CashoutService, walletRoutes, WalletService } from './modules/wallet';
+import { isStaff } from './modules/staff';
+import { Ledger, ledgerRoutes } from './modules/ledger';
+import { roomRoutes, RoomService } from './modules/room';
+import { socialRoutes, SocialService } from './modules/social';
 import { MemoryPresence, RedisPresence } from './realtime/presence';
 import { openBus } from './realtime/redis-bus';
 import { announceSessionsEnded } from './realtime/sessions';
@@ -454,6 +455,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authRoutes(auth, {
       secureCookies: config.publicBaseUrl.startsWith('https:'),
       meta,
+    }),
+  );
+  await app.register(
+    meRoutes(auth, {
       about: async (uid) => {
         const [staff, counts] = await Promise.all([
           isStaff(db, uid, config.STAFF_EMAILS),
@@ -473,7 +478,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(usersRoutes(users));
   await app.register(socialRoutes(social, users));
   await app.register(roomRoutes(room, config.RATE_LIMIT_SCALE));
-  await app.register(moneyRoutes({ db, ledger, gifts, users }));
+  await app.register(giftRoutes({ gifts, users }));
+  await app.register(ledgerRoutes({ db, ledger }));
   await app.register(
     paymentRoutes({
       payments,

@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import { htmlLang, LOCALES } from '../../common/locales';
 import { STATIC_PAGES } from '../../common/pages';
 import type { Config } from '../config';
-import type { NewsService } from '../modules/news/service';
+import type { NewsService } from '../modules/news';
 import { escapeHtml, localeUrl } from './document';
 
 /** Route paths that belong in the sitemap: pages with real content, not placeholders. */

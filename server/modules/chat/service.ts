@@ -7,10 +7,10 @@ import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import { HISTORY_LENGTH, type Bus } from '../../realtime/bus';
 import type { ClientMessage, RoomEvent } from '../../realtime/events';
 import type { Identity } from '../../realtime/gateway';
-import type { LiveDirectory } from '../live/directory';
-import type { RoomService } from '../room/service';
-import type { UsersService } from '../users/service';
-import type { SensitiveWords } from '../moderation/sensitive';
+import type { LiveDirectory } from '../live';
+import type { RoomService } from '../room';
+import type { UsersService } from '../users';
+import type { SensitiveWords } from '../moderation';
 
 /** Spec §8 'Please slow down': this many messages per user and room in the window. */
 export const CHAT_LIMIT: Limit = { name: 'chat:user', max: 5, windowSeconds: 5 };

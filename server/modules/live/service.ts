@@ -9,9 +9,9 @@ import type { Kv } from '../../infra/kv';
 import type { MediaEngine } from '../../media/engine';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
-import type { SensitiveWords } from '../moderation/sensitive';
+import type { SensitiveWords } from '../moderation';
 import { processCover, type CoverBox } from './cover';
-import { hashToken, newToken } from '../auth/crypto';
+import { hashToken, newToken } from '../auth';
 import { Leases, type LeaseOptions } from './lease';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
 

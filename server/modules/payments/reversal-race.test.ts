@@ -7,11 +7,10 @@ import type { TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { grant, makeLive } from '../../testing/people';
 import { sandboxApp } from '../../testing/sandbox';
-import { GiftService } from '../ledger/gifts';
-import { LiveDirectory } from '../live/directory';
-import { checkInvariants } from '../ledger/invariants';
-import { Ledger } from '../ledger/ledger';
-import { WalletService } from '../wallet/service';
+import { GiftService } from '../gifts';
+import { LiveDirectory } from '../live';
+import { checkInvariants, Ledger } from '../ledger';
+import { WalletService } from '../wallet';
 import type { SandboxProvider } from './sandbox';
 
 // Refunds and chargebacks of a buyer who is spending as fast as they can: gifts through the real

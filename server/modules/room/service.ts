@@ -7,10 +7,9 @@ import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Bus } from '../../realtime/bus';
 import type { Presence } from '../../realtime/presence';
-import { existingLive } from '../live/existing';
-import type { LiveDirectory } from '../live/directory';
-import type { SocialService } from '../social/service';
-import type { PublicProfile, UsersService } from '../users/service';
+import { existingLive, type LiveDirectory } from '../live';
+import type { SocialService } from '../social';
+import type { PublicProfile, UsersService } from '../users';
 import { roomRepo, type RoomPerson } from './repo';
 
 export const REPORT_LIMIT: Limit = { name: 'report:user', max: 10, windowSeconds: 3600 };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, okSchema } from '../../http/envelope';
-import { requireAuth } from '../auth/context';
-import type { UsersService } from '../users/service';
+import { requireAuth } from '../auth';
+import type { UsersService } from '../users';
 import type { SocialService } from './service';
 
 const state = z.object({ relation: z.number(), follower_count: z.number(), following_count: z.number() });

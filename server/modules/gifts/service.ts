@@ -9,11 +9,9 @@ import {
 } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
-import type { LiveDirectory } from '../live/directory';
-import { existingLive } from '../live/existing';
-import { GiftBatcher } from './gift-batcher';
-import { giftRepo } from './gift-repo';
-import type { Ledger } from './ledger';
+import { existingLive, type LiveDirectory } from '../live';
+import { GiftBatcher, type Ledger } from '../ledger';
+import { giftRepo } from './repo';
 
 export type { Gift };
 

@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { moduleBoundaries } from './scripts/eslint/module-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'bench/results/**', 'coverage/**', '.tmp/**'] },
@@ -23,6 +24,15 @@ export default tseslint.config(
       // Fastify handlers are async by convention whether or not they await.
       '@typescript-eslint/require-await': 'off',
     },
+  },
+  {
+    // Server modules meet only through their public faces (server/modules/<m>/index.ts): nothing
+    // imports another module's repository or internals (issue 17). Tests and the test helpers may
+    // reach inside (they seed tables and check invariants directly).
+    files: ['server/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/testing/**'],
+    plugins: { local: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: { 'local/module-boundaries': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -4,11 +4,10 @@
 // Needs DATABASE_URL (a fresh database per implementation, dropped after).
 import { randomBytes } from 'node:crypto';
 import { openPostgres } from '../server/db/client';
-import { checkInvariants } from '../server/modules/ledger/invariants';
+import { checkInvariants, GiftBatcher, Ledger } from '../server/modules/ledger';
 import { MemoryBus } from '../server/realtime/bus';
-import { GiftBatcher } from '../server/modules/ledger/gift-batcher';
-import { GiftService } from '../server/modules/ledger/gifts';
-import { Ledger } from '../server/modules/ledger/ledger';
+import { GiftService } from '../server/modules/gifts';
+import { LiveDirectory } from '../server/modules/live';
 import { roomRepo } from '../server/modules/room/repo';
 import { createTestDb } from '../server/testing/db';
 import { makeLive, makeUsers } from '../server/testing/people';
@@ -59,7 +58,9 @@ async function run(impl: Impl, senders: number, seconds: number): Promise<GiftRo
     const batcher = new GiftBatcher(db);
     // What the API does per gift besides paying: the catalogue (cached), the broadcast's state
     // and the host's blocks, then the batch; the room hears of it on the in-process bus.
-    const service = new GiftService(db, ledger, new MemoryBus(), { diamondsPerCoin: { num: 1, den: 1 } });
+    const service = new GiftService(db, ledger, new MemoryBus(), new LiveDirectory(db), {
+      diamondsPerCoin: { num: 1, den: 1 },
+    });
     const send = (sender: number): Promise<unknown> => {
       const key = `g-${randomBytes(10).toString('hex')}`;
       // A Star: 10 coins, as the other two send.

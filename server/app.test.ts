@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES } from '../common/locales';
 import { STATIC_PAGES } from '../common/pages';
-import { ContentStore } from './modules/content/content';
+import { ContentStore } from './modules/content';
 import { loadAssets } from './ssr/assets';
 import { createTestApp, type TestApp } from './testing/app';
 

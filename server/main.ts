@@ -3,8 +3,8 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDb } from './db/client';
 import { migrate } from './db/migrate';
-import { NewsService } from './modules/news/service';
-import { seedDemoUsers } from './modules/users/demo';
+import { NewsService } from './modules/news';
+import { seedDemoUsers } from './modules/users';
 import { withStoredSecrets } from './secrets';
 
 // Secrets nobody configured are generated once and kept in DATA_DIR (never a public default).

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { MemoryKv } from './infra/kv';
-import { sign } from './modules/payments/sandbox';
+import { sign } from './modules/payments';
 import { createTestApp, type TestApp } from './testing/app';
 import { signedInPerson } from './testing/auth';
 import { withStoredSecrets } from './secrets';

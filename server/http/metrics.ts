@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../common/errors';
-import { safeEqual } from '../modules/auth/crypto';
+import { safeEqual } from '../modules/auth';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics, one registry per app instance (tests run several in one process). */

@@ -19,12 +19,11 @@ import type {
   WalletData,
 } from '../../web/pages/data';
 import { translate } from '../i18n';
-import type { ContentStore } from '../modules/content/content';
-import type { AuthService } from '../modules/auth/service';
-import type { NewsService } from '../modules/news/service';
-import type { UsersService } from '../modules/users/service';
-import { liveInfo } from '../modules/live/info';
-import type { LiveService } from '../modules/live/service';
+import type { ContentStore } from '../modules/content';
+import type { AuthService } from '../modules/auth';
+import type { NewsService } from '../modules/news';
+import type { UsersService } from '../modules/users';
+import { liveInfo, type LiveService } from '../modules/live';
 
 export interface LoadContext {
   locale: Locale;

@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import { htmlLang, LOCALES } from '../../common/locales';
 import { STATIC_PAGES } from '../../common/pages';
 import type { Config } from '../config';
-import type { NewsService } from '../modules/news/service';
+import type { NewsService } from '../modules/news';
 import { escapeHtml } from '../../common/html';
 import { localeUrl } from './document';
 

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
-import { NewsService } from '../modules/news/service';
-import { seedDemoUsers } from '../modules/users/demo';
+import { NewsService } from '../modules/news';
+import { seedDemoUsers } from '../modules/users';
 import { withStoredSecrets } from '../secrets';
 import { createTestDb, type TestDb } from './db';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import type { Kv } from '../infra/kv';
-import type { DeviceSignals } from '../modules/auth/risk';
+import type { DeviceSignals } from '../../common/risk';
 import type { TestApp } from './app';
 
 /** What an ordinary desktop browser reports (the signals the built-in risk provider scores). */

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/client';
-import { Ledger } from '../modules/ledger/ledger';
+import { type Currency, Ledger } from '../modules/ledger';
 import type { TestApp } from './app';
-import type { Currency } from '../modules/ledger/repo';
 
 /** `n` users straight into the table (tests and benches of what comes after sign-up). */
 export async function makeUsers(db: Queryable, n: number): Promise<number[]> {

@@ -1,5 +1,5 @@
 import type { Kv } from '../infra/kv';
-import { SandboxProvider } from '../modules/payments/sandbox';
+import { SandboxProvider } from '../modules/payments';
 import { createTestApp, type TestApp } from './app';
 
 /**

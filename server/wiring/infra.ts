@@ -8,11 +8,11 @@ import { createMailer, type Mailer } from '../infra/mail';
 import { createSms, type SmsSender } from '../infra/sms';
 import type { MediaEngine } from '../media/engine';
 import { WeriftEngine } from '../media/werift-engine';
-import { FingerprintRiskProvider, type RiskProvider } from '../modules/auth/risk';
-import { SensitiveWords } from '../modules/moderation/sensitive';
-import type { PaymentProvider } from '../modules/payments/provider';
+import { FingerprintRiskProvider, type RiskProvider } from '../modules/auth';
+import { SensitiveWords } from '../modules/moderation';
+import type { PaymentProvider } from '../modules/payments';
 import type { Assets } from '../ssr/assets';
-import type { ContentStore } from '../modules/content/content';
+import type { ContentStore } from '../modules/content';
 
 export interface AppDeps {
   config: Config;

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/client';
-import type { Ledger } from '../modules/ledger/ledger';
-import type { LiveService } from '../modules/live/service';
-import type { PaymentService } from '../modules/payments/service';
-import { roomRepo } from '../modules/room/repo';
+import type { Ledger } from '../modules/ledger';
+import type { LiveService } from '../modules/live';
+import type { PaymentService } from '../modules/payments';
+import type { RoomService } from '../modules/room';
 
 /** The background work of this node, started once its services exist. */
 export interface Jobs {
@@ -17,15 +16,15 @@ export interface Jobs {
  */
 export async function startJobs(
   app: FastifyInstance,
-  deps: { db: Db; live: LiveService; ledger: Ledger; payments: PaymentService },
+  deps: { live: LiveService; ledger: Ledger; room: RoomService; payments: PaymentService },
 ): Promise<Jobs> {
-  const { db, live, ledger, payments } = deps;
+  const { live, ledger, room, payments } = deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
   // Gifts' pending credits into balances, and their top-fans rows, every second (see ledger_pending, fan_pending).
   const rollUp = every(1000, () => {
     void ledger.rollUp().catch(fail('ledger roll-up failed'));
-    void roomRepo.rollUpFans(db).catch(fail('top-fans roll-up failed'));
+    void room.rollUpFans().catch(fail('top-fans roll-up failed'));
   });
   // Orders whose webhook never came are asked about at the provider (see PaymentService.repairStale).
   const repair = every(60_000, () => {

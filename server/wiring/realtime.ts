@@ -3,12 +3,11 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { SESSION_COOKIE } from '../modules/auth/context';
-import type { AuthService, SessionsEnded } from '../modules/auth/service';
-import type { ChatService } from '../modules/chat/service';
-import type { LiveService } from '../modules/live/service';
-import { isStaff } from '../modules/users/staff';
-import type { UsersService } from '../modules/users/service';
+import { SESSION_COOKIE, type AuthService, type SessionsEnded } from '../modules/auth';
+import type { ChatService } from '../modules/chat';
+import type { LiveService } from '../modules/live';
+import { isStaff } from '../modules/staff';
+import type { UsersService } from '../modules/users';
 import type { Bus } from '../realtime/bus';
 import { clientAddress } from '../realtime/client-address';
 import { Gateway, type Identity } from '../realtime/gateway';
@@ -86,9 +85,9 @@ export function attachGateway(
       if (!token) return null;
       const session = await auth.session(token);
       if (!session) return null;
-      const user = await users.byUid(session.uid);
-      if (!user) return null;
-      return { uid: user.uid, name: user.nickname, staff: await staff(user.uid), session: session.id };
+      const name = await users.name(session.uid);
+      if (name === null) return null;
+      return { uid: session.uid, name, staff: await staff(session.uid), session: session.id };
     },
     allowOrigin: (origin, host) => {
       if (!origin) return true; // not a browser: no ambient cookies to abuse

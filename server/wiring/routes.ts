@@ -1,22 +1,18 @@
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { App } from '../http/server';
-import { registerAuthContext } from '../modules/auth/context';
-import { phoneRoutes } from '../modules/auth/phone-routes';
-import { authRoutes } from '../modules/auth/routes';
-import { thirdPartyRoutes } from '../modules/auth/third-routes';
-import { moneyRoutes } from '../modules/ledger/routes';
-import { registerMediaRoutes } from '../modules/live/media-routes';
-import { liveRoutes } from '../modules/live/routes';
-import { newsRoutes } from '../modules/news/routes';
-import { paymentRoutes } from '../modules/payments/routes';
-import { SandboxProvider } from '../modules/payments/sandbox';
-import { sandboxPage } from '../modules/payments/sandbox-page';
-import { roomRoutes } from '../modules/room/routes';
-import { socialRoutes } from '../modules/social/routes';
-import { isStaff } from '../modules/users/staff';
-import { usersRoutes } from '../modules/users/routes';
-import { walletRoutes } from '../modules/wallet/routes';
+import { registerAuthContext, phoneRoutes, authRoutes, thirdPartyRoutes } from '../modules/auth';
+import { ledgerRoutes } from '../modules/ledger';
+import { giftRoutes } from '../modules/gifts';
+import { meRoutes } from '../modules/me';
+import { registerMediaRoutes, liveRoutes } from '../modules/live';
+import { newsRoutes } from '../modules/news';
+import { paymentRoutes, SandboxProvider, sandboxPage } from '../modules/payments';
+import { roomRoutes } from '../modules/room';
+import { socialRoutes } from '../modules/social';
+import { isStaff } from '../modules/staff';
+import { usersRoutes } from '../modules/users';
+import { walletRoutes } from '../modules/wallet';
 import type { Infra } from './infra';
 import type { Services } from './services';
 
@@ -34,6 +30,10 @@ export async function registerApiRoutes(
     authRoutes(s.auth, {
       secureCookies: config.publicBaseUrl.startsWith('https:'),
       meta: s.meta,
+    }),
+  );
+  await app.register(
+    meRoutes(s.auth, {
       about: async (uid) => {
         const [staff, counts] = await Promise.all([
           isStaff(db, uid, config.STAFF_EMAILS),
@@ -51,9 +51,10 @@ export async function registerApiRoutes(
     }),
   );
   await app.register(usersRoutes(s.users));
-  await app.register(socialRoutes(s.social, db));
+  await app.register(socialRoutes(s.social, s.users));
   await app.register(roomRoutes(s.room, limitScale));
-  await app.register(moneyRoutes({ db, ledger: s.ledger, gifts: s.gifts }));
+  await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
+  await app.register(ledgerRoutes({ db, ledger: s.ledger }));
   await app.register(
     paymentRoutes({
       payments: s.payments,

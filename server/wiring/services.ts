@@ -3,28 +3,25 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { moneyRules, type Config } from '../config';
 import type { Metrics } from '../http/metrics';
-import { loadTransportKey } from '../modules/auth/crypto';
-import { metaReader } from '../modules/auth/meta';
-import { PhoneAuthService } from '../modules/auth/phone-service';
-import { AuthService } from '../modules/auth/service';
-import { SignupLimits } from '../modules/auth/signup-limits';
-import { SmsCodes } from '../modules/auth/sms-codes';
-import { GoogleSignIn } from '../modules/auth/third-party';
-import { ChatService } from '../modules/chat/service';
-import { GiftService } from '../modules/ledger/gifts';
-import { Ledger } from '../modules/ledger/ledger';
-import { LiveService } from '../modules/live/service';
-import { DEFAULT_VIEWER_LIMITS } from '../modules/live/viewers';
-import { NewsService } from '../modules/news/service';
-import type { PaymentProvider } from '../modules/payments/provider';
-import { SandboxProvider } from '../modules/payments/sandbox';
-import { PaymentService } from '../modules/payments/service';
-import { StripeProvider } from '../modules/payments/stripe';
-import { RoomService } from '../modules/room/service';
-import { SocialService } from '../modules/social/service';
-import { UsersService } from '../modules/users/service';
-import { CashoutService } from '../modules/wallet/cashout';
-import { WalletService } from '../modules/wallet/service';
+import {
+  loadTransportKey,
+  metaReader,
+  PhoneAuthService,
+  AuthService,
+  SignupLimits,
+  SmsCodes,
+  GoogleSignIn,
+} from '../modules/auth';
+import { ChatService } from '../modules/chat';
+import { GiftService } from '../modules/gifts';
+import { Ledger } from '../modules/ledger';
+import { LiveService, DEFAULT_VIEWER_LIMITS, LiveDirectory } from '../modules/live';
+import { NewsService } from '../modules/news';
+import { type PaymentProvider, SandboxProvider, PaymentService, StripeProvider } from '../modules/payments';
+import { RoomService } from '../modules/room';
+import { SocialService } from '../modules/social';
+import { UsersService } from '../modules/users';
+import { CashoutService, WalletService } from '../modules/wallet';
 import type { AppDeps, Infra } from './infra';
 import type { Realtime } from './realtime';
 
@@ -44,19 +41,28 @@ export async function buildServices(
   const news = new NewsService(db);
   const users = new UsersService(db, infra.files);
   const signIn = await signInServices(app, deps, infra, rt, metrics);
-  const live = liveService(app, deps, infra, rt);
+  // The room owns the host's blocks; live and chat ask it (it is built below, used only later).
+  const isBlocked = (host: number, uid: number): Promise<boolean> => room.isBlocked(host, uid);
+  const live = liveService(app, deps, infra, rt, isBlocked);
   const ledger = new Ledger(db);
-  const gifts = new GiftService(db, ledger, bus, {
+  const directory = new LiveDirectory(db);
+  const gifts = new GiftService(db, ledger, bus, directory, {
     diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN,
     log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
   });
-  const chat = new ChatService(db, kv, bus, {
+  const chat = new ChatService(kv, bus, {
+    directory,
+    room: { isBlocked },
+    users,
     sensitive: infra.sensitive,
     limitScale: config.RATE_LIMIT_SCALE,
     hasSticker: (id) => gifts.hasSticker(id),
   });
-  const social = new SocialService(db, bus, kv, config.RATE_LIMIT_SCALE);
-  const room = new RoomService(db, kv, bus, rt.presence, users, social, (vid, uid) =>
+  const social = new SocialService(db, kv, {
+    limitScale: config.RATE_LIMIT_SCALE,
+    followed: (who, host, vid): Promise<void> => room.followed(who, host, vid),
+  });
+  const room: RoomService = new RoomService(db, kv, bus, rt.presence, users, social, directory, (vid, uid) =>
     live.dropViewer(vid, uid),
   );
   const provider = deps.payments ?? paymentProvider(app, config, infra);
@@ -155,10 +161,17 @@ async function signInServices(
 }
 
 /** Broadcasts: their media, viewers, host state and leases, announced through the bus. */
-function liveService(app: FastifyInstance, deps: AppDeps, infra: Infra, rt: Realtime): LiveService {
+function liveService(
+  app: FastifyInstance,
+  deps: AppDeps,
+  infra: Infra,
+  rt: Realtime,
+  isBlocked: (host: number, uid: number) => Promise<boolean>,
+): LiveService {
   const { config, db } = deps;
   const { bus } = rt;
   return new LiveService(db, infra.media, infra.files, {
+    isBlocked,
     sensitive: infra.sensitive,
     viewing: rt.viewing,
     node: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,

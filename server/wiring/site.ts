@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { App, PageHandler } from '../http/server';
 import type { Metrics } from '../http/metrics';
-import { ContentStore } from '../modules/content/content';
+import { ContentStore } from '../modules/content';
 import { liveAssets, loadAssets, type Assets } from '../ssr/assets';
 import { registerPages } from '../ssr/pages';
 import { payAppPages } from '../ssr/payapp';

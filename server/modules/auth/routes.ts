@@ -20,8 +20,6 @@ export function authRoutes(
   opts: {
     secureCookies: boolean;
     meta: MetaReader;
-    /** What /me adds about the user: staff or not, and follow counts. */
-    about?: (uid: number) => Promise<{ staff: boolean; follower_count: number; following_count: number }>;
   },
 ): FastifyPluginAsyncZod {
   const { meta } = opts;
@@ -307,41 +305,6 @@ export function authRoutes(
         const sessions = await auth.signOutEverywhere(uid);
         clearSessionCookies(reply);
         return { status: 200 as const, data: { sessions } };
-      },
-    );
-
-    app.get(
-      '/api/v1/me',
-      {
-        schema: {
-          tags,
-          summary: 'The signed-in user',
-          response: {
-            200: okSchema(
-              z.object({
-                user_info: userInfoSchema.extend({
-                  /** Staff may delete any chat message and remind a room of the guidelines. */
-                  staff: z.boolean(),
-                }),
-                count_info: z.object({ follower_count: z.number(), following_count: z.number() }),
-              }),
-            ),
-            ...errors,
-          },
-        },
-      },
-      async (req) => {
-        const { uid } = requireAuth(req);
-        const user = await auth.user(uid);
-        if (!user) throw new Error('user vanished');
-        const about = (await opts.about?.(uid)) ?? { staff: false, follower_count: 0, following_count: 0 };
-        return {
-          status: 200 as const,
-          data: {
-            user_info: { ...userInfo(user), staff: about.staff },
-            count_info: { follower_count: about.follower_count, following_count: about.following_count },
-          },
-        };
       },
     );
   };

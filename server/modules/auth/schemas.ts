@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorSchema } from '../../http/envelope';
-import { publicProfileSchema } from '../users/schemas';
+import { publicProfileSchema } from '../../../common/api/profile';
 import type { UserRow } from './repo';
 
 export const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);

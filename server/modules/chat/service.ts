@@ -2,22 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import { escapeChat, unescapeChat } from '../../../common/realtime';
 import { cleanText } from '../../../common/text';
-import type { Db } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import { HISTORY_LENGTH, type Bus } from '../../realtime/bus';
 import type { ClientMessage, RoomEvent } from '../../realtime/events';
 import type { Identity } from '../../realtime/gateway';
-import { existingLive } from '../live/existing';
-import { roomRepo } from '../room/repo';
-import { usersRepo } from '../users/repo';
-import type { SensitiveWords } from '../moderation/sensitive';
+import type { LiveDirectory } from '../live';
+import type { RoomService } from '../room';
+import type { UsersService } from '../users';
+import type { SensitiveWords } from '../moderation';
 
 /** Spec §8 'Please slow down': this many messages per user and room in the window. */
 export const CHAT_LIMIT: Limit = { name: 'chat:user', max: 5, windowSeconds: 5 };
 export const MAX_CHAT_CHARS = 200;
 export const MAX_MENTIONS = 5;
 const graphemes = new Intl.Segmenter();
+/** A broadcast that ends is closed to new messages within this (every chat message asks). */
 const ROOM_CACHE_MS = 5000;
 
 /**
@@ -25,13 +25,16 @@ const ROOM_CACHE_MS = 5000;
  * delete. Everything accepted is published on the bus, which carries it to every node.
  */
 export class ChatService {
-  readonly #hosts = new Map<string, { uid: number; open: boolean; at: number }>();
-
   constructor(
-    private readonly db: Db,
     private readonly kv: Kv,
     private readonly bus: Bus,
     private readonly opts: {
+      /** Whose broadcast a room is and whether it is on. */
+      directory: LiveDirectory;
+      /** The host's blocks (spec §6). */
+      room: Pick<RoomService, 'isBlocked'>;
+      /** Nicknames, for mentions. */
+      users: Pick<UsersService, 'names'>;
       sensitive: SensitiveWords;
       limitScale?: number;
       /** Whether a sticker id is in the set (the gift catalogue's). */
@@ -39,23 +42,9 @@ export class ChatService {
     },
   ) {}
 
-  /**
-   * Whose room it is and whether it is still on (cached for a few seconds: every chat message
-   * asks; a broadcast that ends is closed to new messages within that time).
-   */
+  /** Whose room it is and whether it is still on (as of a few seconds ago). */
   async #room(room: string): Promise<{ uid: number; open: boolean }> {
-    const hit = this.#hosts.get(room);
-    if (hit && Date.now() - hit.at < ROOM_CACHE_MS) return hit;
-    const live = await existingLive(this.db, room);
-    const entry = {
-      uid: live.uid,
-      open: live.status === 'live' || live.status === 'created',
-      at: Date.now(),
-    };
-    this.#hosts.delete(room);
-    this.#hosts.set(room, entry);
-    if (this.#hosts.size > 10_000) this.#hosts.delete(this.#hosts.keys().next().value ?? '');
-    return entry;
+    return this.opts.directory.entry(room, ROOM_CACHE_MS);
   }
 
   async #host(room: string): Promise<number> {
@@ -69,17 +58,20 @@ export class ChatService {
   async canJoin(room: string, who: Identity | null): Promise<'host' | 'viewer'> {
     const host = await this.#host(room);
     if (who?.uid === host) return 'host';
-    if (who && (await roomRepo.isBlocked(this.db, host, who.uid))) throw new AppError('blocked_permanently');
+    if (who && (await this.opts.room.isBlocked(host, who.uid))) throw new AppError('blocked_permanently');
     return 'viewer';
   }
 
   /** The mentioned people whose @name is in the text (at most MAX_MENTIONS, each once). */
   async #mentions(text: string, uids: readonly number[] | undefined): Promise<number[]> {
     const found: number[] = [];
-    for (const uid of new Set(uids ?? [])) {
+    const asked = [...new Set(uids ?? [])];
+    if (!asked.length) return found;
+    const names = await this.opts.users.names(asked);
+    for (const uid of asked) {
       if (found.length >= MAX_MENTIONS) break;
-      const user = await usersRepo.byUid(this.db, uid);
-      if (user && text.includes(`@${user.nickname}`)) found.push(uid);
+      const name = names.get(uid);
+      if (name !== undefined && text.includes(`@${name}`)) found.push(uid);
     }
     return found;
   }
@@ -105,7 +97,7 @@ export class ChatService {
     if (!open) throw new AppError('video_ended');
     // The host's block holds for chat too, not only at the door: a block that landed while this
     // person was joining could not drop a connection it did not yet know of.
-    if (who.uid !== host && !who.staff && (await roomRepo.isBlocked(this.db, host, who.uid)))
+    if (who.uid !== host && !who.staff && (await this.opts.room.isBlocked(host, who.uid)))
       throw new AppError('blocked_permanently');
     // The page sends < and > escaped (spec §5); the limit counts what the person wrote, without
     // direction overrides, invisible or control characters (common/text.ts).

@@ -37,7 +37,10 @@ afterAll(async () => {
 /** Another node: its own media engine and live service on the same database. */
 function node(name: string) {
   const media = new FakeEngine();
-  const live = new LiveService(t.testDb.db, media, files, { lease: { node: name, ms: LEASE_MS } });
+  const live = new LiveService(t.testDb.db, media, files, {
+    isBlocked: async () => false,
+    lease: { node: name, ms: LEASE_MS },
+  });
   others.push(live);
   return { media, live };
 }

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../../common/errors';
 import { errorSchema, okSchema } from '../../http/envelope';
 import { COVER_MAX_BYTES, COVER_TYPES } from './cover';
-import { requireAuth } from '../auth/context';
-import { errors } from '../auth/schemas';
+import { errors, requireAuth } from '../auth';
 import { liveInfo } from './info';
 import type { LiveService } from './service';
 

@@ -1,4 +1,3 @@
-import { roomRepo } from '../room/repo';
 import { existingLive } from './existing';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
@@ -10,9 +9,9 @@ import type { Kv } from '../../infra/kv';
 import type { MediaEngine } from '../../media/engine';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
-import type { SensitiveWords } from '../moderation/sensitive';
+import type { SensitiveWords } from '../moderation';
 import { processCover, type CoverBox } from './cover';
-import { hashToken, newToken } from '../auth/crypto';
+import { hashToken, newToken } from '../auth';
 import { Leases, type LeaseOptions } from './lease';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
 
@@ -62,6 +61,8 @@ export class LiveService {
     private readonly media: MediaEngine,
     private readonly files: FileStore,
     private readonly opts: {
+      /** Whether the host blocked this person (the room module owns the rule: RoomService.isBlocked). */
+      isBlocked: (host: number, uid: number) => Promise<boolean>;
       graceMs?: number;
       log?: (err: unknown) => void;
       /** Spec §6 observer whitelist: who may publish from OBS ('all', or short ids). */
@@ -91,7 +92,7 @@ export class LiveService {
       watchBlocks?: (vid: string, onBlock: (uid: number) => void) => () => void;
       /** This node's broadcast leases (see Leases); they run once `startLeases` is called. */
       lease?: LeaseOptions;
-    } = {},
+    },
   ) {
     this.#viewing = opts.viewing ?? new MemoryPresence();
     this.#book = new ViewerBook(
@@ -376,7 +377,7 @@ export class LiveService {
     const live = await existingLive(this.db, vid);
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
     const uid = who.uid;
-    if (uid && (await roomRepo.isBlocked(this.db, live.uid, uid))) throw new AppError('blocked_permanently');
+    if (uid && (await this.opts.isBlocked(live.uid, uid))) throw new AppError('blocked_permanently');
     const { ticket, replaces } = await this.#book.admit(vid, who);
     let session;
     try {

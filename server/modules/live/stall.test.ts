@@ -24,6 +24,7 @@ const peers: RTCPeerConnection[] = [];
 beforeAll(async () => {
   testDb = await createTestDb();
   live = new LiveService(testDb.db, media, localFileStore(mkdtempSync(join(tmpdir(), 'beamly-stall-'))), {
+    isBlocked: async () => false,
     graceMs: 1500,
     onHostState: async (vid, state, reason) => {
       told.push({ vid, state, reason });

@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors';
 import type { Locale } from '../../../common/locales';
 import type { Db } from '../../db/client';
-import { readNewsContent, renderMarkdown } from '../content/content';
+import { readNewsContent, renderMarkdown } from '../content';
 import { newsRepo, type NewsRow } from './repo';
 
 export interface NewsSummary {

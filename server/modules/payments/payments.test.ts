@@ -4,11 +4,10 @@ import { MemoryKv } from '../../infra/kv';
 import type { TestApp } from '../../testing/app';
 import { sandboxApp } from '../../testing/sandbox';
 import { signedInPerson } from '../../testing/auth';
-import { checkInvariants } from '../ledger/invariants';
+import { checkInvariants, Ledger } from '../ledger';
 import type { PaymentProvider } from './provider';
 import { SandboxProvider, sign } from './sandbox';
 import { PaymentService } from './service';
-import { Ledger } from '../ledger/ledger';
 
 // Recharge through the whole app with the sandbox provider: its hosted page, test cards, and its
 // webhooks (each delivered twice, after random delays, through the app's HTTP stack).

@@ -7,10 +7,10 @@ import type { TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { grant, makeLive } from '../../testing/people';
 import { sandboxApp } from '../../testing/sandbox';
-import { GiftService } from '../ledger/gifts';
-import { checkInvariants } from '../ledger/invariants';
-import { Ledger } from '../ledger/ledger';
-import { WalletService } from '../wallet/service';
+import { GiftService } from '../gifts';
+import { LiveDirectory } from '../live';
+import { checkInvariants, Ledger } from '../ledger';
+import { WalletService } from '../wallet';
 import type { SandboxProvider } from './sandbox';
 
 // Refunds and chargebacks of a buyer who is spending as fast as they can: gifts through the real
@@ -135,7 +135,10 @@ describe('reversals while the buyer spends', () => {
     );
     const nodes = Array.from(
       { length: 4 },
-      () => new GiftService(t.testDb.db, ledger, new MemoryBus(), { diamondsPerCoin: { num: 1, den: 1 } }),
+      () =>
+        new GiftService(t.testDb.db, ledger, new MemoryBus(), new LiveDirectory(t.testDb.db), {
+          diamondsPerCoin: { num: 1, den: 1 },
+        }),
     );
     const direct = nodes.flatMap((node, i) =>
       [0, 1].map((lane) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db, Queryable } from '../../db/client';
-import type { Ledger, LockedAccounts } from '../ledger/ledger';
+import type { Ledger, LockedAccounts } from '../ledger';
 import type { PaymentEvent, PaymentReversal } from './provider';
 import { eventsRepo } from './events-repo';
 import { paymentsRepo, type OrderRow } from './repo';

@@ -3,7 +3,7 @@ import { MemoryKv, type Kv } from '../../infra/kv';
 import type { TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { sandboxApp } from '../../testing/sandbox';
-import { checkInvariants } from '../ledger/invariants';
+import { checkInvariants } from '../ledger';
 import type { SandboxProvider } from './sandbox';
 
 /**

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../../../common/errors';
 import type { Kv } from '../../infra/kv';
-import { safeEqual } from '../auth/crypto';
+import { safeEqual } from '../auth';
 import type { Checkout, CheckoutRequest, CheckoutState, PaymentEvent, PaymentProvider } from './provider';
 
 /** A checkout lives a day, as Stripe's do; after that it reads as expired. */

@@ -5,8 +5,8 @@ import { COIN_PACKAGES, PAY_APP_PATH } from '../../../common/money';
 import { htmlLang, type Locale } from '../../../common/locales';
 import type { Db } from '../../db/client';
 import { translate } from '../../i18n';
-import type { Ledger } from '../ledger/ledger';
-import { collectibles } from '../wallet/collectibles';
+import type { Ledger } from '../ledger';
+import { collectibles } from '../collectibles';
 import type { PaymentEvent, PaymentOutcome, PaymentProvider } from './provider';
 import {
   paymentsRepo,

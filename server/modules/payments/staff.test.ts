@@ -7,8 +7,7 @@ import { signedInPerson } from '../../testing/auth';
 import { requestCashout } from '../../testing/people';
 // The page's own view of the answer: the test holds the server to the contract the page reads.
 import type { StaffPayments } from '../../../web/wallet/api';
-import { checkInvariants } from '../ledger/invariants';
-import { Ledger } from '../ledger/ledger';
+import { checkInvariants, Ledger } from '../ledger';
 import { SandboxProvider, sign } from './sandbox';
 
 // The staff's view of payments (docs/money.md "Staff actions"): shortfalls left by refunds and

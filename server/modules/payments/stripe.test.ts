@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
-import { checkInvariants } from '../ledger/invariants';
+import { checkInvariants } from '../ledger';
 import { StripeProvider } from './stripe';
 
 // The Stripe adapter through the official SDK. No internet here: the SDK is pointed at a local

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { REPORT_CATEGORIES, REPORT_MAX_CHARS } from '../../../common/room';
 import { errorSchema, okSchema } from '../../http/envelope';
-import { requireAuth } from '../auth/context';
-import { publicProfileSchema } from '../users/schemas';
+import { requireAuth } from '../auth';
+import { publicProfileSchema } from '../../../common/api/profile';
 import type { RoomService } from './service';
 
 const vid = z.string().regex(/^[A-Za-z0-9]{4,32}$/);

@@ -7,15 +7,17 @@ import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Bus } from '../../realtime/bus';
 import type { Presence } from '../../realtime/presence';
-import { existingLive } from '../live/existing';
-import type { SocialService } from '../social/service';
-import type { PublicProfile, UsersService } from '../users/service';
+import { existingLive, type LiveDirectory } from '../live';
+import type { SocialService } from '../social';
+import type { PublicProfile, UsersService } from '../users';
 import { roomRepo, type RoomPerson } from './repo';
 
 export const REPORT_LIMIT: Limit = { name: 'report:user', max: 10, windowSeconds: 3600 };
 /** How many people the audience list and the top-fans lists show. */
 export const LIST_LIMIT = 100;
 const AUDIENCE_SCAN = 2000;
+/** A room hears that someone followed its host once per broadcast, however often they toggle. */
+const FOLLOW_NOTICE_SECONDS = 24 * 3600;
 
 /** The personal card shown in a live room (spec §3 user_info and count_info, plus the room's view). */
 export interface PersonalCard extends PublicProfile {
@@ -38,7 +40,8 @@ export class RoomService {
     private readonly bus: Bus,
     private readonly presence: Presence,
     private readonly users: UsersService,
-    private readonly social: SocialService,
+    private readonly social: Pick<SocialService, 'state'>,
+    private readonly directory: LiveDirectory,
     /** Ends a blocked viewer's media on this node (other nodes act on the bus's kick). */
     private readonly dropViewer: (vid: string, uid: number) => Promise<void>,
   ) {}
@@ -52,9 +55,30 @@ export class RoomService {
       ...profile,
       relation: state.relation,
       is_host: uid === live.uid,
-      blocked: host && uid !== live.uid ? await roomRepo.isBlocked(this.db, live.uid, uid) : false,
+      blocked: host && uid !== live.uid ? await this.isBlocked(live.uid, uid) : false,
       can_block: host && uid !== live.uid,
     };
+  }
+
+  /**
+   * Whether the host blocked this person from all their broadcasts (spec §6): the one rule that
+   * chat, media, follow notices and the card ask. (Gift settlement checks the same table inside
+   * its batch statement; see ledger/repo.ts.)
+   */
+  async isBlocked(host: number, uid: number): Promise<boolean> {
+    return roomRepo.isBlocked(this.db, host, uid);
+  }
+
+  /**
+   * 'X followed the host' in the host's live room, when the follow came from it: only while the
+   * broadcast is live, not from someone the host blocked, and once per person and broadcast.
+   */
+  async followed(who: { uid: number; name: string }, host: number, vid: string): Promise<void> {
+    const live = await this.directory.find(vid, 0);
+    if (live?.uid !== host || live.status !== 'live') return;
+    if (await this.isBlocked(host, who.uid)) return;
+    if ((await this.kv.incr(`follow-notice:${vid}:${who.uid}`, FOLLOW_NOTICE_SECONDS)) > 1) return;
+    await this.bus.publish(vid, { t: 'follow', from: { uid: who.uid, name: who.name, role: 'viewer' } });
   }
 
   /** The host blocks `uid` from all their broadcasts: out of this room's chat and media now. */
@@ -91,6 +115,11 @@ export class RoomService {
     const vid = live?.vid ?? null;
     await enforceLimits(this.kv, [{ limit: REPORT_LIMIT, key: String(reporter) }], limitScale);
     return roomRepo.addReport(this.db, { reporter, target: r.target, vid, category: r.category, reason });
+  }
+
+  /** Moves the gift batches' pending top-fans credits into the lists (run every second). */
+  async rollUpFans(): Promise<void> {
+    await roomRepo.rollUpFans(this.db);
   }
 
   /** Signed-in people watching now (on any node), biggest givers of this broadcast first. */

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, okSchema } from '../../http/envelope';
-import type { Db } from '../../db/client';
-import { requireAuth } from '../auth/context';
-import { usersRepo } from '../users/repo';
+import { requireAuth } from '../auth';
+import type { UsersService } from '../users';
 import type { SocialService } from './service';
 
 const state = z.object({ relation: z.number(), follower_count: z.number(), following_count: z.number() });
@@ -12,7 +11,10 @@ const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: erro
 const tags = ['social'];
 
 /** Follow and unfollow (spec §7 followingUsersH5 / unfollowing), and the relation to a user. */
-export function socialRoutes(social: SocialService, db: Db): FastifyPluginAsyncZod {
+export function socialRoutes(
+  social: SocialService,
+  users: Pick<UsersService, 'name'>,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/v1/follows/:uid',
@@ -89,8 +91,7 @@ export function socialRoutes(social: SocialService, db: Db): FastifyPluginAsyncZ
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        const me = await usersRepo.byUid(db, uid);
-        const name = me?.nickname ?? '';
+        const name = (await users.name(uid)) ?? '';
         return {
           status: 200 as const,
           data: await social.follow({ uid, name }, req.params.uid, req.body?.vid),

@@ -2,9 +2,6 @@ import { AppError } from '../../../common/errors';
 import type { Db, Queryable } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
-import type { Bus } from '../../realtime/bus';
-import { liveRepo } from '../live/repo';
-import { roomRepo } from '../room/repo';
 import type { FollowListKind, FollowPage } from '../../../common/social';
 import { decodeCursor, encodeCursor, followListRepo } from './list-repo';
 
@@ -54,16 +51,16 @@ const followRepo = {
 
 /** Follows and unfollows per person: enough for anyone, too few to flood a room. */
 export const FOLLOW_LIMIT: Limit = { name: 'follow:user', max: 30, windowSeconds: 60 };
-/** A room hears that someone followed its host once per broadcast, however often they toggle. */
-const FOLLOW_NOTICE_SECONDS = 24 * 3600;
 
-/** Following broadcasters: the relation, the counts, and a notice in the room it happened in. */
+/** Told of a new follow made from a live room (the room module announces it there). */
+export type FollowedHook = (who: { uid: number; name: string }, target: number, vid: string) => Promise<void>;
+
+/** Following broadcasters: the relation and the counts; a follow from a live room is passed on. */
 export class SocialService {
   constructor(
     private readonly db: Db,
-    private readonly bus: Bus,
     private readonly kv: Kv,
-    private readonly limitScale = 1,
+    private readonly opts: { limitScale?: number; followed?: FollowedHook } = {},
   ) {}
 
   async state(viewer: number | null, target: number): Promise<FollowState> {
@@ -76,19 +73,10 @@ export class SocialService {
   async follow(who: { uid: number; name: string }, target: number, vid?: string): Promise<FollowState> {
     if (who.uid === target) throw new AppError('follow_self');
     await this.state(who.uid, target);
-    await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(who.uid) }], this.limitScale);
+    await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(who.uid) }], this.opts.limitScale);
     const added = await followRepo.add(this.db, who.uid, target);
-    if (added && vid) await this.#tellRoom(who, target, vid);
+    if (added && vid) await this.opts.followed?.(who, target, vid);
     return this.state(who.uid, target);
-  }
-
-  /** 'X followed the host' in the host's live room: not from someone the host blocked, and once. */
-  async #tellRoom(who: { uid: number; name: string }, host: number, vid: string): Promise<void> {
-    const live = await liveRepo.byVid(this.db, vid);
-    if (live?.uid !== host || live.status !== 'live') return;
-    if (await roomRepo.isBlocked(this.db, host, who.uid)) return;
-    if ((await this.kv.incr(`follow-notice:${vid}:${who.uid}`, FOLLOW_NOTICE_SECONDS)) > 1) return;
-    await this.bus.publish(vid, { t: 'follow', from: { uid: who.uid, name: who.name, role: 'viewer' } });
   }
 
   /**
@@ -122,7 +110,7 @@ export class SocialService {
   }
 
   async unfollow(uid: number, target: number): Promise<FollowState> {
-    await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(uid) }], this.limitScale);
+    await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(uid) }], this.opts.limitScale);
     await followRepo.remove(this.db, uid, target);
     return this.state(uid, target);
   }

@@ -21,6 +21,14 @@ const COLUMNS = `uid, short_id, nickname, face, usign, sex, to_char(birthday, 'Y
   (SELECT count(*)::int FROM follows f WHERE f.follower = users.uid) AS following_count`;
 
 export const usersRepo = {
+  /** Nicknames only (no counts): what a chat line, a gift or a notice shows. */
+  async names(db: Queryable, uids: readonly number[]): Promise<{ uid: number; nickname: string }[]> {
+    return db.query<{ uid: number; nickname: string }>(
+      'SELECT uid, nickname FROM users WHERE uid = ANY($1::bigint[])',
+      [uids],
+    );
+  },
+
   async byShortId(db: Queryable, shortId: string): Promise<ProfileRow | null> {
     const [row] = await db.query<ProfileRow>(`SELECT ${COLUMNS} FROM users WHERE short_id = $1`, [shortId]);
     return row ?? null;

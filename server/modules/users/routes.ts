@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../common/errors';
 import { errorSchema, okSchema } from '../../http/envelope';
-import { requireAuth } from '../auth/context';
+import { requireAuth } from '../auth';
 import { AVATAR_MAX_BYTES } from './avatar';
-import { publicProfileSchema as profile } from './schemas';
+import { publicProfileSchema as profile } from '../../../common/api/profile';
 import type { UsersService } from './service';
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };

@@ -64,6 +64,18 @@ export class UsersService {
     return toPublic(row, this.now());
   }
 
+  /** Display names of these people (those who exist): one query, no profile or counts. */
+  async names(uids: readonly number[]): Promise<Map<number, string>> {
+    if (!uids.length) return new Map();
+    const rows = await usersRepo.names(this.db, uids);
+    return new Map(rows.map((r) => [r.uid, r.nickname]));
+  }
+
+  /** One person's display name, or null for nobody. */
+  async name(uid: number): Promise<string | null> {
+    return (await this.names([uid])).get(uid) ?? null;
+  }
+
   async byShortId(shortId: string): Promise<PublicProfile | null> {
     const row = await usersRepo.byShortId(this.db, shortId);
     return row ? toPublic(row, this.now()) : null;

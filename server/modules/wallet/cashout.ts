@@ -10,12 +10,10 @@ import { isEmail } from '../../../common/validation';
 import type { Db } from '../../db/client';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Kv } from '../../infra/kv';
-import { phoneFromParts } from '../auth/phone';
-import type { RequestMeta } from '../auth/service';
-import type { SmsCodes } from '../auth/sms-codes';
-import { checkAmount, type Ledger } from '../ledger/ledger';
-import { refuseCashoutWhileShortfall } from '../payments/shortfall';
-import { collectibles } from './collectibles';
+import { phoneFromParts, type RequestMeta, type SmsCodes } from '../auth';
+import { checkAmount, type Ledger } from '../ledger';
+import { refuseCashoutWhileShortfall } from '../payments';
+import { collectibles } from '../collectibles';
 import { cashoutRepo, type PayeeRow, type WithdrawalRow } from './cashout-repo';
 
 /** The SMS code purpose for connecting a payee account. */

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { PAYEE_METHODS, PAYEE_STATUSES, WITHDRAWAL_STATUSES } from '../../../common/money';
 import type { Db } from '../../db/client';
 import { errorSchema, okSchema } from '../../http/envelope';
-import { requireAuth } from '../auth/context';
-import type { MetaReader } from '../auth/meta';
+import { type MetaReader, requireAuth } from '../auth';
 import type { CashoutService } from './cashout';
-import { requireStaff } from '../users/staff';
+import { requireStaff } from '../staff';
 import type { WalletService } from './service';
 
 const errors = {

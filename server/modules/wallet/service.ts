@@ -1,8 +1,7 @@
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
-import { checkAmount, type Ledger } from '../ledger/ledger';
-import type { Currency } from '../ledger/repo';
-import { collectibles, type OwnedCollectible } from './collectibles';
+import { checkAmount, type Currency, type Ledger } from '../ledger';
+import { collectibles, type OwnedCollectible } from '../collectibles';
 
 /** Converting diamonds to coins (spec §2), and the NFT wallet. */
 export class WalletService {

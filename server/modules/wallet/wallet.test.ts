@@ -5,9 +5,8 @@ import type { SmsSender } from '../../infra/sms';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { grant as grantTo, makeUsers } from '../../testing/people';
-import { SmsCodes } from '../auth/sms-codes';
-import { checkInvariants } from '../ledger/invariants';
-import { Ledger } from '../ledger/ledger';
+import { SmsCodes } from '../auth';
+import { checkInvariants, Ledger } from '../ledger';
 import { CashoutService } from './cashout';
 import { cashoutRepo } from './cashout-repo';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZODIAC_SIGNS } from '../../../common/profile';
+import { ZODIAC_SIGNS } from '../profile';
 
 /** What anyone may see of a user (spec §3 user_info and count_info): PublicProfile. */
 export const publicProfileSchema = z.object({

@@ -9,10 +9,9 @@ import {
 } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
-import { existingLive } from '../live/existing';
-import { GiftBatcher } from './gift-batcher';
-import { giftRepo } from './gift-repo';
-import type { Ledger } from './ledger';
+import { existingLive, type LiveDirectory } from '../live';
+import { GiftBatcher, type Ledger } from '../ledger';
+import { giftRepo } from './repo';
 
 export type { Gift };
 
@@ -26,8 +25,6 @@ export const MAX_COMBO = 99;
  */
 export class GiftService {
   readonly #batcher: GiftBatcher;
-  /** Broadcast → its host (never changes): a popular room's gifts do not each look it up. */
-  readonly #hosts = new Map<string, number>();
   #catalogue: { at: number; gifts: Gift[] } | null = null;
   #stickers: { at: number; list: Sticker[] } | null = null;
 
@@ -35,6 +32,8 @@ export class GiftService {
     private readonly db: Db,
     private readonly ledger: Ledger,
     private readonly bus: Bus,
+    /** Broadcast → host: a popular room's gifts do not each look it up (a host never changes). */
+    private readonly directory: LiveDirectory,
     /**
      * Diamonds per coin as an exact ratio: the host gets coins × rate rounded down, which is
      * zero for a one-coin gift at a rate below one (not forced up to one: the rate is the rule).
@@ -138,11 +137,6 @@ export class GiftService {
 
   /** The broadcast's host; `video_not_found` for a broadcast that does not exist (or was deleted). */
   async #host(vid: string): Promise<number> {
-    const known = this.#hosts.get(vid);
-    if (known !== undefined) return known;
-    const live = await existingLive(this.db, vid);
-    if (this.#hosts.size >= 10_000) this.#hosts.clear();
-    this.#hosts.set(vid, live.uid);
-    return live.uid;
+    return this.directory.host(vid);
   }
 }

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { realtimeClients } from '../../testing/realtime';
 import { grant, putOnAir } from '../../testing/people';
-import { checkInvariants } from './invariants';
+import { checkInvariants } from '../ledger';
 
 // Gifts through the real app: the catalogue, sending (paid once, shown to the room once), the
 // refusals of spec §4 and §8, the wallet's balances and history, top fans.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
-import { checkInvariants } from './invariants';
+import { checkInvariants } from '../ledger';
 import { grant, putOnAir } from '../../testing/people';
 
 // Gifts at a rate other than one diamond a coin, through the app (GiftService): the host's

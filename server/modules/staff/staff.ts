@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../common/errors';
 import type { Queryable } from '../../db/client';
-import { requireAuth } from '../auth/context';
-import { staffRepo } from './staff-repo';
+import { requireAuth } from '../auth';
+import { staffRepo } from './repo';
 
 /**
  * Staff (review pages, chat moderation): marked in the database, or signed up with an address

@@ -1,6 +1,6 @@
 import type { CollectibleId } from '../../../common/money';
 import type { Queryable } from '../../db/client';
-import { collectiblesRepo, type OwnedCollectible } from './collectibles-repo';
+import { collectiblesRepo, type OwnedCollectible } from './repo';
 
 export type { OwnedCollectible };
 

@@ -1,0 +1,16 @@
+// The auth module's public face: sign-in and sessions, the request's signed-in person, and the
+// few helpers other modules share (tokens, phone numbers, SMS codes, the request's metadata).
+export { registerAuthContext, requireAuth, SESSION_COOKIE, type RequestAuth } from './context';
+export { hashToken, loadTransportKey, newToken, safeEqual } from './crypto';
+export { metaReader, type MetaReader } from './meta';
+export { phoneFromParts } from './phone';
+export { phoneRoutes } from './phone-routes';
+export { PhoneAuthService } from './phone-service';
+export { FingerprintRiskProvider, type RiskProvider } from './risk';
+export { authRoutes } from './routes';
+export { errors, userInfo, userInfoSchema } from './schemas';
+export { AuthService, type RequestMeta, type SessionsEnded } from './service';
+export { SignupLimits } from './signup-limits';
+export { SmsCodes } from './sms-codes';
+export { GoogleSignIn } from './third-party';
+export { thirdPartyRoutes } from './third-routes';

@@ -1,0 +1,9 @@
+// The live module's public face: broadcasts, their media (WHIP/WHEP) and the live directory.
+export { LiveDirectory, type LiveEntry } from './directory';
+export { existingLive } from './existing';
+export { registerMediaRoutes } from './media-routes';
+export type { LiveRow, LiveStatus } from './repo';
+export { liveInfo } from './info';
+export { liveRoutes, type LiveInfo } from './routes';
+export { LiveService, type HostState } from './service';
+export { DEFAULT_VIEWER_LIMITS } from './viewers';

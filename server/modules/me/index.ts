@@ -1,0 +1,3 @@
+// The me module's public face: the signed-in person's own view (/me). Editing one's profile and
+// avatar stays with the users module (/me/profile, /me/avatar).
+export { meRoutes, type AboutMe } from './routes';

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { okSchema } from '../../http/envelope';
+import { errors, requireAuth, userInfo, userInfoSchema, type AuthService } from '../auth';
+
+/** What /me adds about the user: staff or not, and follow counts. */
+export type AboutMe = (
+  uid: number,
+) => Promise<{ staff: boolean; follower_count: number; following_count: number }>;
+
+/** The signed-in person's own view of themselves (/me): who they are, staff or not, their counts. */
+export function meRoutes(auth: AuthService, opts: { about?: AboutMe }): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['auth'];
+
+    app.get(
+      '/api/v1/me',
+      {
+        schema: {
+          tags,
+          summary: 'The signed-in user',
+          response: {
+            200: okSchema(
+              z.object({
+                user_info: userInfoSchema.extend({
+                  /** Staff may delete any chat message and remind a room of the guidelines. */
+                  staff: z.boolean(),
+                }),
+                count_info: z.object({ follower_count: z.number(), following_count: z.number() }),
+              }),
+            ),
+            ...errors,
+          },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        const user = await auth.user(uid);
+        if (!user) throw new Error('user vanished');
+        const about = (await opts.about?.(uid)) ?? { staff: false, follower_count: 0, following_count: 0 };
+        return {
+          status: 200 as const,
+          data: {
+            user_info: { ...userInfo(user), staff: about.staff },
+            count_info: { follower_count: about.follower_count, following_count: about.following_count },
+          },
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,2 @@
+// The moderation module's public face: sensitive words.
+export { SensitiveWords } from './sensitive';

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { accessTokenAnswer, forgotPhoneAnswer } from '../../common/api/auth';
 import { useState, type SyntheticEvent } from 'react';
 import { SMS_TYPE, type SmsType } from '../../common/phone';
 import { BusyButton, FormError } from '../components/form';
@@ -218,13 +220,17 @@ export function RegisterPhoneStep({
     sms.setError(null);
     try {
       const riskToken = await takeRiskToken();
-      const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/register/phone', {
-        country: phone.country,
-        phone: phone.phone,
-        verify_pwd: await encryptPassword(password),
-        verify_code: sms.code,
-        risk_token: riskToken,
-      });
+      const { access_token } = await api<Answer<typeof accessTokenAnswer>>(
+        'POST',
+        '/api/v1/auth/register/phone',
+        {
+          country: phone.country,
+          phone: phone.phone,
+          verify_pwd: await encryptPassword(password),
+          verify_code: sms.code,
+          risk_token: riskToken,
+        },
+      );
       done(await sessionFor(access_token, false));
     } catch (err) {
       sms.renewCaptcha();
@@ -273,11 +279,15 @@ export function ForgetPhoneStep({ go, phone: initial }: StepProps & { phone?: Ph
     setBusy(true);
     sms.setError(null);
     try {
-      const { token } = await api<{ token: string }>('POST', '/api/v1/auth/forgot/phone/verify', {
-        country: phone.country,
-        phone: phone.phone,
-        verify_code: sms.code,
-      });
+      const { token } = await api<Answer<typeof forgotPhoneAnswer>>(
+        'POST',
+        '/api/v1/auth/forgot/phone/verify',
+        {
+          country: phone.country,
+          phone: phone.phone,
+          verify_code: sms.code,
+        },
+      );
       go({ id: 'confirmPassword', token, phone: phone.e164 });
     } catch (err) {
       sms.renewCaptcha();
@@ -319,10 +329,14 @@ export function ConfirmPasswordStep({ go, done, token }: StepProps & { token: st
     setBusy(true);
     setError(null);
     try {
-      const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/reset/phone', {
-        token,
-        verify_pwd: await encryptPassword(newPassword.password),
-      });
+      const { access_token } = await api<Answer<typeof accessTokenAnswer>>(
+        'POST',
+        '/api/v1/auth/reset/phone',
+        {
+          token,
+          verify_pwd: await encryptPassword(newPassword.password),
+        },
+      );
       done(await sessionFor(access_token, false));
     } catch (err) {
       setError(errorMessage(t, err));

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { activationAnswer } from '../../common/api/auth';
 import { lazy, Suspense, useState, type SyntheticEvent } from 'react';
 import { useFeedback } from '../components/feedback';
 import { Link } from '../components/Link';
@@ -325,7 +327,7 @@ export function NoticeStep({
     setBusy(true);
     setError(null);
     try {
-      const { is_active } = await api<{ is_active: boolean }>(
+      const { is_active } = await api<Answer<typeof activationAnswer>>(
         'GET',
         `/api/v1/auth/activation?email=${encodeURIComponent(email)}`,
       );

@@ -1,5 +1,9 @@
 // Money shared by the server, the wallet pages and the payment app: coin packages, the states of
-// an order, a payee and a withdrawal, and the cash-out week (spec §4, §9).
+// an order, a payee and a withdrawal, and the cash-out week (spec §4, §9). The shapes the API
+// answers are the contract's (common/api/payments.ts, wallet.ts).
+import type { z } from 'zod';
+import type { coinPackageSchema } from './api/payments';
+import type { moneyRulesSchema } from './api/wallet';
 
 /** The payment app's screens (spec §2): recharge, and cash out. */
 export const PAY_APP_PATH = '/app/pay/dist/index.html';
@@ -18,11 +22,7 @@ export const CASHOUT_TERMS = {
 } as const;
 
 /** A coin package of the payment app. Prices are in US cents (what the providers charge). */
-export interface CoinPackage {
-  id: string;
-  coins: number;
-  cents: number;
-}
+export type CoinPackage = z.infer<typeof coinPackageSchema>;
 
 /** What the recharge page offers; the server charges these and nothing else. */
 export const COIN_PACKAGES: readonly CoinPackage[] = [
@@ -75,16 +75,7 @@ export const PAYEE_METHODS = ['paypal'] as const;
 export type PayeeMethod = (typeof PAYEE_METHODS)[number];
 
 /** The rates and limits the wallet pages show, as the server configures them. */
-export interface MoneyRules {
-  /** Diamonds worth one US dollar at cash-out. */
-  diamondsPerUsd: number;
-  /** Diamonds one coin costs when converting. */
-  convertDiamondsPerCoin: number;
-  minCashoutUsd: number;
-  weeklyCapUsd: number;
-  /** The cash-out week's time zone, hours from UTC (spec §9: UTC-7). */
-  weekUtcOffset: number;
-}
+export type MoneyRules = z.infer<typeof moneyRulesSchema>;
 
 /**
  * The Monday 00:00 (in the cash-out time zone) that starts the week `at` falls in, as a date

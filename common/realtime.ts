@@ -4,8 +4,20 @@
  *
  * Server → client frames are JSON arrays of events: a room's events of one short tick go out
  * as one frame, serialised once and written to every subscriber. Replies to one client (joined,
- * ack, error, pong) are single objects. Client → server messages are in server/realtime/events.ts.
+ * ack, error, pong) are single objects. The messages both ways are the contract's schemas
+ * (common/api/ws.ts); the types here are derived from them.
  */
+import type { z } from 'zod';
+import type { EndReason } from './api/live';
+import type {
+  clientMessage,
+  countEventSchema,
+  roomEventSchema,
+  senderSchema,
+  serverReplySchema,
+} from './api/ws';
+
+export type { EndReason };
 
 /**
  * The close code (RFC 6455 §7.4.2: 4000–4999 are the application's) of a connection whose session
@@ -15,47 +27,10 @@
 export const CLOSE_SESSION_ENDED = 4001;
 
 /** Who sent a chat message, as every viewer sees it. */
-export interface Sender {
-  uid: number;
-  name: string;
-  /** Host and staff messages are styled apart. */
-  role: 'host' | 'staff' | 'viewer';
-}
+export type Sender = z.infer<typeof senderSchema>;
 
-interface Base {
-  /** Stream id `ms-seq` (Redis stream ids): ordered within a room, resumable. */
-  id: string;
-  room: string;
-  /** Milliseconds since the epoch when the event was published. */
-  at: number;
-}
-
-/**
- * Why a broadcast ended: its broadcaster ended it, another tab (or OBS) took over, its publisher
- * was gone past the reconnect grace, or its lease lapsed (the node with its media died or froze).
- */
-export type EndReason = 'host' | 'taken_over' | 'lost' | 'lapsed';
-
-export type RoomEvent =
-  | (Base & {
-      t: 'chat';
-      mid: string;
-      from: Sender;
-      text: string;
-      mentions: number[];
-      /** A sticker of the set, shown as its image (the text may then be empty). */
-      sticker?: number;
-    })
-  | (Base & { t: 'delete'; mid: string })
-  /** The broadcaster's state; an end says why (the first studio tab is told it was taken over). */
-  | (Base & { t: 'host'; state: 'live' | 'interrupted' | 'ended'; reason?: EndReason })
-  | (Base & { t: 'notice'; key: string; params?: Record<string, string | number> })
-  | (Base & { t: 'follow'; from: Sender })
-  /**
-   * A gift sent in the room (everyone's animation queue plays it). `tx_id` is its ledger
-   * transaction: the host's gift list (GET /api/v1/live/{vid}/gifts) has the same id.
-   */
-  | (Base & { t: 'gift'; from: Sender; gift_id: number; count: number; coins: number; tx_id: number });
+/** A room's event, kept in its history (chat, delete, host, notice, follow, gift). */
+export type RoomEvent = z.infer<typeof roomEventSchema>;
 
 /** What a publisher hands the bus; the bus assigns id and time. */
 export type RoomEventBody = RoomEvent extends infer E
@@ -65,20 +40,13 @@ export type RoomEventBody = RoomEvent extends infer E
   : never;
 
 /** Ephemeral room state that is not kept in history: the latest value wins. */
-export interface CountEvent {
-  t: 'count';
-  room: string;
-  viewers: number;
-  /** Orders counts from different nodes: a count older than one already applied is stale. */
-  seq?: number;
-}
+export type CountEvent = z.infer<typeof countEventSchema>;
 
-export type ServerReply =
-  | { t: 'joined'; room: string; viewers: number; events: RoomEvent[]; complete: boolean }
-  | { t: 'left'; room: string }
-  | { t: 'ack'; ref: string; id: string }
-  | { t: 'error'; code: number; name: string; ref?: string | undefined; room?: string | undefined }
-  | { t: 'pong' };
+/** Replies to one client: joined, left, ack, error, pong. */
+export type ServerReply = z.infer<typeof serverReplySchema>;
+
+/** What a client sends, as it may write it (defaults left out). */
+export type ClientMessageInput = z.input<typeof clientMessage>;
 
 /** Compares two stream ids: negative when a is older than b. */
 export function compareIds(a: string, b: string): number {

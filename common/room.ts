@@ -1,4 +1,9 @@
-// The live room's shared rules (spec §3 report, §9 report text).
+// The live room's shared rules (spec §3 report, §9 report text). The shapes the API answers are
+// the contract's (common/api/room.ts, gifts.ts).
+import type { Gift } from './api/gifts';
+
+export type { Gift, GiftTotals, ReceivedGift, Sticker } from './api/gifts';
+export type { RoomPerson } from './api/room';
 
 /** Spec §3 report categories, in the order the report form lists them. */
 export const REPORT_CATEGORIES = [
@@ -17,26 +22,8 @@ export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
 /** Spec §9: report text at most 100 characters (as people count them: graphemes). */
 export const REPORT_MAX_CHARS = 100;
 
-/** Someone in a list of the room (audience, top fans). */
-export interface RoomPerson {
-  uid: number;
-  short_id: string;
-  nickname: string;
-  face: string | null;
-  level: number;
-  /** Coins given to the host (this broadcast or all time, as the list says). */
-  coins: number;
-}
-
-/** A gift of the wall (spec §3 gift; §4: only the video format plays). */
-export interface Gift {
-  gift_id: number;
-  name: string;
-  price: number;
-  format: 'video' | 'lottie';
-  media_url: string | null;
-  icon_url: string | null;
-}
+/** Most of one gift sent at once (a combo). */
+export const MAX_COMBO = 99;
 
 /**
  * Whether a gift can be sent and shown: spec §4 supports only the video format (lottie raises an
@@ -45,32 +32,4 @@ export interface Gift {
  */
 export function giftPlayable(gift: Pick<Gift, 'format' | 'media_url'>): boolean {
   return gift.format === 'video' && gift.media_url !== null && gift.media_url !== '';
-}
-
-/** A gift a host received in a broadcast, as the studio's Gifts tab lists it. */
-export interface ReceivedGift {
-  /** The gift's ledger transaction (the room's gift event carries it too). */
-  tx_id: number;
-  gift_id: number;
-  count: number;
-  coins: number;
-  diamonds: number;
-  /** Null when the sender's account is gone. */
-  from: { uid: number; short_id: string; nickname: string; face: string | null } | null;
-  at: string;
-}
-
-/** All the gifts of a broadcast: how many (a ×10 combo is ten), what they were worth, from how many people. */
-export interface GiftTotals {
-  gifts: number;
-  coins: number;
-  diamonds: number;
-  senders: number;
-}
-
-/** A chat sticker of the gift catalogue's sticker set (spec §7 giftV2H5/giftStickers). */
-export interface Sticker {
-  sticker_id: number;
-  name: string;
-  image_url: string;
 }

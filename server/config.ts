@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { APP_ENVS, type PublicConfig } from '../common/config';
 import { parseRatio, type MoneyRules } from '../common/money';
 
 /**
@@ -26,7 +27,7 @@ const MAX_GIFT_RATE = 100;
 
 const schema = z
   .object({
-    APP_ENV: z.enum(['development', 'test', 'gray', 'online']).default('development'),
+    APP_ENV: z.enum(APP_ENVS).default('development'),
     HOST: z.string().default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_BASE_URL: urlString.optional(),
@@ -270,26 +271,7 @@ export interface Config extends RawConfig {
   mediaAllowPrivateCandidates: boolean;
 }
 
-/** Settings the browser may see. Nothing else from Config reaches a page. */
-export interface PublicConfig {
-  siteName: string;
-  env: RawConfig['APP_ENV'];
-  versionPollSeconds: number;
-  followInviteSeconds: number;
-  /** Third-party sign-in offered under the divider (spec §3: Google is the only one). */
-  thirdParty: 'google'[];
-  links: {
-    guildForm: string;
-    facebook: string;
-    twitter: string;
-    youtube: string;
-    instagram: string;
-    appStore: string;
-    googlePlay: string;
-    samsungStore: string;
-    apk: string | null;
-  };
-}
+export type { PublicConfig };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);

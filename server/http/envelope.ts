@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { AppError, ERRORS, type ErrorBody, type ErrorName } from '../../common/errors';
 import type { Locale } from '../../common/locales';
 import { translate } from '../i18n';
@@ -8,18 +7,8 @@ export function ok<T>(data: T): { status: 200; data: T } {
   return { status: 200, data };
 }
 
-/** Zod schema of a success envelope around `data`, for route response schemas and OpenAPI. */
-export function okSchema<T extends z.ZodType>(data: T) {
-  return z.object({ status: z.literal(200), data });
-}
-
-export const errorSchema = z.object({
-  status: z.number().int(),
-  code: z.number().int(),
-  error: z.string(),
-  message: z.string(),
-  details: z.unknown().optional(),
-});
+// The envelope's schemas are the API contract's (common/api); routes and OpenAPI use them.
+export { errorSchema, okSchema } from '../../common/api/envelope';
 
 /** Failure body in the reader's language. */
 export function errorBody(name: ErrorName, locale: Locale, details?: unknown): ErrorBody {

@@ -1,6 +1,6 @@
 import type { Layout, RouteId } from '../../common/routes';
 import type { Locale } from '../../common/locales';
-import type { PublicConfig } from '../../server/config';
+import type { PublicConfig } from '../../common/config';
 
 /** What the server tells the browser about the current page (SSR state and `_payload.json`). */
 export interface PagePayload {

@@ -1,13 +1,7 @@
+import type { Answer } from '../../common/api/envelope';
+import type { accessTokenAnswer, existsAnswer, sessionAnswer } from '../../common/api/auth';
 import { api, ApiError, deviceId, encryptPassword } from '../lib/api';
 import type { StoredUser } from '../lib/stored-login';
-
-interface SessionAnswer {
-  token: string;
-  deviceid: string;
-  uid: number;
-  keep: number;
-  user: StoredUser;
-}
 
 /**
  * Spec §4 login sequence: encrypt the password with the server's key, verify it (with the captcha
@@ -23,14 +17,18 @@ export async function signInWithPassword(
   const body: Record<string, string> = { name, verify_pwd: verifyPwd };
   if (opts.captchaId && opts.captcha)
     Object.assign(body, { captcha_id: opts.captchaId, captcha: opts.captcha });
-  const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/verify-login', body);
+  const { access_token } = await api<Answer<typeof accessTokenAnswer>>(
+    'POST',
+    '/api/v1/auth/verify-login',
+    body,
+  );
   return sessionFor(access_token, opts.keep);
 }
 
 /** Exchanges an access token (from a password, an SMS code or Google) for this browser's session. */
 export async function sessionFor(accessToken: string, keep: boolean): Promise<StoredUser> {
   const exchange = (k: 0 | 1) =>
-    api<SessionAnswer>('POST', '/api/v1/auth/session', {
+    api<Answer<typeof sessionAnswer>>('POST', '/api/v1/auth/session', {
       access_token: accessToken,
       keep: k,
       deviceid: deviceId(),
@@ -45,6 +43,7 @@ export async function sessionFor(accessToken: string, keep: boolean): Promise<St
 
 /** Spec §4: an e-mail address or a phone number with its dial code (+33612345678). */
 export async function accountExists(name: string): Promise<boolean> {
-  return (await api<{ exists: boolean }>('GET', `/api/v1/auth/exists?name=${encodeURIComponent(name)}`))
-    .exists;
+  return (
+    await api<Answer<typeof existsAnswer>>('GET', `/api/v1/auth/exists?name=${encodeURIComponent(name)}`)
+  ).exists;
 }

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { accessTokenAnswer, forgotPhoneAnswer } from '../../common/api/auth';
 import { useState } from 'react';
 import { SMS_TYPE, type SmsType } from '../../common/phone';
 import { useFeedback } from '../lib/feedback';
@@ -141,13 +143,17 @@ export function RegisterPhoneStep({
     await run(
       async () => {
         const riskToken = await takeRiskToken();
-        const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/register/phone', {
-          country: phone.country,
-          phone: phone.phone,
-          verify_pwd: await encryptPassword(password),
-          verify_code: sms.code,
-          risk_token: riskToken,
-        });
+        const { access_token } = await api<Answer<typeof accessTokenAnswer>>(
+          'POST',
+          '/api/v1/auth/register/phone',
+          {
+            country: phone.country,
+            phone: phone.phone,
+            verify_pwd: await encryptPassword(password),
+            verify_code: sms.code,
+            risk_token: riskToken,
+          },
+        );
         done(await sessionFor(access_token, false));
       },
       (err) => {
@@ -195,11 +201,15 @@ export function ForgetPhoneStep({ go, phone: initial }: StepProps & { phone?: Ph
     if (disabled || !e164) return;
     await run(
       async () => {
-        const { token } = await api<{ token: string }>('POST', '/api/v1/auth/forgot/phone/verify', {
-          country: phone.country,
-          phone: phone.phone,
-          verify_code: sms.code,
-        });
+        const { token } = await api<Answer<typeof forgotPhoneAnswer>>(
+          'POST',
+          '/api/v1/auth/forgot/phone/verify',
+          {
+            country: phone.country,
+            phone: phone.phone,
+            verify_code: sms.code,
+          },
+        );
         go({ id: 'confirmPassword', token, phone: e164 });
       },
       (err) => {
@@ -237,10 +247,14 @@ export function ConfirmPasswordStep({ go, done, token }: StepProps & { token: st
   const submit = async () => {
     if (disabled) return;
     await run(async () => {
-      const { access_token } = await api<{ access_token: string }>('POST', '/api/v1/auth/reset/phone', {
-        token,
-        verify_pwd: await encryptPassword(newPassword.password),
-      });
+      const { access_token } = await api<Answer<typeof accessTokenAnswer>>(
+        'POST',
+        '/api/v1/auth/reset/phone',
+        {
+          token,
+          verify_pwd: await encryptPassword(newPassword.password),
+        },
+      );
       done(await sessionFor(access_token, false));
     });
   };

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { riskTokenAnswer } from '../../common/api/auth';
 import { RISK_WAIT_MS, type DeviceSignals } from '../../common/risk';
 import { api, ApiError } from '../lib/api';
 
@@ -72,7 +74,9 @@ let pending: { token: Promise<string>; at: number } | null = null;
 export function prepareRiskToken(): void {
   if (pending && Date.now() - pending.at < MAX_AGE_MS) return;
   const token = collectSignals().then((signals) =>
-    api<{ risk_token: string }>('POST', '/api/v1/auth/risk-token', { signals }).then((d) => d.risk_token),
+    api<Answer<typeof riskTokenAnswer>>('POST', '/api/v1/auth/risk-token', { signals }).then(
+      (d) => d.risk_token,
+    ),
   );
   const entry = { token, at: Date.now() };
   pending = entry;

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { activationAnswer } from '../../common/api/auth';
 import { lazy, Suspense, useState } from 'react';
 import { useFeedback } from '../lib/feedback';
 import { Link } from '../ui/Link';
@@ -213,7 +215,7 @@ export function NoticeStep({
   }
   const complete = () =>
     run(async () => {
-      const { is_active } = await api<{ is_active: boolean }>(
+      const { is_active } = await api<Answer<typeof activationAnswer>>(
         'GET',
         `/api/v1/auth/activation?email=${encodeURIComponent(email)}`,
       );

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { publicKeyAnswer } from '../../common/api/auth';
 import type { ErrorName } from '../../common/errors';
 
 /** An API failure: the server's catalogue code, or 'network' when no answer came. */
@@ -98,7 +100,7 @@ let publicKey: Promise<CryptoKey> | null = null;
  * together with the time so a captured ciphertext goes stale in minutes.
  */
 export async function encryptPassword(password: string): Promise<string> {
-  publicKey ??= api<{ pubkey: string }>('GET', '/api/v1/auth/public-key').then(({ pubkey }) =>
+  publicKey ??= api<Answer<typeof publicKeyAnswer>>('GET', '/api/v1/auth/public-key').then(({ pubkey }) =>
     crypto.subtle.importKey(
       'spki',
       Uint8Array.from(atob(pubkey), (c) => c.charCodeAt(0)),

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { PublicConfig } from '../../server/config';
+import type { PublicConfig } from '../../common/config';
 
 export interface ClientConfig extends PublicConfig {
   buildId: string;

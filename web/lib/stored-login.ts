@@ -1,14 +1,9 @@
+import type { UserInfo } from '../../common/api/auth';
 /** What the browser keeps about the signed-in user (spec §3 stored login data; the token itself is an HttpOnly cookie). */
-export interface StoredUser {
-  uid: number;
-  short_id: string;
-  nickname: string;
-  face: string | null;
-  country: string;
-  area: string;
+export type StoredUser = Pick<UserInfo, 'uid' | 'short_id' | 'nickname' | 'face' | 'country' | 'area'> & {
   /** Staff (from /api/v1/me): they may delete any chat message and remind a room of the guidelines. */
   staff?: boolean;
-}
+};
 
 const LOGIN_KEY = 'beamly.login';
 

@@ -1,3 +1,6 @@
+import type { Answer } from '../../common/api/envelope';
+import type { sendGiftAnswer } from '../../common/api/gifts';
+import type { walletAnswer } from '../../common/api/wallet';
 import { useEffect, useRef, useState } from 'react';
 import { formatCount } from '../../common/format';
 import { api, ApiError } from '../lib/api';
@@ -36,7 +39,7 @@ export function GiftWall({ vid }: { vid: string }) {
     if (!user) return;
     let live = true;
     const read = () => {
-      api<{ balances: { coin: number } }>('GET', '/api/v1/wallet')
+      api<Answer<typeof walletAnswer>>('GET', '/api/v1/wallet')
         .then((w) => {
           if (!live) return;
           setCoins(w.balances.coin);
@@ -63,7 +66,7 @@ export function GiftWall({ vid }: { vid: string }) {
     }
     setSending(true);
     try {
-      const r = await api<{ balances: { coin: number } }>('POST', '/api/v1/gifts/send', {
+      const r = await api<Answer<typeof sendGiftAnswer>>('POST', '/api/v1/gifts/send', {
         vid,
         gift_id: picked,
         count: combo,

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { liveNowAnswer } from '../../common/api/live';
 import { useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
 import { api } from '../lib/api';
@@ -17,7 +19,7 @@ export function LiveNow({ initial }: { initial: LiveCard[] }) {
   useEffect(() => {
     const load = () => {
       if (document.visibilityState !== 'visible') return;
-      api<{ list: LiveCard[] }>('GET', '/api/v1/live')
+      api<Answer<typeof liveNowAnswer>>('GET', '/api/v1/live')
         .then((d) => setList(d.list))
         .catch(() => undefined);
     };

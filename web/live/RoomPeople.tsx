@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { roomPeopleAnswer } from '../../common/api/room';
 import { useEffect, useState } from 'react';
 import { formatCount } from '../../common/format';
 import { api } from '../lib/api';
@@ -28,7 +30,7 @@ function usePeople(url: string, opts: { refreshMs?: number; giftsIn?: string } =
     let asked = 0;
     const load = () => {
       const n = ++asked;
-      api<{ list: RoomPerson[] }>('GET', url)
+      api<Answer<typeof roomPeopleAnswer>>('GET', url)
         .then((d) => {
           if (!live || n !== asked) return;
           setPeople(d.list);

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { StartedLive as Started, endLiveAnswer } from '../../common/api/live';
 import { api } from '../lib/api';
 import { MediaHttpError, whipPublish, type Session } from './webrtc';
 
@@ -5,11 +7,7 @@ import { MediaHttpError, whipPublish, type Session } from './webrtc';
 export const RECONNECT_GRACE_MS = 20_000;
 const RETRY_MS = 2000;
 
-export interface Started {
-  vid: string;
-  whip_url: string;
-  publish_token: string;
-}
+export type { Started };
 
 export interface BroadcastEvents {
   state: (s: 'live' | 'reconnecting') => void;
@@ -108,11 +106,7 @@ export class Broadcast {
     window.clearTimeout(this.#retry);
     this.#session?.pc.close();
     try {
-      return await api<{ duration_seconds: number; peak_viewers: number }>(
-        'POST',
-        `/api/v1/live/${this.started.vid}/end`,
-        {},
-      );
+      return await api<Answer<typeof endLiveAnswer>>('POST', `/api/v1/live/${this.started.vid}/end`, {});
     } catch {
       return null;
     }

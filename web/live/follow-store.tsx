@@ -1,12 +1,9 @@
+import type { FollowState } from '../../common/api/social';
 import { createContext, useContext, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { api } from '../lib/api';
 
 /** GET/POST/DELETE /api/v1/follows/:uid: the reader's relation to someone, and that person's counts. */
-export interface FollowState {
-  relation: number;
-  follower_count: number;
-  following_count: number;
-}
+export type { FollowState };
 
 /** What a page knows of one person, as seen by the reader (null: not known yet). */
 export interface FollowEntry {

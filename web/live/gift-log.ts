@@ -1,3 +1,4 @@
+import type { ReceivedGiftsPage } from '../../common/api/gifts';
 import { applyRatio, type Ratio } from '../../common/money';
 import type { RoomEvent } from '../../common/realtime';
 import type { GiftTotals, ReceivedGift } from '../../common/room';
@@ -19,12 +20,7 @@ export interface GiftLog {
 }
 
 /** What the server answers for the newest page (and older pages, for `older`). */
-export interface GiftPage {
-  list: ReceivedGift[];
-  totals: GiftTotals;
-  more: boolean;
-  rate: Ratio;
-}
+export type GiftPage = ReceivedGiftsPage;
 
 const byNewest = (a: ReceivedGift, b: ReceivedGift) => b.tx_id - a.tx_id;
 

@@ -1,5 +1,6 @@
 import {
   CLOSE_SESSION_ENDED,
+  type ClientMessageInput,
   type CountEvent,
   type RoomEvent,
   type ServerReply,
@@ -24,6 +25,14 @@ export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
 const PING_MS = 25_000;
 const PONG_WAIT_MS = 10_000;
 const MAX_BACKOFF_MS = 15_000;
+
+/** A room action a page sends (chat, delete, warn), without the ref the connection adds. */
+type RoomAction =
+  Extract<ClientMessageInput, { t: 'chat' | 'delete' | 'warn' }> extends infer M
+    ? M extends unknown
+      ? Omit<M, 'ref'>
+      : never
+    : never;
 
 type Pending = { resolve: (id: string) => void; reject: (name: string) => void };
 
@@ -88,7 +97,7 @@ class Realtime {
     };
   }
 
-  #send(msg: object): void {
+  #send(msg: ClientMessageInput): void {
     if (this.#ws?.readyState === WebSocket.OPEN) this.#ws.send(JSON.stringify(msg));
   }
 
@@ -151,12 +160,7 @@ class Realtime {
   }
 
   /** Sends a room action; resolves with the event id, rejects with an error name. */
-  act(
-    msg:
-      | { t: 'chat'; room: string; text: string; mentions?: number[]; sticker?: number }
-      | { t: 'delete'; room: string; mid: string }
-      | { t: 'warn'; room: string },
-  ): Promise<string> {
+  act(msg: RoomAction): Promise<string> {
     const ref = String(++this.#ref);
     return new Promise((resolve, reject) => {
       if (this.#ws?.readyState !== WebSocket.OPEN) return reject(new RealtimeError('networkError'));

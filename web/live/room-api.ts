@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import type { ZodiacSign } from '../../common/profile';
 import { api } from '../lib/api';
 import type { I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
@@ -9,22 +8,7 @@ import type { Gift } from '../../common/room';
 export type { Gift, RoomPerson } from '../../common/room';
 
 /** GET /api/v1/live/:vid/card/:uid. */
-export interface PersonalCardData {
-  uid: number;
-  short_id: string;
-  nickname: string;
-  face: string | null;
-  usign: string;
-  level: number;
-  birthday: string | null;
-  zodiac: ZodiacSign | null;
-  follower_count: number;
-  following_count: number;
-  relation: number;
-  is_host: boolean;
-  blocked: boolean;
-  can_block: boolean;
-}
+export type { PersonalCard as PersonalCardData } from '../../common/api/room';
 
 /**
  * A list loaded once per page on first need: whatever asks meanwhile waits for the same load, and

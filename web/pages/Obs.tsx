@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { ObsStatus, streamKeyAnswer } from '../../common/api/live';
 import { useCallback, useEffect, useState } from 'react';
 import { useConfig } from '../lib/config';
 import { api } from '../lib/api';
@@ -8,13 +10,6 @@ import { BusyButton, FormError } from '../ui/form';
 import { Link } from '../ui/Link';
 import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
-
-interface ObsStatus {
-  allowed: boolean;
-  has_key: boolean;
-  whip_url: string;
-  active: { vid: string; status: string } | null;
-}
 
 const POLL_MS = 5000;
 
@@ -72,7 +67,7 @@ export default function Obs() {
     setBusy(true);
     setError(null);
     try {
-      setKey((await api<{ stream_key: string }>('POST', '/api/v1/live/obs/key', {})).stream_key);
+      setKey((await api<Answer<typeof streamKeyAnswer>>('POST', '/api/v1/live/obs/key', {})).stream_key);
       load();
     } catch (err) {
       setError(errorMessage(t, err));

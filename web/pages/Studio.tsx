@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { liveSchema } from '../../common/api/live';
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { formatCount } from '../../common/format';
 import type { EndReason, RoomEvent } from '../../common/realtime';
@@ -302,7 +304,7 @@ function LiveView({
       lost: () => void finish('lost'),
       // The server no longer takes this broadcast's media: it says why it ended.
       over: () =>
-        void api<{ ended_reason: EndReason | null }>('GET', `/api/v1/live/${vid}`).then(
+        void api<Answer<typeof liveSchema>>('GET', `/api/v1/live/${vid}`).then(
           (live) => finish(live.ended_reason ?? 'lapsed'),
           () => finish('lost'),
         ),

@@ -1,9 +1,10 @@
-// Data each page receives, produced by the server's loaders (server/ssr/loaders.ts).
+// Data each page receives, produced by the server's loaders (server/ssr/loaders.ts). What the API
+// answers too (news, profiles, broadcasts) is the contract's (common/api).
+import type { LiveInfo } from '../../common/api/live';
+import type { NewsArticle, NewsPage, NewsSummary } from '../../common/api/news';
+import type { PublicProfile } from '../../common/api/users';
 import type { MoneyRules } from '../../common/money';
-import type { EndReason } from '../../common/realtime';
 import type { StaticPageSlug } from '../../common/pages';
-import type { NewsArticle, NewsPage, NewsSummary } from '../../server/modules/news/service';
-import type { PublicProfile } from '../../server/modules/users/service';
 
 export type { NewsArticle, NewsPage, NewsSummary, PublicProfile };
 
@@ -77,18 +78,4 @@ export function isVideoGone(data: unknown): data is VideoGoneData {
 }
 
 /** A broadcast as the API answers it (GET /api/v1/live, /api/v1/live/{vid}). */
-export interface LiveCard {
-  vid: string;
-  title: string;
-  cover: string | null;
-  orientation: 'portrait' | 'landscape';
-  status: 'created' | 'live' | 'ended' | 'deleted' | 'expired';
-  started_at: string | null;
-  ended_at: string | null;
-  /** Why it ended (host, taken_over, lost, lapsed); null while it is on. */
-  ended_reason: EndReason | null;
-  viewers: number;
-  host: { uid: number; short_id: string; nickname: string; face: string | null };
-  /** The replay's parts once ended; empty while it is being generated. */
-  replay: { url: string; seconds: number }[];
-}
+export type LiveCard = LiveInfo;

@@ -1,8 +1,10 @@
+import type { Answer } from '../../common/api/envelope';
+import type { polledOrderAnswer } from '../../common/api/payments';
 import { useEffect, useState } from 'react';
 import { PAY_APP_PATH } from '../../common/money';
 import { api, ApiError } from '../lib/api';
 import { useI18n } from '../i18n/i18n';
-import type { Order } from '../wallet/api';
+
 import { formatAmount } from '../wallet/format';
 import { LoadError } from '../wallet/ui';
 import { SignInNotice } from './SignInNotice';
@@ -11,11 +13,8 @@ import { SignInNotice } from './SignInNotice';
 const POLL_MS = 1000;
 const POLL_FOR_MS = 30_000;
 
-interface Polled {
-  order: Order;
-  /** The buyer's coins now. */
-  coins: number;
-}
+/** The order, and the buyer's coins now. */
+type Polled = Answer<typeof polledOrderAnswer>;
 
 /** Back from the checkout: waits for the provider's word, then says how the order ended. */
 export function OrderResult({ id, cancelled }: { id: string; cancelled: boolean }) {
@@ -32,7 +31,7 @@ export function OrderResult({ id, cancelled }: { id: string; cancelled: boolean 
     let timer: number | undefined;
     const until = Date.now() + POLL_FOR_MS;
     const poll = () => {
-      api<Polled>('GET', `/api/v1/payments/orders/${encodeURIComponent(id)}`).then(
+      api<Answer<typeof polledOrderAnswer>>('GET', `/api/v1/payments/orders/${encodeURIComponent(id)}`).then(
         (p) => {
           if (!live) return;
           setPolled(p);

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { payeeAnswer, payeeCodeAnswer } from '../../common/api/wallet';
 import { useId, useState, type SyntheticEvent } from 'react';
 import { nationalDigits } from '../../common/phone';
 import { isEmail } from '../../common/validation';
@@ -37,7 +39,7 @@ export default function PayeeForm({
       return false;
     }
     try {
-      const r = await api<{ phone: string }>('POST', '/api/v1/cashout/payee/code', {
+      const r = await api<Answer<typeof payeeCodeAnswer>>('POST', '/api/v1/cashout/payee/code', {
         country: phone.country,
         phone: digits,
       });
@@ -55,7 +57,7 @@ export default function PayeeForm({
     setBusy(true);
     setFailure(null);
     try {
-      const r = await api<{ payee: Payee }>('POST', '/api/v1/cashout/payee', {
+      const r = await api<Answer<typeof payeeAnswer>>('POST', '/api/v1/cashout/payee', {
         method: 'paypal',
         account: account.trim(),
         country: phone.country,

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { orderAnswer } from '../../common/api/payments';
 import { useRef, useState } from 'react';
 import { PAY_APP_PATH, type CoinPackage } from '../../common/money';
 import { api } from '../lib/api';
@@ -5,7 +7,7 @@ import { errorMessage } from '../lib/errors';
 import { readStoredLogin } from '../lib/stored-login';
 import { FormError } from '../ui/form';
 import { useI18n } from '../i18n/i18n';
-import type { Order, PackagesAnswer } from '../wallet/api';
+import type { PackagesAnswer } from '../wallet/api';
 import { formatAmount, formatUsd } from '../wallet/format';
 import { CoinIcon } from '../wallet/icons';
 import { LoadError, Loading } from '../wallet/ui';
@@ -38,7 +40,7 @@ function Packages() {
     let key = keys.current.get(p.id);
     if (!key) keys.current.set(p.id, (key = crypto.randomUUID()));
     try {
-      const r = await api<{ order: Order; url: string }>('POST', '/api/v1/payments/orders', {
+      const r = await api<Answer<typeof orderAnswer>>('POST', '/api/v1/payments/orders', {
         package_id: p.id,
         key,
       });

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { withdrawalAnswer } from '../../common/api/wallet';
 import { useId, useState, type SyntheticEvent } from 'react';
 import { cashoutAmount } from '../../common/money';
 import { api } from '../lib/api';
@@ -51,7 +53,7 @@ export function WithdrawForm({ overview, onDone }: { overview: CashoutOverview; 
     setBusy(true);
     setFailure(null);
     try {
-      const r = await api<{ withdrawal: Withdrawal }>('POST', '/api/v1/cashout/withdrawals', {
+      const r = await api<Answer<typeof withdrawalAnswer>>('POST', '/api/v1/cashout/withdrawals', {
         diamonds: amount,
         key: intent.current(),
       });

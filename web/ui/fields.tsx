@@ -1,3 +1,4 @@
+import type { Captcha } from '../../common/api/auth';
 import { useCallback, useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { RESEND_COOLDOWN_S } from '../../common/validation';
 import { useI18n } from '../i18n/i18n';
@@ -48,11 +49,8 @@ export function PasswordField(props: FieldProps) {
   );
 }
 
-export interface Captcha {
-  id: string;
-  /** A PNG data URL. */
-  image: string;
-}
+/** An image captcha: its id and a PNG data URL. */
+export type { Captcha };
 
 /**
  * The image captcha (spec §5): refreshed on demand, when the field is emptied, when it is left

@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { countryAnswer } from '../../common/api/auth';
 import {
   getCountries,
   getCountryCallingCode,
@@ -35,7 +37,7 @@ let visitor: Promise<{ countryCode: string; known: boolean }> | null = null;
 
 /** The visitor's country (spec §7 getcountryCode), asked once; a failed lookup means US. */
 function visitorCountry(): Promise<{ countryCode: string; known: boolean }> {
-  visitor ??= api<{ countryCode: string; known: boolean }>('GET', '/api/v1/geo/country').catch(() => ({
+  visitor ??= api<Answer<typeof countryAnswer>>('GET', '/api/v1/geo/country').catch(() => ({
     countryCode: FALLBACK_COUNTRY,
     known: false,
   }));

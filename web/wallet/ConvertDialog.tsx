@@ -1,3 +1,5 @@
+import type { Answer } from '../../common/api/envelope';
+import type { convertAnswer } from '../../common/api/wallet';
 import { useId, useState, type SyntheticEvent } from 'react';
 import { api } from '../lib/api';
 import { errorMessage } from '../lib/errors';
@@ -56,7 +58,7 @@ export function ConvertDialog({
     setBusy(true);
     setFailure(null);
     try {
-      const r = await api<{ balances: Balances }>('POST', '/api/v1/wallet/convert', {
+      const r = await api<Answer<typeof convertAnswer>>('POST', '/api/v1/wallet/convert', {
         diamonds: amount,
         key: intent.current(),
       });

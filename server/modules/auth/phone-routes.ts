@@ -1,19 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { FALLBACK_COUNTRY, SMS_TYPE } from '../../../common/phone';
-import { okSchema } from '../../http/envelope';
+import {
+  accessTokenAnswer,
+  authErrors as errors,
+  countryAnswer,
+  forgotPhoneAnswer,
+  forgotPhoneBody,
+  registerPhoneBody,
+  resetBody,
+  riskTokenAnswer,
+  riskTokenBody,
+  smsCodeAnswer,
+  smsCodeBody,
+} from '../../../common/api/auth';
+import { okSchema } from '../../../common/api/envelope';
+import { FALLBACK_COUNTRY } from '../../../common/phone';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Kv } from '../../infra/kv';
 import type { MetaReader } from './meta';
 import type { PhoneAuthService } from './phone-service';
-import { deviceSignalsSchema, type RiskProvider } from './risk';
-import { ciphertext, errors, localeParam, riskTokenParam } from './schemas';
+import type { RiskProvider } from './risk';
 
-const phoneParts = {
-  country: z.string().regex(/^[A-Z]{2}$/),
-  phone: z.string().max(24),
-};
-const accessTokenAnswer = okSchema(z.object({ access_token: z.string() }));
+const accessToken = okSchema(accessTokenAnswer);
 
 /** Phone sign-up and recovery, the device risk token and the visitor-country lookup. */
 export function phoneRoutes(
@@ -31,7 +38,7 @@ export function phoneRoutes(
         schema: {
           tags: ['geo'],
           summary: "The visitor's country (default of the phone country selector; US when unknown)",
-          response: { 200: okSchema(z.object({ countryCode: z.string(), known: z.boolean() })) },
+          response: { 200: okSchema(countryAnswer) },
         },
       },
       async (req, reply) => {
@@ -50,11 +57,8 @@ export function phoneRoutes(
         schema: {
           tags,
           summary: 'A device risk token from signals the browser collected (30 min, single use)',
-          body: z.object({ signals: deviceSignalsSchema }),
-          response: {
-            200: okSchema(z.object({ risk_token: z.string(), expires_in: z.number() })),
-            ...errors,
-          },
+          body: riskTokenBody,
+          response: { 200: okSchema(riskTokenAnswer), ...errors },
         },
       },
       async (req) => {
@@ -71,16 +75,8 @@ export function phoneRoutes(
         schema: {
           tags,
           summary: 'Send an SMS code (type 4 register, 3 forget); needs the image captcha',
-          body: z.object({
-            ...phoneParts,
-            type: z
-              .union([z.literal(SMS_TYPE.register), z.literal(SMS_TYPE.forget)])
-              .default(SMS_TYPE.register),
-            captcha_id: z.string().max(64).optional(),
-            captcha: z.string().max(20).optional(),
-            locale: localeParam,
-          }),
-          response: { 200: okSchema(z.object({ phone: z.string(), resend_in: z.number() })), ...errors },
+          body: smsCodeBody,
+          response: { 200: okSchema(smsCodeAnswer), ...errors },
         },
       },
       async (req) => {
@@ -104,13 +100,8 @@ export function phoneRoutes(
         schema: {
           tags,
           summary: 'Register by phone (SMS code, device risk token); answers an access token',
-          body: z.object({
-            ...phoneParts,
-            verify_pwd: ciphertext,
-            verify_code: z.string().max(8),
-            risk_token: riskTokenParam,
-          }),
-          response: { 200: accessTokenAnswer, ...errors },
+          body: registerPhoneBody,
+          response: { 200: accessToken, ...errors },
         },
       },
       async (req) => {
@@ -134,8 +125,8 @@ export function phoneRoutes(
         schema: {
           tags,
           summary: 'Forget by phone: check the SMS code; answers a token for confirming the new password',
-          body: z.object({ ...phoneParts, verify_code: z.string().max(8) }),
-          response: { 200: okSchema(z.object({ token: z.string() })), ...errors },
+          body: forgotPhoneBody,
+          response: { 200: okSchema(forgotPhoneAnswer), ...errors },
         },
       },
       async (req) => {
@@ -154,8 +145,8 @@ export function phoneRoutes(
           tags,
           summary:
             'Confirm the new password after the phone check; ends other sessions, answers an access token',
-          body: z.object({ token: z.string().max(64), verify_pwd: ciphertext }),
-          response: { 200: accessTokenAnswer, ...errors },
+          body: resetBody,
+          response: { 200: accessToken, ...errors },
         },
       },
       async (req) => {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { AppError } from '../../../common/errors';
 import type { DeviceSignals } from '../../../common/risk';
 import type { Kv } from '../../infra/kv';
@@ -24,27 +23,6 @@ export interface RiskMeta {
   userAgent?: string | undefined;
 }
 
-export const deviceSignalsSchema: z.ZodType<DeviceSignals> = z.object({
-  ua: z.string().max(512),
-  languages: z.array(z.string().max(35)).max(20),
-  timeZone: z.string().max(64),
-  /** Date#getTimezoneOffset() at collection time, in minutes. */
-  tzOffset: z.number().int().min(-900).max(900),
-  screen: z.tuple([z.number().int().min(0).max(20000), z.number().int().min(0).max(20000)]),
-  colorDepth: z.number().int().min(0).max(64),
-  pixelRatio: z.number().min(0).max(16),
-  cores: z.number().int().min(0).max(1024),
-  memory: z.number().min(0).max(1024).nullable(),
-  touchPoints: z.number().int().min(0).max(64),
-  platform: z.string().max(64),
-  /** SHA-256 of a canvas drawing (differs with GPU, fonts, anti-aliasing). */
-  canvas: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .nullable(),
-  webgl: z.string().max(256).nullable(),
-  webdriver: z.boolean(),
-});
 export type { DeviceSignals };
 
 interface Verdict {

@@ -1,18 +1,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { okSchema } from '../../http/envelope';
+import {
+  accessTokenAnswer,
+  activationAnswer,
+  activationQuery,
+  authErrors as errors,
+  captchaAnswer,
+  captchaAudioAnswer,
+  captchaAudioParams,
+  captchaAudioQuery,
+  emailBody,
+  emptyAnswer,
+  existsAnswer,
+  existsQuery,
+  logoutAllAnswer,
+  publicKeyAnswer,
+  registerEmailAnswer,
+  registerEmailBody,
+  resetAnswer,
+  resetBody,
+  sessionAnswer,
+  sessionBody,
+  verifyLoginBody,
+} from '../../../common/api/auth';
+import { okSchema } from '../../../common/api/envelope';
 import { clearSessionCookies, requireAuth, setSessionCookies } from './context';
 import { newToken } from './crypto';
 import type { MetaReader } from './meta';
-import {
-  ciphertext,
-  deviceId,
-  errors,
-  localeParam,
-  riskTokenParam,
-  userInfo,
-  userInfoSchema,
-} from './schemas';
+import { userInfo } from './schemas';
 import { SESSION_TTL_KEEP_S, type AuthService } from './service';
 
 export function authRoutes(
@@ -32,7 +46,7 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'RSA-OAEP (SHA-256, 2048-bit) key for password transport',
-          response: { 200: okSchema(z.object({ pubkey: z.string() })) },
+          response: { 200: okSchema(publicKeyAnswer) },
         },
       },
       async () => ({
@@ -47,8 +61,8 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Whether an account exists (decides sign-in or sign-up)',
-          querystring: z.object({ name: z.string().max(254) }),
-          response: { 200: okSchema(z.object({ exists: z.boolean() })), ...errors },
+          querystring: existsQuery,
+          response: { 200: okSchema(existsAnswer), ...errors },
         },
       },
       async (req) => ({
@@ -63,7 +77,7 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'A new image captcha (a PNG data URL); answer it within 5 minutes, once',
-          response: { 200: okSchema(z.object({ id: z.string(), image: z.string() })), ...errors },
+          response: { 200: okSchema(captchaAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -79,9 +93,9 @@ export function authRoutes(
           tags,
           summary:
             "The captcha's spoken alternative (audio/wav, digits in the page language); from then on the captcha's answer is those digits",
-          params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/) }),
-          querystring: z.object({ locale: localeParam }),
-          response: { 200: z.any(), ...errors },
+          params: captchaAudioParams,
+          querystring: captchaAudioQuery,
+          response: { 200: captchaAudioAnswer, ...errors },
         },
       },
       async (req, reply) => {
@@ -96,13 +110,8 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Check e-mail and encrypted password; answers an access token (2 min, single use)',
-          body: z.object({
-            name: z.string().max(254),
-            verify_pwd: ciphertext,
-            captcha_id: z.string().max(64).optional(),
-            captcha: z.string().max(20).optional(),
-          }),
-          response: { 200: okSchema(z.object({ access_token: z.string() })), ...errors },
+          body: verifyLoginBody,
+          response: { 200: okSchema(accessTokenAnswer), ...errors },
         },
       },
       async (req) => {
@@ -125,23 +134,8 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Exchange an access token for a session (cookie + token/deviceid/uid credentials)',
-          body: z.object({
-            access_token: z.string().max(64),
-            keep: z.union([z.literal(0), z.literal(1)]).default(0),
-            deviceid: deviceId,
-          }),
-          response: {
-            200: okSchema(
-              z.object({
-                token: z.string(),
-                deviceid: z.string(),
-                uid: z.number(),
-                keep: z.number(),
-                user: userInfoSchema,
-              }),
-            ),
-            ...errors,
-          },
+          body: sessionBody,
+          response: { 200: okSchema(sessionAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -178,19 +172,8 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Register by e-mail (image captcha); sends the activation mail',
-          body: z.object({
-            email: z.string().max(254),
-            verify_pwd: ciphertext,
-            captcha_id: z.string().max(64).optional(),
-            captcha: z.string().max(20).optional(),
-            locale: localeParam,
-            country: z
-              .string()
-              .regex(/^[A-Z]{2}$/)
-              .default('US'),
-            risk_token: riskTokenParam,
-          }),
-          response: { 200: okSchema(z.object({ need_active: z.literal(1) })), ...errors },
+          body: registerEmailBody,
+          response: { 200: okSchema(registerEmailAnswer), ...errors },
         },
       },
       async (req) => {
@@ -216,8 +199,8 @@ export function authRoutes(
           tags,
           summary:
             'Activation state of an e-mail account (false for an unknown address too); limited per source',
-          querystring: z.object({ email: z.string().max(254) }),
-          response: { 200: okSchema(z.object({ is_active: z.boolean() })), ...errors },
+          querystring: activationQuery,
+          response: { 200: okSchema(activationAnswer), ...errors },
         },
       },
       async (req) => ({
@@ -232,8 +215,8 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Send the activation mail again (the same answer for an address without an account)',
-          body: z.object({ email: z.string().max(254), locale: localeParam }),
-          response: { 200: okSchema(z.object({})), ...errors },
+          body: emailBody,
+          response: { 200: okSchema(emptyAnswer), ...errors },
         },
       },
       async (req) => {
@@ -248,8 +231,8 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Send a password reset mail',
-          body: z.object({ email: z.string().max(254), locale: localeParam }),
-          response: { 200: okSchema(z.object({})), ...errors },
+          body: emailBody,
+          response: { 200: okSchema(emptyAnswer), ...errors },
         },
       },
       async (req) => {
@@ -264,8 +247,8 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Set a new password from a reset link; ends every session',
-          body: z.object({ token: z.string().max(64), verify_pwd: ciphertext }),
-          response: { 200: okSchema(z.object({ email: z.string().nullable() })), ...errors },
+          body: resetBody,
+          response: { 200: okSchema(resetAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -281,7 +264,7 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Sign out this session',
-          response: { 200: okSchema(z.object({})), ...errors },
+          response: { 200: okSchema(emptyAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -297,7 +280,7 @@ export function authRoutes(
         schema: {
           tags,
           summary: 'Sign out on every device',
-          response: { 200: okSchema(z.object({ sessions: z.number() })), ...errors },
+          response: { 200: okSchema(logoutAllAnswer), ...errors },
         },
       },
       async (req, reply) => {

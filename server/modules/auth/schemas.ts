@@ -1,42 +1,10 @@
-import { z } from 'zod';
-import { errorSchema } from '../../http/envelope';
-import { publicProfileSchema } from '../../../common/api/profile';
+import type { UserInfo } from '../../../common/api/auth';
 import type { UserRow } from './repo';
 
-export const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
-export const ciphertext = z.string().min(16).max(1024);
-export const errors = {
-  400: errorSchema,
-  502: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  410: errorSchema,
-  429: errorSchema,
-};
+// The request and response schemas are the API contract's (common/api/auth.ts); what stays here is
+// how a stored user becomes the contract's user_info.
 
-/** Spec §3 user_info (what exists so far) and the stored-login user (uid, country, area). */
-export const userInfoSchema = publicProfileSchema
-  .pick({
-    uid: true,
-    short_id: true,
-    nickname: true,
-    face: true,
-    usign: true,
-    sex: true,
-    level: true,
-    anchor_level: true,
-    addr: true,
-  })
-  .extend({
-    country: z.string(),
-    area: z.string(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-  });
-
-export function userInfo(u: UserRow): z.infer<typeof userInfoSchema> {
+export function userInfo(u: UserRow): UserInfo {
   return {
     uid: u.uid,
     short_id: u.short_id,
@@ -53,6 +21,3 @@ export function userInfo(u: UserRow): z.infer<typeof userInfoSchema> {
     phone: u.phone,
   };
 }
-
-export const localeParam = z.string().max(8).optional();
-export const riskTokenParam = z.string().max(64).optional();

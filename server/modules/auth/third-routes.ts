@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { thirdAuthorizeQuery, thirdCallbackQuery } from '../../../common/api/auth';
 import { AppError } from '../../../common/errors';
 import { safeRedirect } from '../../../common/validation';
 import type { GoogleSignIn } from './third-party';
@@ -25,11 +25,7 @@ export function thirdPartyRoutes(
         schema: {
           tags,
           summary: 'Start a third-party sign-in: redirects to the provider (plat=google)',
-          querystring: z.object({
-            plat: z.literal('google'),
-            display: z.string().max(16).optional(),
-            redirect: z.string().max(2048).optional(),
-          }),
+          querystring: thirdAuthorizeQuery,
         },
       },
       async (req, reply) => {
@@ -51,7 +47,7 @@ export function thirdPartyRoutes(
         schema: {
           tags,
           summary: "The provider's redirect back; sends the browser on with code, is_new and from",
-          querystring: z.record(z.string(), z.string().max(4096)),
+          querystring: thirdCallbackQuery,
         },
       },
       async (req, reply) => {

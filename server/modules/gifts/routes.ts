@@ -1,19 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorSchema, okSchema } from '../../http/envelope';
+import { okSchema } from '../../../common/api/envelope';
+import {
+  giftErrors as errors,
+  giftWallAnswer,
+  receivedGiftsAnswer,
+  receivedGiftsParams,
+  receivedGiftsQuery,
+  sendGiftAnswer,
+  sendGiftBody,
+  stickersAnswer,
+} from '../../../common/api/gifts';
 import { requireAuth } from '../auth';
 import type { UsersService } from '../users';
-import { MAX_COMBO, type GiftService } from './service';
-
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  402: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-};
+import type { GiftService } from './service';
 
 /** Gifts (spec giftV2): the wall, stickers, sending, and what a host received. */
 export function giftRoutes(deps: {
@@ -28,22 +27,7 @@ export function giftRoutes(deps: {
           tags: ['gifts'],
           summary:
             'The gift wall (spec giftV2/liveGiftList): only gifts that can be sent and shown (spec §4: video)',
-          response: {
-            200: okSchema(
-              z.object({
-                list: z.array(
-                  z.object({
-                    gift_id: z.number(),
-                    name: z.string(),
-                    price: z.number(),
-                    format: z.enum(['video', 'lottie']),
-                    media_url: z.string().nullable(),
-                    icon_url: z.string().nullable(),
-                  }),
-                ),
-              }),
-            ),
-          },
+          response: { 200: okSchema(giftWallAnswer) },
         },
       },
       async () => ({ status: 200 as const, data: { list: await deps.gifts.wall() } }),
@@ -55,13 +39,7 @@ export function giftRoutes(deps: {
         schema: {
           tags: ['gifts'],
           summary: 'The sticker set viewers post in the chat (spec giftV2H5/giftStickers)',
-          response: {
-            200: okSchema(
-              z.object({
-                list: z.array(z.object({ sticker_id: z.number(), name: z.string(), image_url: z.string() })),
-              }),
-            ),
-          },
+          response: { 200: okSchema(stickersAnswer) },
         },
       },
       async (_req, reply) => {
@@ -77,19 +55,9 @@ export function giftRoutes(deps: {
           tags: ['gifts'],
           summary:
             'Send a gift in a live room (spec giftV2/sendGift). `key` makes a retry safe: the same key sends once',
-          body: z.object({
-            vid: z.string().regex(/^[A-Za-z0-9]{4,32}$/),
-            gift_id: z.number().int().positive(),
-            count: z.number().int().min(1).max(MAX_COMBO).default(1),
-            key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
-          }),
-          response: {
-            // The coins left: what a gift spends (the wallet has both balances).
-            200: okSchema(
-              z.object({ tx_id: z.number(), replay: z.boolean(), balances: z.object({ coin: z.number() }) }),
-            ),
-            ...errors,
-          },
+          body: sendGiftBody,
+          // The coins left: what a gift spends (the wallet has both balances).
+          response: { 200: okSchema(sendGiftAnswer), ...errors },
         },
       },
       async (req) => {
@@ -113,44 +81,9 @@ export function giftRoutes(deps: {
           tags: ['gifts'],
           summary:
             'The gifts the host received in this broadcast, newest first, with totals (host only). Page back with `before` (a tx_id)',
-          params: z.object({ vid: z.string().regex(/^[A-Za-z0-9]{4,32}$/) }),
-          querystring: z.object({
-            before: z.coerce.number().int().positive().optional(),
-            limit: z.coerce.number().int().min(1).max(100).default(50),
-          }),
-          response: {
-            200: okSchema(
-              z.object({
-                list: z.array(
-                  z.object({
-                    tx_id: z.number(),
-                    gift_id: z.number(),
-                    count: z.number(),
-                    coins: z.number(),
-                    diamonds: z.number(),
-                    from: z
-                      .object({
-                        uid: z.number(),
-                        short_id: z.string(),
-                        nickname: z.string(),
-                        face: z.string().nullable(),
-                      })
-                      .nullable(),
-                    at: z.string(),
-                  }),
-                ),
-                totals: z.object({
-                  gifts: z.number(),
-                  coins: z.number(),
-                  diamonds: z.number(),
-                  senders: z.number(),
-                }),
-                more: z.boolean(),
-                rate: z.object({ num: z.number(), den: z.number() }),
-              }),
-            ),
-            ...errors,
-          },
+          params: receivedGiftsParams,
+          querystring: receivedGiftsQuery,
+          response: { 200: okSchema(receivedGiftsAnswer), ...errors },
         },
       },
       async (req, reply) => {

@@ -2,6 +2,7 @@ import { AppError } from '../../../common/errors';
 import { applyRatio, type Ratio } from '../../../common/money';
 import {
   giftPlayable,
+  MAX_COMBO,
   type Gift,
   type GiftTotals,
   type ReceivedGift,
@@ -15,8 +16,7 @@ import { giftRepo } from './repo';
 
 export type { Gift };
 
-/** Most of one gift sent at once (a combo). */
-export const MAX_COMBO = 99;
+export { MAX_COMBO };
 
 /**
  * Sending gifts in a live room (spec giftV2): the host must be live, nobody gifts themselves,

@@ -4,6 +4,7 @@ export { existingLive } from './existing';
 export { registerMediaRoutes } from './media-routes';
 export type { LiveRow, LiveStatus } from './repo';
 export { liveInfo } from './info';
-export { liveRoutes, type LiveInfo } from './routes';
+export { liveRoutes } from './routes';
+export type { LiveInfo } from '../../../common/api/live';
 export { LiveService, type HostState } from './service';
 export { DEFAULT_VIEWER_LIMITS } from './viewers';

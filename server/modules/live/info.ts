@@ -1,6 +1,5 @@
 import type { LiveWithHost } from './repo';
-// Type only: the shape is the API's (its zod schema sits with the routes for now).
-import type { LiveInfo } from './routes';
+import type { LiveInfo } from '../../../common/api/live';
 
 /** A broadcast as the API and the server-rendered pages show it. */
 export function liveInfo(l: LiveWithHost & { viewers: number }, replay: LiveInfo['replay'] = []): LiveInfo {

@@ -10,7 +10,7 @@ function bearer(req: FastifyRequest): string | undefined {
   return /^Bearer (\S{20,200})$/.exec(req.headers.authorization ?? '')?.[1];
 }
 
-/** The browser's device id, when it has the shape the site gives it (web/auth/api.ts). */
+/** The browser's device id, when it has the shape the site gives it (web/lib/api.ts). */
 function deviceId(req: FastifyRequest): string | null {
   const id = req.headers['x-device-id'];
   return typeof id === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : null;

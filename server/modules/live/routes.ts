@@ -1,35 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorSchema, okSchema } from '../../../common/api/envelope';
+import {
+  coverAnswer,
+  coverQuery,
+  endLiveAnswer,
+  liveErrors as errors,
+  liveNowAnswer,
+  liveSchema,
+  obsAnswer,
+  startLiveAnswer,
+  startLiveBody,
+  streamKeyAnswer,
+  vidParam,
+} from '../../../common/api/live';
 import { AppError } from '../../../common/errors';
-import { errorSchema, okSchema } from '../../http/envelope';
 import { COVER_MAX_BYTES, COVER_TYPES } from './cover';
-import { errors, requireAuth } from '../auth';
+import { requireAuth } from '../auth';
 import { liveInfo } from './info';
 import type { LiveService } from './service';
-
-const vidParam = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });
-
-export const liveSchema = z.object({
-  vid: z.string(),
-  title: z.string(),
-  cover: z.string().nullable(),
-  orientation: z.enum(['portrait', 'landscape']),
-  status: z.enum(['created', 'live', 'ended', 'deleted', 'expired']),
-  started_at: z.string().nullable(),
-  ended_at: z.string().nullable(),
-  /** Why it ended: host, taken_over (another tab or OBS), lost (publisher gone), lapsed (its node died). */
-  ended_reason: z.enum(['host', 'taken_over', 'lost', 'lapsed']).nullable(),
-  viewers: z.number(),
-  host: z.object({
-    uid: z.number(),
-    short_id: z.string(),
-    nickname: z.string(),
-    face: z.string().nullable(),
-  }),
-  /** The replay's parts once the broadcast has ended (empty while it is being generated). */
-  replay: z.array(z.object({ url: z.string(), seconds: z.number() })),
-});
-export type LiveInfo = z.infer<typeof liveSchema>;
 
 /** Broadcasts: start from the studio, end, look up (spec §7 queryinfosimple), who is live now. */
 export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): FastifyPluginAsyncZod {
@@ -43,15 +31,8 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
           tags,
           summary:
             'Start a broadcast from the studio; answers the WHIP URL and its bearer token. One live per broadcaster: 409 live_elsewhere while another is live, unless take_over (that one ends, reason taken_over)',
-          body: z.object({
-            title: z.string().max(60),
-            orientation: z.enum(['portrait', 'landscape']).default('portrait'),
-            take_over: z.boolean().default(false),
-          }),
-          response: {
-            200: okSchema(z.object({ vid: z.string(), whip_url: z.string(), publish_token: z.string() })),
-            ...errors,
-          },
+          body: startLiveBody,
+          response: { 200: okSchema(startLiveAnswer), ...errors },
         },
       },
       async (req) => {
@@ -71,17 +52,7 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
         schema: {
           tags,
           summary: 'OBS set-up for the signed-in broadcaster (spec §7 obswhitelist: allowed)',
-          response: {
-            200: okSchema(
-              z.object({
-                allowed: z.boolean(),
-                has_key: z.boolean(),
-                whip_url: z.string(),
-                active: z.object({ vid: z.string(), status: z.string() }).nullable(),
-              }),
-            ),
-            ...errors,
-          },
+          response: { 200: okSchema(obsAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -106,7 +77,7 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
         schema: {
           tags,
           summary: 'A new OBS stream key (shown once); the previous one stops working',
-          response: { 200: okSchema(z.object({ stream_key: z.string() })), ...errors },
+          response: { 200: okSchema(streamKeyAnswer), ...errors },
         },
       },
       async (req) => {
@@ -130,13 +101,8 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
           tags,
           summary: 'Upload the cover (GIF, JPG or PNG under 500 KB) and the 3:4 box to keep',
           params: vidParam,
-          querystring: z.object({
-            x: z.coerce.number().min(0),
-            y: z.coerce.number().min(0),
-            w: z.coerce.number().min(1),
-            h: z.coerce.number().min(1),
-          }),
-          response: { 200: okSchema(z.object({ cover: z.string() })), ...errors, 413: errorSchema },
+          querystring: coverQuery,
+          response: { 200: okSchema(coverAnswer), ...errors, 413: errorSchema },
         },
       },
       async (req) => {
@@ -156,12 +122,7 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
           tags,
           summary: 'End a broadcast (owner); answers its summary',
           params: vidParam,
-          response: {
-            200: okSchema(
-              z.object({ vid: z.string(), duration_seconds: z.number(), peak_viewers: z.number() }),
-            ),
-            ...errors,
-          },
+          response: { 200: okSchema(endLiveAnswer), ...errors },
         },
       },
       async (req) => {
@@ -199,7 +160,7 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
         schema: {
           tags,
           summary: 'Who is live now, most viewers first',
-          response: { 200: okSchema(z.object({ list: z.array(liveSchema) })) },
+          response: { 200: okSchema(liveNowAnswer) },
         },
       },
       async (_req, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { okSchema } from '../../http/envelope';
-import { errors, requireAuth, userInfo, userInfoSchema, type AuthService } from '../auth';
+import { meAnswer } from '../../../common/api/auth';
+import { okSchema } from '../../../common/api/envelope';
+import { errors, requireAuth, userInfo, type AuthService } from '../auth';
 
 /** What /me adds about the user: staff or not, and follow counts. */
 export type AboutMe = (
@@ -20,15 +20,7 @@ export function meRoutes(auth: AuthService, opts: { about?: AboutMe }): FastifyP
           tags,
           summary: 'The signed-in user',
           response: {
-            200: okSchema(
-              z.object({
-                user_info: userInfoSchema.extend({
-                  /** Staff may delete any chat message and remind a room of the guidelines. */
-                  staff: z.boolean(),
-                }),
-                count_info: z.object({ follower_count: z.number(), following_count: z.number() }),
-              }),
-            ),
+            200: okSchema(meAnswer),
             ...errors,
           },
         },

@@ -1,29 +1,11 @@
 import { AppError } from '../../../common/errors';
+import type { NewsArticle, NewsPage, NewsSummary } from '../../../common/api/news';
 import type { Locale } from '../../../common/locales';
 import type { Db } from '../../db/client';
 import { readNewsContent, renderMarkdown } from '../content';
 import { newsRepo, type NewsRow } from './repo';
 
-export interface NewsSummary {
-  slug: string;
-  title: string;
-  summary: string;
-  publishedAt: string;
-  /** The language the text is in (English when the reader's is missing). */
-  locale: Locale;
-}
-
-export interface NewsArticle extends NewsSummary {
-  description: string;
-  html: string;
-}
-
-export interface NewsPage {
-  items: NewsSummary[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+export type { NewsArticle, NewsPage, NewsSummary } from '../../../common/api/news';
 
 function summaryOf(row: NewsRow): NewsSummary {
   return {

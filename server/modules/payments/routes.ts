@@ -1,8 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { okSchema } from '../../../common/api/envelope';
+import {
+  orderAnswer,
+  orderBody,
+  orderParams,
+  packagesAnswer,
+  paymentErrors as errors,
+  polledOrderAnswer,
+  settleAnswer,
+  settleParams,
+  staffPaymentsAnswer,
+  webhookAnswer,
+} from '../../../common/api/payments';
 import { COIN_PACKAGES } from '../../../common/money';
 import { AppError } from '../../../common/errors';
-import { errorSchema, okSchema } from '../../http/envelope';
 import { requestLocale } from '../../http/locale';
 import { requireAuth } from '../auth';
 import type { Kv } from '../../infra/kv';
@@ -10,53 +21,8 @@ import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Ledger } from '../ledger';
 import { requireStaff } from '../staff';
 import type { Db } from '../../db/client';
-import { ORDER_STATES } from './repo';
 import type { PaymentService } from './service';
 
-const errors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  502: errorSchema,
-};
-const order = z.object({
-  id: z.string(),
-  status: z.enum(ORDER_STATES),
-  coins: z.number(),
-  amount_cents: z.number(),
-  currency: z.string(),
-  created_at: z.date(),
-});
-const person = { uid: z.number(), nickname: z.string(), short_id: z.string() };
-const shortfall = z.object({
-  order_id: z.string(),
-  user: z.object(person),
-  kind: z.enum(['refund', 'dispute']),
-  /** Coins the reversals cover, taken back, and still owed (spent before the reversal). */
-  coins: z.number(),
-  taken: z.number(),
-  owed: z.number(),
-  created_at: z.date(),
-});
-const mismatch = z.object({
-  order_id: z.string(),
-  user: z.object(person),
-  package_id: z.string(),
-  coins: z.number(),
-  expected_cents: z.number(),
-  currency: z.string(),
-  received_cents: z.number().nullable(),
-  received_currency: z.string().nullable(),
-  /** Why it is parked: another amount, or a payment another order was credited for. */
-  reason: z.enum(['amount', 'payment_reused']),
-  /** The payment reported ('payment_reused'), and the order credited for it. */
-  received_payment: z.string().nullable(),
-  credited_order_id: z.string().nullable(),
-  provider: z.string(),
-  created_at: z.date(),
-});
 /** Webhook bodies are small; anything bigger is not from a provider. */
 const WEBHOOK_MAX_BYTES = 64 * 1024;
 
@@ -80,16 +46,7 @@ export function paymentRoutes(deps: {
         schema: {
           tags: ['wallet'],
           summary: 'Coin packages, and whether the caller may recharge (a bound phone or e-mail, spec §6)',
-          response: {
-            200: okSchema(
-              z.object({
-                packages: z.array(z.object({ id: z.string(), coins: z.number(), cents: z.number() })),
-                provider: z.enum(['sandbox', 'stripe']),
-                contact_bound: z.boolean().nullable(),
-                coins: z.number().nullable(),
-              }),
-            ),
-          },
+          response: { 200: okSchema(packagesAnswer) },
         },
       },
       async (req, reply) => {
@@ -114,8 +71,8 @@ export function paymentRoutes(deps: {
           tags: ['wallet'],
           summary:
             'Buy a coin package: answers the checkout to send the browser to. The same key, the same order',
-          body: z.object({ package_id: z.string().max(32), key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }),
-          response: { 200: okSchema(z.object({ order, url: z.string() })), ...errors },
+          body: orderBody,
+          response: { 200: okSchema(orderAnswer), ...errors },
         },
       },
       async (req) => {
@@ -137,8 +94,8 @@ export function paymentRoutes(deps: {
           tags: ['wallet'],
           summary:
             'An order as the payment app polls it on return (a pending one is checked at the provider)',
-          params: z.object({ id: z.string().max(64) }),
-          response: { 200: okSchema(z.object({ order, coins: z.number() })), ...errors },
+          params: orderParams,
+          response: { 200: okSchema(polledOrderAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -156,10 +113,7 @@ export function paymentRoutes(deps: {
           tags: ['staff'],
           summary:
             'Staff: open shortfalls of refunded or disputed recharges, and orders parked as mismatch: paid for another amount, or reported with a payment another order was credited for (newest first, 50 each)',
-          response: {
-            200: okSchema(z.object({ shortfalls: z.array(shortfall), mismatches: z.array(mismatch) })),
-            ...errors,
-          },
+          response: { 200: okSchema(staffPaymentsAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -205,8 +159,8 @@ export function paymentRoutes(deps: {
           tags: ['staff'],
           summary:
             "Staff: mark a reversed recharge's shortfall settled (recovered or written off), which lifts the buyer's cash-out block",
-          params: z.object({ orderId: z.string().max(64) }),
-          response: { 200: okSchema(z.object({ ok: z.boolean() })), ...errors },
+          params: settleParams,
+          response: { 200: okSchema(settleAnswer), ...errors },
         },
       },
       async (req) => {
@@ -231,7 +185,7 @@ export function paymentRoutes(deps: {
           schema: {
             tags: ['wallet'],
             summary: "The payment provider's signed webhook (Stripe-Signature or sandbox-signature)",
-            response: { 200: okSchema(z.object({ received: z.boolean() })), ...errors },
+            response: { 200: okSchema(webhookAnswer), ...errors },
           },
         },
         async (req) => {

@@ -1,28 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { REPORT_CATEGORIES, REPORT_MAX_CHARS } from '../../../common/room';
-import { errorSchema, okSchema } from '../../http/envelope';
+import { okSchema } from '../../../common/api/envelope';
+import {
+  blockAnswer,
+  fansQuery,
+  personalCardSchema as card,
+  reportAnswer,
+  reportBody,
+  roomErrors as errors,
+  roomParams,
+  roomPeopleAnswer,
+  roomPersonParams,
+} from '../../../common/api/room';
 import { requireAuth } from '../auth';
-import { publicProfileSchema } from '../../../common/api/profile';
 import type { RoomService } from './service';
 
-const vid = z.string().regex(/^[A-Za-z0-9]{4,32}$/);
-const uid = z.coerce.number().int().positive();
-const person = z.object({
-  uid: z.number(),
-  short_id: z.string(),
-  nickname: z.string(),
-  face: z.string().nullable(),
-  level: z.number(),
-  coins: z.number(),
-});
-const card = publicProfileSchema.extend({
-  relation: z.number(),
-  is_host: z.boolean(),
-  blocked: z.boolean(),
-  can_block: z.boolean(),
-});
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
 const tags = ['live room'];
 
 /** The live room's people: personal cards, audience, top fans, blocks and reports. */
@@ -34,7 +25,7 @@ export function roomRoutes(room: RoomService, limitScale = 1): FastifyPluginAsyn
         schema: {
           tags,
           summary: 'A person’s card in a live room (spec getinfo: about me, birthday, zodiac, level, counts)',
-          params: z.object({ vid, uid }),
+          params: roomPersonParams,
           response: { 200: okSchema(card), ...errors },
         },
       },
@@ -51,8 +42,8 @@ export function roomRoutes(room: RoomService, limitScale = 1): FastifyPluginAsyn
         schema: {
           tags,
           summary: 'Signed-in people watching now, biggest givers first (spec getVideoSortUsers)',
-          params: z.object({ vid }),
-          response: { 200: okSchema(z.object({ list: z.array(person) })), ...errors },
+          params: roomParams,
+          response: { 200: okSchema(roomPeopleAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -67,9 +58,9 @@ export function roomRoutes(room: RoomService, limitScale = 1): FastifyPluginAsyn
         schema: {
           tags,
           summary: 'Top fans of this broadcast (scope=live) or of its host over all broadcasts (scope=all)',
-          params: z.object({ vid }),
-          querystring: z.object({ scope: z.enum(['live', 'all']).default('live') }),
-          response: { 200: okSchema(z.object({ list: z.array(person) })), ...errors },
+          params: roomParams,
+          querystring: fansQuery,
+          response: { 200: okSchema(roomPeopleAnswer), ...errors },
         },
       },
       async (req, reply) => {
@@ -82,8 +73,8 @@ export function roomRoutes(room: RoomService, limitScale = 1): FastifyPluginAsyn
       schema: {
         tags,
         summary,
-        params: z.object({ vid, uid }),
-        response: { 200: okSchema(z.object({ blocked: z.boolean() })), ...errors },
+        params: roomPersonParams,
+        response: { 200: okSchema(blockAnswer), ...errors },
       },
     });
     app.post(
@@ -105,18 +96,8 @@ export function roomRoutes(room: RoomService, limitScale = 1): FastifyPluginAsyn
         schema: {
           tags,
           summary: 'Report a broadcaster: one of nine categories and up to 100 characters (spec §3)',
-          body: z.object({
-            target: z.number().int().positive(),
-            vid: vid.optional(),
-            category: z.enum(REPORT_CATEGORIES),
-            // Counted in characters (graphemes) by the service; this only bounds the request: one
-            // character can take many code units (a family emoji takes 11).
-            reason: z
-              .string()
-              .max(REPORT_MAX_CHARS * 16)
-              .default(''),
-          }),
-          response: { 200: okSchema(z.object({ id: z.number() })), ...errors },
+          body: reportBody,
+          response: { 200: okSchema(reportAnswer), ...errors },
         },
       },
       async (req) => {

@@ -1,3 +1,4 @@
+import type { PersonalCard } from '../../../common/api/room';
 import { AppError } from '../../../common/errors';
 import { REPORT_MAX_CHARS, type ReportCategory } from '../../../common/room';
 import { cleanText } from '../../../common/text';
@@ -9,7 +10,7 @@ import type { Bus } from '../../realtime/bus';
 import type { Presence } from '../../realtime/presence';
 import { existingLive, type LiveDirectory } from '../live';
 import type { SocialService } from '../social';
-import type { PublicProfile, UsersService } from '../users';
+import type { UsersService } from '../users';
 import { roomRepo, type RoomPerson } from './repo';
 
 export const REPORT_LIMIT: Limit = { name: 'report:user', max: 10, windowSeconds: 3600 };
@@ -19,15 +20,7 @@ const AUDIENCE_SCAN = 2000;
 /** A room hears that someone followed its host once per broadcast, however often they toggle. */
 const FOLLOW_NOTICE_SECONDS = 24 * 3600;
 
-/** The personal card shown in a live room (spec §3 user_info and count_info, plus the room's view). */
-export interface PersonalCard extends PublicProfile {
-  relation: number;
-  is_host: boolean;
-  /** Only the host is told whether they blocked this person. */
-  blocked: boolean;
-  /** The caller is this room's host and may block this person. */
-  can_block: boolean;
-}
+export type { PersonalCard };
 
 /**
  * The people of a live room: their cards, who is watching, who gave most, reports about a

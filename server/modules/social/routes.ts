@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorSchema, okSchema } from '../../http/envelope';
+import { okSchema } from '../../../common/api/envelope';
+import {
+  followBody,
+  followListQuery,
+  followPageSchema,
+  followParams as params,
+  followStateSchema as state,
+  socialErrors as errors,
+} from '../../../common/api/social';
 import { requireAuth } from '../auth';
 import type { UsersService } from '../users';
 import type { SocialService } from './service';
 
-const state = z.object({ relation: z.number(), follower_count: z.number(), following_count: z.number() });
-const params = z.object({ uid: z.coerce.number().int().positive() });
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const tags = ['social'];
 
 /** Follow and unfollow (spec §7 followingUsersH5 / unfollowing), and the relation to a user. */
@@ -33,15 +37,6 @@ export function socialRoutes(
       },
     );
 
-    const person = z.object({
-      uid: z.number(),
-      short_id: z.string(),
-      nickname: z.string(),
-      face: z.string().nullable(),
-      level: z.number(),
-      relation: z.number(),
-      follower_count: z.number(),
-    });
     for (const kind of ['followers', 'following'] as const) {
       app.get(
         `/api/v1/follows/:uid/${kind}`,
@@ -53,14 +48,8 @@ export function socialRoutes(
                 ? 'Who follows a user, newest first, with the caller’s relation to each (pass `next` as `cursor` for more)'
                 : 'Whom a user follows, newest first, with the caller’s relation to each (pass `next` as `cursor` for more)',
             params,
-            querystring: z.object({
-              cursor: z.string().max(200).optional(),
-              limit: z.coerce.number().int().min(1).max(50).default(20),
-            }),
-            response: {
-              200: okSchema(z.object({ list: z.array(person), next: z.string().nullable() })),
-              ...errors,
-            },
+            querystring: followListQuery,
+            response: { 200: okSchema(followPageSchema), ...errors },
           },
         },
         async (req, reply) => {
@@ -78,14 +67,7 @@ export function socialRoutes(
           tags,
           summary: 'Follow a user; from a live room, pass its vid and the room is told',
           params,
-          body: z
-            .object({
-              vid: z
-                .string()
-                .regex(/^[A-Za-z0-9]{4,32}$/)
-                .optional(),
-            })
-            .nullish(),
+          body: followBody,
           response: { 200: okSchema(state), ...errors },
         },
       },

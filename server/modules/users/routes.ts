@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { errorSchema, okSchema } from '../../../common/api/envelope';
+import {
+  avatarQuery,
+  profileBody,
+  publicProfileSchema as profile,
+  userParams,
+  usersErrors as errors,
+} from '../../../common/api/users';
 import { AppError } from '../../../common/errors';
-import { errorSchema, okSchema } from '../../http/envelope';
 import { requireAuth } from '../auth';
 import { AVATAR_MAX_BYTES } from './avatar';
-import { publicProfileSchema as profile } from '../../../common/api/profile';
 import type { UsersService } from './service';
-
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
 export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -17,7 +20,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
         schema: {
           tags: ['users'],
           summary: 'A user’s public profile (spec getinfo)',
-          params: z.object({ shortId: z.string().regex(/^[0-9]{6,12}$/) }),
+          params: userParams,
           response: { 200: okSchema(profile), ...errors },
         },
       },
@@ -45,11 +48,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
           tags: ['users'],
           summary:
             'Upload a photo (JPEG, PNG, WebP or GIF under 5 MB) and the square to crop; becomes a 256 px avatar',
-          querystring: z.object({
-            x: z.coerce.number().min(0),
-            y: z.coerce.number().min(0),
-            size: z.coerce.number().min(16),
-          }),
+          querystring: avatarQuery,
           response: { 200: okSchema(profile), ...errors, 413: errorSchema },
         },
       },
@@ -66,13 +65,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
         schema: {
           tags: ['users'],
           summary: 'Edit one’s own profile',
-          body: z.object({
-            nickname: z.string().max(40),
-            usign: z.string().max(400).default(''),
-            sex: z.number().int().default(0),
-            birthday: z.string().max(10).nullable().default(null),
-            addr: z.string().max(200).default(''),
-          }),
+          body: profileBody,
           response: { 200: okSchema(profile), ...errors },
         },
       },

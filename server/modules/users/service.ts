@@ -1,12 +1,6 @@
+import type { PublicProfile } from '../../../common/api/users';
 import { AppError } from '../../../common/errors';
-import {
-  ADDRESS_MAX,
-  ageOn,
-  MIN_AGE,
-  SIGNATURE_MAX,
-  zodiacOf,
-  type ZodiacSign,
-} from '../../../common/profile';
+import { ADDRESS_MAX, ageOn, MIN_AGE, SIGNATURE_MAX, zodiacOf } from '../../../common/profile';
 import { cleanText } from '../../../common/text';
 import { isName } from '../../../common/validation';
 import type { Db } from '../../db/client';
@@ -14,23 +8,7 @@ import type { FileStore } from '../../infra/files';
 import { processAvatar, type Crop } from './avatar';
 import { usersRepo, type ProfileRow } from './repo';
 
-/** What anyone may see of a user (spec §3 user_info and count_info; no e-mail or phone). */
-export interface PublicProfile {
-  uid: number;
-  short_id: string;
-  nickname: string;
-  face: string | null;
-  usign: string;
-  sex: number;
-  level: number;
-  anchor_level: number;
-  addr: string;
-  birthday: string | null;
-  age: number | null;
-  zodiac: ZodiacSign | null;
-  follower_count: number;
-  following_count: number;
-}
+export type { PublicProfile } from '../../../common/api/users';
 
 export interface ProfileInput {
   nickname: string;

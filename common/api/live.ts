@@ -1,0 +1,89 @@
+// Broadcasts: start, end, cover, OBS, who is live (server/modules/live/routes.ts).
+import { z } from 'zod';
+import { errorSchema, type Answer } from './envelope';
+
+export const liveErrors = {
+  400: errorSchema,
+  502: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  410: errorSchema,
+  429: errorSchema,
+};
+
+/** Paths of one broadcast (a vid is 12 letters and digits). */
+export const vidParam = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });
+
+export const ORIENTATIONS = ['portrait', 'landscape'] as const;
+export const LIVE_STATUSES = ['created', 'live', 'ended', 'deleted', 'expired'] as const;
+/**
+ * Why a broadcast ended: its broadcaster ended it, another tab (or OBS) took over, its publisher
+ * was gone past the reconnect grace, or its lease lapsed (the node with its media died or froze).
+ */
+export const END_REASONS = ['host', 'taken_over', 'lost', 'lapsed'] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+/** A broadcast as the API answers it (GET /api/v1/live, /api/v1/live/{vid}). */
+export const liveSchema = z.object({
+  vid: z.string(),
+  title: z.string(),
+  cover: z.string().nullable(),
+  orientation: z.enum(ORIENTATIONS),
+  status: z.enum(LIVE_STATUSES),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  /** Why it ended; null while it is on. */
+  ended_reason: z.enum(END_REASONS).nullable(),
+  viewers: z.number(),
+  host: z.object({
+    uid: z.number(),
+    short_id: z.string(),
+    nickname: z.string(),
+    face: z.string().nullable(),
+  }),
+  /** The replay's parts once the broadcast has ended (empty while it is being generated). */
+  replay: z.array(z.object({ url: z.string(), seconds: z.number() })),
+});
+export type LiveInfo = Answer<typeof liveSchema>;
+
+/** POST /api/v1/live. */
+export const startLiveBody = z.object({
+  title: z.string().max(60),
+  orientation: z.enum(ORIENTATIONS).default('portrait'),
+  take_over: z.boolean().default(false),
+});
+export const startLiveAnswer = z.object({ vid: z.string(), whip_url: z.string(), publish_token: z.string() });
+export type StartedLive = Answer<typeof startLiveAnswer>;
+
+/** GET /api/v1/live/obs. */
+export const obsAnswer = z.object({
+  allowed: z.boolean(),
+  has_key: z.boolean(),
+  whip_url: z.string(),
+  active: z.object({ vid: z.string(), status: z.string() }).nullable(),
+});
+export type ObsStatus = Answer<typeof obsAnswer>;
+
+/** POST /api/v1/live/obs/key. */
+export const streamKeyAnswer = z.object({ stream_key: z.string() });
+
+/** POST /api/v1/live/:vid/cover: the 3:4 box to keep of the uploaded image. */
+export const coverQuery = z.object({
+  x: z.coerce.number().min(0),
+  y: z.coerce.number().min(0),
+  w: z.coerce.number().min(1),
+  h: z.coerce.number().min(1),
+});
+export const coverAnswer = z.object({ cover: z.string() });
+
+/** POST /api/v1/live/:vid/end. */
+export const endLiveAnswer = z.object({
+  vid: z.string(),
+  duration_seconds: z.number(),
+  peak_viewers: z.number(),
+});
+
+/** GET /api/v1/live. */
+export const liveNowAnswer = z.object({ list: z.array(liveSchema) });

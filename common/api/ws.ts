@@ -1,0 +1,123 @@
+// The /ws protocol's messages, both ways (common/realtime.ts explains the framing). The server
+// validates what clients send with `clientMessage`; what it sends is described by the schemas
+// below, from which common/realtime.ts derives RoomEvent, CountEvent and ServerReply.
+import { z } from 'zod';
+import { END_REASONS } from './live';
+
+const room = z.string().regex(/^[A-Za-z0-9]{4,32}$/);
+const eventId = z.string().regex(/^\d{1,16}-\d{1,10}$/);
+
+/** Client → server. */
+export const clientMessage = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('join'), room, since: eventId.optional() }),
+  z.object({ t: z.literal('leave'), room }),
+  z.object({
+    t: z.literal('chat'),
+    room,
+    /** May be empty when a sticker is sent. */
+    text: z.string().max(1000).default(''),
+    /** A sticker of the set (GET /api/v1/gifts/stickers) instead of, or with, text. */
+    sticker: z.number().int().positive().optional(),
+    /** People named with @ in the text (the page knows their uids from the card it opened). */
+    mentions: z.array(z.number().int().positive()).max(5).optional(),
+    ref: z.string().max(40).optional(),
+  }),
+  z.object({ t: z.literal('delete'), room, mid: z.string().max(40), ref: z.string().max(40).optional() }),
+  /** Staff remind a room of the community guidelines (a system notice everyone sees). */
+  z.object({ t: z.literal('warn'), room, ref: z.string().max(40).optional() }),
+  z.object({ t: z.literal('ping') }),
+]);
+
+/** Who sent a chat message, as every viewer sees it. */
+export const senderSchema = z.object({
+  uid: z.number(),
+  name: z.string(),
+  /** Host and staff messages are styled apart. */
+  role: z.enum(['host', 'staff', 'viewer']),
+});
+
+const base = {
+  /** Stream id `ms-seq` (Redis stream ids): ordered within a room, resumable. */
+  id: z.string(),
+  room: z.string(),
+  /** Milliseconds since the epoch when the event was published. */
+  at: z.number(),
+};
+
+/** Server → client: a room's events, kept in its history and resent after a reconnect. */
+export const roomEventSchema = z.discriminatedUnion('t', [
+  z.object({
+    ...base,
+    t: z.literal('chat'),
+    mid: z.string(),
+    from: senderSchema,
+    text: z.string(),
+    mentions: z.array(z.number()),
+    /** A sticker of the set, shown as its image (the text may then be empty). */
+    sticker: z.number().optional(),
+  }),
+  z.object({ ...base, t: z.literal('delete'), mid: z.string() }),
+  /** The broadcaster's state; an end says why (the first studio tab is told it was taken over). */
+  z.object({
+    ...base,
+    t: z.literal('host'),
+    state: z.enum(['live', 'interrupted', 'ended']),
+    reason: z.enum(END_REASONS).optional(),
+  }),
+  z.object({
+    ...base,
+    t: z.literal('notice'),
+    key: z.string(),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  }),
+  z.object({ ...base, t: z.literal('follow'), from: senderSchema }),
+  /**
+   * A gift sent in the room (everyone's animation queue plays it). `tx_id` is its ledger
+   * transaction: the host's gift list (GET /api/v1/live/{vid}/gifts) has the same id.
+   */
+  z.object({
+    ...base,
+    t: z.literal('gift'),
+    from: senderSchema,
+    gift_id: z.number(),
+    count: z.number(),
+    coins: z.number(),
+    tx_id: z.number(),
+  }),
+]);
+
+/** Server → client: ephemeral room state that is not kept in history (the latest value wins). */
+export const countEventSchema = z.object({
+  t: z.literal('count'),
+  room: z.string(),
+  viewers: z.number(),
+  /** Orders counts from different nodes: a count older than one already applied is stale. */
+  seq: z.number().optional(),
+});
+
+/** Server → client: replies to one client. */
+export const serverReplySchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('joined'),
+    room: z.string(),
+    viewers: z.number(),
+    events: z.array(roomEventSchema),
+    complete: z.boolean(),
+  }),
+  z.object({ t: z.literal('left'), room: z.string() }),
+  z.object({ t: z.literal('ack'), ref: z.string(), id: z.string() }),
+  z.object({
+    t: z.literal('error'),
+    code: z.number(),
+    name: z.string(),
+    ref: z.string().optional(),
+    room: z.string().optional(),
+  }),
+  z.object({ t: z.literal('pong') }),
+]);
+
+/** Server → client: one frame is either a room tick's events (an array) or one reply. */
+export const serverFrameSchema = z.union([
+  z.array(z.union([roomEventSchema, countEventSchema])),
+  serverReplySchema,
+]);

@@ -30,6 +30,7 @@ import { LiveService } from './modules/live/service';
 import { SensitiveWords } from './modules/moderation/sensitive';
 import { errorBody, errorSchema, okSchema, toAppError } from './http/envelope';
 import { registerInputHygiene } from './http/hygiene';
+import { registerAppClients } from './http/app-clients';
 import { registerSecurityHeaders } from './http/security';
 import { redactUrl } from './http/redact';
 import { createMetrics, registerMetrics } from './http/metrics';
@@ -437,6 +438,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
+  registerAppClients(app, { key: config.APP_SIGN_KEY, sessions: auth, kv });
   registerAuthContext(app, auth, new URL(config.publicBaseUrl).origin);
   await app.register(newsRoutes(news));
   await app.register(

@@ -101,6 +101,11 @@ const schema = z
      * start and kept in DATA_DIR/secrets.json (server/secrets.ts), never a public default.
      */
     SANDBOX_PAY_SECRET: z.string().min(16).optional(),
+    /**
+     * Signs app clients' requests (the spec's `lm-s-sign`, docs/api.md); built into the apps. Unset:
+     * generated into DATA_DIR/secrets.json in development, and app requests refused elsewhere.
+     */
+    APP_SIGN_KEY: z.string().min(32).optional(),
     /** The sandbox delivers every webhook twice, in random order (as real networks may). */
     SANDBOX_PAY_CHAOS: z
       .enum(['true', 'false', '1', '0'])

@@ -93,6 +93,15 @@ describe('the secrets file', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('holds an app signing key in development only (elsewhere it is configured on purpose)', () => {
+    const dev = withStoredSecrets(config({ APP_ENV: 'development' }));
+    expect(dev.APP_SIGN_KEY?.length).toBeGreaterThanOrEqual(32);
+    expect(
+      withStoredSecrets(loadConfig({ APP_ENV: 'development', DATA_DIR: dev.DATA_DIR })).APP_SIGN_KEY,
+    ).toBe(dev.APP_SIGN_KEY);
+    expect(withStoredSecrets(config()).APP_SIGN_KEY).toBeUndefined();
+  });
+
   it('is not made when the secrets are configured or not needed', () => {
     const configured = withStoredSecrets(config({ SANDBOX_PAY_SECRET: 'configured-secret-0123' }));
     expect(configured.SANDBOX_PAY_SECRET).toBe('configured-secret-0123');

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { App } from '../http/server';
+import { registerAppClients } from '../http/app-clients';
 import { registerAuthContext, phoneRoutes, authRoutes, thirdPartyRoutes } from '../modules/auth';
 import { ledgerRoutes } from '../modules/ledger';
 import { giftRoutes } from '../modules/gifts';
@@ -24,6 +25,9 @@ export async function registerApiRoutes(
   const { config, db, services: s } = deps;
   const { kv } = deps.infra;
   const limitScale = config.RATE_LIMIT_SCALE;
+  // After the cookie plugin and input hygiene (registerHttpBasics), before the cookie session:
+  // a signed app request's credentials replace any cookies it carries.
+  registerAppClients(app, { key: config.APP_SIGN_KEY, sessions: s.auth, kv });
   registerAuthContext(app, s.auth, new URL(config.publicBaseUrl).origin);
   await app.register(newsRoutes(s.news));
   await app.register(

@@ -1,6 +1,6 @@
 // The auth module's public face: sign-in and sessions, the request's signed-in person, and the
 // few helpers other modules share (tokens, phone numbers, SMS codes, the request's metadata).
-export { registerAuthContext, requireAuth, SESSION_COOKIE, type RequestAuth } from './context';
+export { CSRF_COOKIE, registerAuthContext, requireAuth, SESSION_COOKIE, type RequestAuth } from './context';
 export { hashToken, loadTransportKey, newToken, safeEqual } from './crypto';
 export { metaReader, type MetaReader } from './meta';
 export { phoneFromParts } from './phone';

@@ -2,19 +2,10 @@
 // third-routes.ts), the device risk token and the visitor's country.
 import { z } from 'zod';
 import { SMS_TYPE } from '../phone';
-import { errorSchema, type Answer } from './envelope';
+import { type Answer, errorResponses } from './envelope';
 import { publicProfileSchema } from './users';
 
-export const authErrors = {
-  400: errorSchema,
-  502: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  410: errorSchema,
-  429: errorSchema,
-};
+export const authErrors = errorResponses(400, 502, 401, 403, 404, 409, 410, 429);
 
 export const deviceId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 /** A password encrypted with the public key (RSA-OAEP), base64. */

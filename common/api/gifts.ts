@@ -2,17 +2,9 @@
 // (server/modules/ledger/routes.ts).
 import { z } from 'zod';
 import { MAX_COMBO } from '../room';
-import { anyVid, errorSchema, idempotencyKey, type Answer } from './envelope';
+import { anyVid, idempotencyKey, type Answer, errorResponses } from './envelope';
 
-export const giftErrors = {
-  400: errorSchema,
-  401: errorSchema,
-  402: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-};
+export const giftErrors = errorResponses(400, 401, 402, 403, 404, 409, 422);
 
 /** A gift of the wall (spec §3 gift; §4: only the video format plays). */
 export const giftSchema = z.object({

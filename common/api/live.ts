@@ -1,17 +1,8 @@
 // Broadcasts: start, end, cover, OBS, who is live (server/modules/live/routes.ts).
 import { z } from 'zod';
-import { errorSchema, type Answer } from './envelope';
+import { type Answer, errorResponses } from './envelope';
 
-export const liveErrors = {
-  400: errorSchema,
-  502: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  410: errorSchema,
-  429: errorSchema,
-};
+export const liveErrors = errorResponses(400, 502, 401, 403, 404, 409, 410, 429);
 
 /** Paths of one broadcast (a vid is 12 letters and digits). */
 export const vidParam = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });

@@ -1,9 +1,9 @@
 // News articles (server/modules/news/routes.ts; the pages' loaders answer the same shapes).
 import { z } from 'zod';
 import { LOCALES } from '../locales';
-import { errorSchema, type Answer } from './envelope';
+import { type Answer, errorResponses } from './envelope';
 
-export const newsErrors = { 400: errorSchema, 404: errorSchema };
+export const newsErrors = errorResponses(400, 404);
 
 export const newsSummarySchema = z.object({
   slug: z.string(),

@@ -2,16 +2,9 @@
 // look at (server/modules/payments/routes.ts).
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../money';
-import { errorSchema, idempotencyKey, type Answer } from './envelope';
+import { idempotencyKey, type Answer, errorResponses } from './envelope';
 
-export const paymentErrors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  502: errorSchema,
-};
+export const paymentErrors = errorResponses(400, 401, 403, 404, 409, 502);
 
 /** A coin package of the payment app. Prices are in US cents (what the providers charge). */
 export const coinPackageSchema = z.object({ id: z.string(), coins: z.number(), cents: z.number() });

@@ -2,16 +2,10 @@
 // (server/modules/room/routes.ts).
 import { z } from 'zod';
 import { REPORT_CATEGORIES, REPORT_MAX_CHARS } from '../room';
-import { anyVid, errorSchema, type Answer } from './envelope';
+import { anyVid, type Answer, errorResponses } from './envelope';
 import { publicProfileSchema } from './users';
 
-export const roomErrors = {
-  400: errorSchema,
-  401: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  429: errorSchema,
-};
+export const roomErrors = errorResponses(400, 401, 403, 404, 429);
 
 const uid = z.coerce.number().int().positive();
 /** Paths of a room's person: /api/v1/live/:vid/card/:uid, /api/v1/live/:vid/blocks/:uid. */

@@ -1,9 +1,9 @@
 // Following (spec §7 followingUsersH5 / unfollowing, §3 relation and count_info):
 // server/modules/social/routes.ts.
 import { z } from 'zod';
-import { anyVid, errorSchema, type Answer } from './envelope';
+import { anyVid, type Answer, errorResponses } from './envelope';
 
-export const socialErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+export const socialErrors = errorResponses(400, 401, 403, 404);
 
 /** Paths of a followed user: /api/v1/follows/:uid. */
 export const followParams = z.object({ uid: z.coerce.number().int().positive() });

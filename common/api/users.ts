@@ -1,9 +1,9 @@
 // Users' public profiles and editing one's own (server/modules/users/routes.ts).
 import { z } from 'zod';
 import { ZODIAC_SIGNS } from '../profile';
-import { errorSchema, type Answer } from './envelope';
+import { type Answer, errorResponses } from './envelope';
 
-export const usersErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+export const usersErrors = errorResponses(400, 401, 403, 404);
 
 /** What anyone may see of a user (spec §3 user_info and count_info; no e-mail or phone). */
 export const publicProfileSchema = z.object({

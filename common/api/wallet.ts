@@ -2,18 +2,9 @@
 // cash out, and the staff's review of payees and cash-outs (server/modules/wallet/routes.ts).
 import { z } from 'zod';
 import { PAYEE_METHODS, PAYEE_STATUSES, WITHDRAWAL_STATUSES } from '../money';
-import { errorSchema, idempotencyKey, type Answer } from './envelope';
+import { idempotencyKey, type Answer, errorResponses } from './envelope';
 
-export const walletErrors = {
-  400: errorSchema,
-  401: errorSchema,
-  402: errorSchema,
-  403: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  429: errorSchema,
-  502: errorSchema,
-};
+export const walletErrors = errorResponses(400, 401, 402, 403, 404, 409, 429, 502);
 
 export const balancesSchema = z.object({ coin: z.number(), diamond: z.number() });
 export type Balances = Answer<typeof balancesSchema>;

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { coinPackageSchema } from './api/payments';
 import type { moneyRulesSchema } from './api/wallet';
+import type { WithdrawalStatus } from './money-statuses';
 
 /** The payment app's screens (spec §2): recharge, and cash out. */
 export const PAY_APP_PATH = '/app/pay/dist/index.html';
@@ -34,45 +35,18 @@ export const COIN_PACKAGES: readonly CoinPackage[] = [
   { id: 'c7000', coins: 7000, cents: 9999 },
 ];
 
-/**
- * A recharge order's states: pending until the provider answers; paid (coins credited) or
- * declined or expired; `mismatch` when the provider took a different amount (parked for staff);
- * `refunded` or `disputed` when a paid order's money went back (the coins were taken back).
- */
-export const ORDER_STATUSES = [
-  'pending',
-  'paid',
-  'declined',
-  'expired',
-  'mismatch',
-  'refunded',
-  'disputed',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const PAYEE_STATUSES = ['pending', 'approved', 'rejected', 'replaced'] as const;
-export type PayeeStatus = (typeof PAYEE_STATUSES)[number];
-
-/**
- * Spec §4: submitted → waiting for review → approved (or rejected) → paid; the final status is
- * failed or successful. A request is submitted and waits for review in the same step (its
- * diamonds are held at once), so `waiting_review` is the first stored state.
- */
-export const WITHDRAWAL_STATUSES = [
-  'waiting_review',
-  'approved',
-  'rejected',
-  'successful',
-  'failed',
-] as const;
-export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
-
+export {
+  ORDER_STATUSES,
+  PAYEE_METHODS,
+  PAYEE_STATUSES,
+  WITHDRAWAL_STATUSES,
+  type OrderStatus,
+  type PayeeMethod,
+  type PayeeStatus,
+  type WithdrawalStatus,
+} from './money-statuses';
 /** Statuses whose diamonds count against the weekly cap (held or paid out). */
 export const CAPPED_STATUSES: readonly WithdrawalStatus[] = ['waiting_review', 'approved', 'successful'];
-
-/** The payout methods a payee account can be (PayPal-style: an e-mail address). */
-export const PAYEE_METHODS = ['paypal'] as const;
-export type PayeeMethod = (typeof PAYEE_METHODS)[number];
 
 /** The rates and limits the wallet pages show, as the server configures them. */
 export type MoneyRules = z.infer<typeof moneyRulesSchema>;

@@ -1,9 +1,5 @@
 // The live room's shared rules (spec §3 report, §9 report text). The shapes the API answers are
 // the contract's (common/api/room.ts, gifts.ts).
-import type { Gift } from './api/gifts';
-
-export type { Gift, GiftTotals, ReceivedGift, Sticker } from './api/gifts';
-export type { RoomPerson } from './api/room';
 
 /** Spec §3 report categories, in the order the report form lists them. */
 export const REPORT_CATEGORIES = [
@@ -30,6 +26,6 @@ export const MAX_COMBO = 99;
  * error), and a video gift needs its animation. The wall offers exactly these; sending any other
  * is refused, so what the wall offers and what the API takes cannot disagree.
  */
-export function giftPlayable(gift: Pick<Gift, 'format' | 'media_url'>): boolean {
+export function giftPlayable(gift: { format: string; media_url: string | null }): boolean {
   return gift.format === 'video' && gift.media_url !== null && gift.media_url !== '';
 }

@@ -1,7 +1,7 @@
 // Recharge: coin packages, orders, the providers' webhooks, and the staff's view of payments to
 // look at (server/modules/payments/routes.ts).
 import { z } from 'zod';
-import { ORDER_STATUSES } from '../money';
+import { ORDER_STATUSES } from '../money-statuses';
 import { idempotencyKey, type Answer, errorResponses } from './envelope';
 
 export const paymentErrors = errorResponses(400, 401, 403, 404, 409, 502);

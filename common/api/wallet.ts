@@ -1,7 +1,7 @@
 // The wallet: balances and history (server/modules/ledger/routes.ts), convert, the NFT wallet,
 // cash out, and the staff's review of payees and cash-outs (server/modules/wallet/routes.ts).
 import { z } from 'zod';
-import { PAYEE_METHODS, PAYEE_STATUSES, WITHDRAWAL_STATUSES } from '../money';
+import { PAYEE_METHODS, PAYEE_STATUSES, WITHDRAWAL_STATUSES } from '../money-statuses';
 import { idempotencyKey, type Answer, errorResponses } from './envelope';
 
 export const walletErrors = errorResponses(400, 401, 402, 403, 404, 409, 429, 502);

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Sticker } from '../../common/room';
+import type { Sticker } from '../../common/api/gifts';
 import { useI18n, type I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
 import { loadOnce } from './room-api';

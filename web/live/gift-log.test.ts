@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RoomEvent } from '../../common/realtime';
-import type { ReceivedGift } from '../../common/room';
+import type { ReceivedGift } from '../../common/api/gifts';
 import { fromServer, withEvent, withOlder, type GiftPage } from './gift-log';
 
 const rate = { num: 1, den: 2 };

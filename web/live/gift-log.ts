@@ -1,7 +1,7 @@
 import type { ReceivedGiftsPage } from '../../common/api/gifts';
 import { applyRatio, type Ratio } from '../../common/money';
 import type { RoomEvent } from '../../common/realtime';
-import type { GiftTotals, ReceivedGift } from '../../common/room';
+import type { GiftTotals, ReceivedGift } from '../../common/api/gifts';
 
 // The studio's Gifts tab as pure rules: the server's list (GET /api/v1/live/{vid}/gifts) and the
 // room's gift events merged into one list, newest first, with totals, each gift counted once.

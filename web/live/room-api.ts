@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { api } from '../lib/api';
 import type { I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
+import type { Gift } from '../../common/api/gifts';
 
-import type { Gift } from '../../common/room';
-
-export type { Gift, RoomPerson } from '../../common/room';
+export type { Gift } from '../../common/api/gifts';
+export type { RoomPerson } from '../../common/api/room';
 
 /** GET /api/v1/live/:vid/card/:uid. */
 export type { PersonalCard as PersonalCardData } from '../../common/api/room';

@@ -1,6 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_LOCALE, localeFromSegment } from '../../../common/locales';
-import type { RequestMeta } from './service';
+import { DEFAULT_LOCALE, localeFromSegment, type Locale } from '../../../common/locales';
+
+/** Who is asking: the request's address, device, language and country (for limits and texts). */
+export interface RequestMeta {
+  ip: string;
+  deviceId: string | null;
+  locale: Locale;
+  /** The visitor's country from the proxy/CDN header; null when unknown. */
+  country: string | null;
+}
 
 export type MetaReader = (
   req: FastifyRequest,

@@ -3,6 +3,7 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { AppError } from '../../../common/errors';
 import { localizedPath } from '../../../common/routes';
 import type { Locale } from '../../../common/locales';
+import type { RequestMeta } from './meta';
 import { isEmail } from '../../../common/validation';
 import type { Db } from '../../db/client';
 import { translate } from '../../i18n';
@@ -31,13 +32,7 @@ export const SESSION_TTL_S = 24 * 3600;
 const ACTIVATE_TTL_S = 24 * 3600;
 const RESET_TTL_S = 3600;
 
-export interface RequestMeta {
-  ip: string;
-  deviceId: string | null;
-  locale: Locale;
-  /** The visitor's country from the proxy/CDN header; null when unknown. */
-  country: string | null;
-}
+export type { RequestMeta } from './meta';
 
 /**
  * Told the ids of sessions that just ended (after the change is committed), so their realtime

@@ -1,4 +1,4 @@
-import type { Gift, GiftTotals, ReceivedGift, Sticker } from '../../../common/room';
+import type { Gift, GiftTotals, ReceivedGift, Sticker } from '../../../common/api/gifts';
 import type { Queryable } from '../../db/client';
 
 /**

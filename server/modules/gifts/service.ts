@@ -1,13 +1,7 @@
 import { AppError } from '../../../common/errors';
 import { applyRatio, type Ratio } from '../../../common/money';
-import {
-  giftPlayable,
-  MAX_COMBO,
-  type Gift,
-  type GiftTotals,
-  type ReceivedGift,
-  type Sticker,
-} from '../../../common/room';
+import type { Gift, GiftTotals, ReceivedGift, Sticker } from '../../../common/api/gifts';
+import { giftPlayable, MAX_COMBO } from '../../../common/room';
 import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { existingLive, type LiveDirectory } from '../live';

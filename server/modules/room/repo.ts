@@ -1,4 +1,5 @@
-import type { ReportCategory, RoomPerson } from '../../../common/room';
+import type { RoomPerson } from '../../../common/api/room';
+import type { ReportCategory } from '../../../common/room';
 
 export type { RoomPerson };
 import type { Queryable } from '../../db/client';

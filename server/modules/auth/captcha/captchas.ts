@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { AppError } from '../../../../common/errors';
 import type { Kv } from '../../../infra/kv';
 import { enforceLimits, LIMITS } from '../../../infra/ratelimit';
-import type { RequestMeta } from '../service';
+import type { RequestMeta } from '../meta';
 import { newToken } from '../crypto';
 import { networkPrefix } from '../../../infra/networks';
 import { audioAnswer, renderAudioCaptcha } from './audio';

@@ -284,6 +284,9 @@ function LiveView({
   const [now, setNow] = useState(since);
   const [viewers, setViewers] = useState(0);
   const [state, setState] = useState<'live' | 'reconnecting'>('live');
+  // LIVE is what viewers get: shown once the server has the media and says so (its room's host
+  // event, or the broadcast's status), not when this tab's connection is up a moment earlier.
+  const [onAir, setOnAir] = useState(false);
   const ending = useRef(false);
   const { vid } = broadcast.started;
   const shareUrl = `${window.location.origin}${localizedPath(locale, `/v/${vid}`)}`;
@@ -311,12 +314,21 @@ function LiveView({
     });
     // The room says at once when the broadcast ends without this tab (another tab took over,
     // or the server ended it), instead of this tab reconnecting to nothing.
-    const ended = (e: RoomEvent) => {
-      if (e.t === 'host' && e.state === 'ended') void finish(e.reason ?? null);
+    const host = (e: RoomEvent) => {
+      if (e.t !== 'host') return;
+      if (e.state === 'ended') void finish(e.reason ?? null);
+      else if (e.state === 'live') setOnAir(true);
     };
     const leave = realtime().join(vid, {
-      joined: (events) => events.forEach(ended),
-      event: ended,
+      joined: (events) => {
+        events.forEach(host);
+        // The room's history may not reach back to the live event (a busy chat): ask once.
+        void api<Answer<typeof liveSchema>>('GET', `/api/v1/live/${vid}`).then(
+          (live) => live.status === 'live' && setOnAir(true),
+          () => undefined,
+        );
+      },
+      event: host,
       count: () => undefined,
     });
     const clock = window.setInterval(() => setNow(Date.now()), 1000);
@@ -377,7 +389,13 @@ function LiveView({
         />
         <GiftOverlay vid={vid} />
         <div className="studio__overlay">
-          <span className="live-badge">{t('studio.live')}</span>
+          {onAir ? (
+            <span className="live-badge">{t('studio.live')}</span>
+          ) : (
+            <span className="live-badge live-badge--waiting" role="status">
+              {t('studio.connecting')}
+            </span>
+          )}
           <span className="studio__clock">
             {formatDuration(Math.max(0, Math.round((now - since) / 1000)))}
           </span>

@@ -5,8 +5,10 @@
 // peer to peer as the baseline; go live → first frame at a viewer p50 ≤ 1.5 s.
 // Issue 5 targets (--only=realtime [--subscribers=2000,10000] [--impls=ws,socketio,gateway] [--capacity=200|0]): see bench/realtime.ts.
 // Issue 6 targets (--only=gifts [--senders=200], needs DATABASE_URL): see bench/gifts.ts.
+// Issue 18 targets (--only=api [--connections=200], needs DATABASE_URL): see bench/api.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { apiBench, type ApiRow } from './api';
 import { lighthouseAudit } from './lighthouse';
 import { realtimeBench } from './realtime';
 import { sfuCapacity } from './sfu-capacity';
@@ -157,6 +159,26 @@ if (only === 'gifts') {
       `${row.impl}: ${row.giftsPerSec} gifts/s = ${(row.giftsPerSec / Math.max(1, base?.giftsPerSec ?? 1)).toFixed(2)}× row-locking (target ≥ 5×, ≥ 10,000/s: ${row.giftsPerSec >= 10_000 && row.giftsPerSec >= 5 * (base?.giftsPerSec ?? 0) ? 'met' : 'NOT met'}); p99 ${row.p99Ms} ms (target ≤ 50: ${row.p99Ms <= 50 ? 'met' : 'NOT met'}); invariants ${row.invariants}`,
     );
   report.gifts = rows;
+}
+
+if (only === 'api') {
+  const connections = Number(arg('connections') ?? 200);
+  const { rows, audit } = await apiBench(seconds, connections, arg('loads')?.split(','));
+  console.log(
+    `\nThe API through HTTP: autocannon, ${connections} connections, ${seconds} s each, one after the other`,
+  );
+  console.table(rows);
+  const row = (start: string) => rows.find((r) => r.name.startsWith(start));
+  const [base, me, gifts, wallet] = [rows[0], row('GET /api/v1/me'), row('POST'), row('GET /api/v1/wallet')];
+  const share = (r?: ApiRow) => (r && base ? r['req/s'] / base['req/s'] : 0);
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(`/me ${(share(me) * 100).toFixed(0)}% of hello-world (target ≥ 50%: ${met(share(me) >= 0.5)})`);
+  console.log(`/wallet ${(share(wallet) * 100).toFixed(0)}% (target ≥ 40%: ${met(share(wallet) >= 0.4)})`);
+  console.log(
+    `gifts ${(share(gifts) * 100).toFixed(0)}% (target ≥ 40%: ${met(share(gifts) >= 0.4)}), p99 ${gifts?.['p99 ms']} ms (target ≤ 100: ${met((gifts?.['p99 ms'] ?? Infinity) <= 100)})`,
+  );
+  console.log(`audit: ${audit}`);
+  report.api = { rows, audit };
 }
 
 mkdirSync('bench/results', { recursive: true });

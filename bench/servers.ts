@@ -35,7 +35,11 @@ function stopper(proc: ChildProcess) {
 /** The built site (npm run build first), production mode, on 127.0.0.1: a throwaway PGlite unless `env` names a DATABASE_URL. */
 export async function startSite(port: number, env: Record<string, string> = {}): Promise<Running> {
   const dataDir = mkdtempSync(join(tmpdir(), 'beamly-bench-'));
-  const proc = spawn('node', ['dist/server/main.js'], {
+  // BENCH_CPU_PROF=<dir>: the site writes a V8 CPU profile there as it stops (read it with
+  // Chrome's DevTools, or `node bench/profile-summary.mjs <file>`).
+  const prof = process.env.BENCH_CPU_PROF;
+  const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
+  const proc = spawn('node', [...args, 'dist/server/main.js'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

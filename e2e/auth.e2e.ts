@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
+import { signIn } from '../server/testing/auth';
 import { startSmtp } from '../server/testing/smtp';
 import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
 
@@ -202,7 +203,14 @@ describe('e-mail sign-up, activation, sign-in and sign-out', () => {
     await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => localStorage.getItem('beamly.login'))).toContain('"uid"');
-    await e2e.app.testDb.db.query('UPDATE sessions SET revoked_at = now()');
+    // Elsewhere: the same person on another device signs out everywhere.
+    const other = await signIn(e2e.app, email, password, 'device-elsewhere');
+    const out = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout-all',
+      headers: other.headers,
+    });
+    expect(out.statusCode).toBe(200);
     await page.reload();
     await page.getByText('Please log in again').waitFor();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();

@@ -32,6 +32,13 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_BASE_URL: urlString.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * Share of ordinary answers logged at info (server/http/access-log.ts): server errors and slow
+     * answers always are, every answer at debug.
+     */
+    LOG_SAMPLE: z.coerce.number().min(0).max(1).default(0.01),
+    /** An answer slower than this many milliseconds is logged at warn. */
+    LOG_SLOW_MS: z.coerce.number().int().positive().default(1000),
     /** A PostgreSQL server. Unset: embedded PGlite under DATA_DIR. */
     DATABASE_URL: z.string().optional(),
     /** Redis for multi-node fan-out (the realtime issue). Unset: in-process bus. */

@@ -2,6 +2,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEFAULT_LOCALE } from '../../common/locales';
 import type { Config } from '../config';
+import { AccessLog } from './access-log';
 import { errorBody } from './envelope';
 import { redactUrl } from './redact';
 
@@ -19,6 +20,12 @@ export function createServer(config: Config, badUrlPage: () => PageHandler | nul
       if (err.code === 'FST_ERR_BAD_URL' && page && req.method === 'GET') return void page(req, reply);
       void (reply as FastifyReply).code(400).send(errorBody('validation_failed', DEFAULT_LOCALE));
     },
+    // One line per answer, sampled (server/http/access-log.ts), instead of two per request.
+    logController: new AccessLog({
+      sample: config.LOG_SAMPLE,
+      slowMs: config.LOG_SLOW_MS,
+      debug: config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace',
+    }),
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],

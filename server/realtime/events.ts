@@ -26,5 +26,15 @@ export interface SessionsEndedSignal {
   sessions: number[];
 }
 
+/**
+ * Between nodes only, on USERS_TOPIC (server/realtime/users-topic.ts): what these people show of
+ * themselves changed (profile, follow counts); every node drops what it kept of them.
+ */
+export interface UsersChangedSignal {
+  t: 'users-changed';
+  room: string;
+  uids: number[];
+}
+
 /** Ephemeral messages on the bus, not kept in history. */
-export type Signal = CountEvent | KickSignal | SessionsEndedSignal;
+export type Signal = CountEvent | KickSignal | SessionsEndedSignal | UsersChangedSignal;

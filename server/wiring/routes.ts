@@ -11,7 +11,6 @@ import { newsRoutes } from '../modules/news';
 import { paymentRoutes, SandboxProvider, sandboxPage } from '../modules/payments';
 import { roomRoutes } from '../modules/room';
 import { socialRoutes } from '../modules/social';
-import { isStaff } from '../modules/staff';
 import { usersRoutes } from '../modules/users';
 import { walletRoutes } from '../modules/wallet';
 import type { Infra } from './infra';
@@ -36,17 +35,7 @@ export async function registerApiRoutes(
       meta: s.meta,
     }),
   );
-  await app.register(
-    meRoutes(s.auth, {
-      about: async (uid) => {
-        const [staff, counts] = await Promise.all([
-          isStaff(db, uid, config.STAFF_EMAILS),
-          s.social.state(uid, uid),
-        ]);
-        return { staff, follower_count: counts.follower_count, following_count: counts.following_count };
-      },
-    }),
-  );
+  await app.register(meRoutes(s.me));
   await app.register(phoneRoutes(s.phone, deps.infra.risk, { meta: s.meta, kv, limitScale }));
   await app.register(
     thirdPartyRoutes(s.google, {

@@ -11,6 +11,8 @@ import {
   SignupLimits,
   SmsCodes,
   GoogleSignIn,
+  SessionCache,
+  type SessionsEnded,
 } from '../modules/auth';
 import { ChatService } from '../modules/chat';
 import { GiftService } from '../modules/gifts';
@@ -24,6 +26,10 @@ import { UsersService } from '../modules/users';
 import { CashoutService, WalletService } from '../modules/wallet';
 import type { AppDeps, Infra } from './infra';
 import type { Realtime } from './realtime';
+import { SESSIONS_TOPIC } from '../realtime/sessions';
+import { announceUsersChanged, onUsersChanged } from '../realtime/users-topic';
+import { MeService } from '../modules/me';
+import { isStaff } from '../modules/staff';
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
 
@@ -39,7 +45,19 @@ export async function buildServices(
   const { kv } = infra;
   const { bus } = rt;
   const news = new NewsService(db);
-  const users = new UsersService(db, infra.files);
+  // What people show of themselves is kept by several services on each node; a change is
+  // dropped here at once and announced to every other node (server/realtime/users-topic.ts).
+  const forgetters: ((uids: readonly number[]) => void)[] = [];
+  const forget = (uids: readonly number[]) => forgetters.forEach((f) => f(uids));
+  const watchUsers = onUsersChanged(bus, forget);
+  app.addHook('onClose', async () => watchUsers.close());
+  const changed = (uids: number[]) => {
+    forget(uids);
+    announceUsersChanged(bus, uids).catch((err: unknown) =>
+      app.log.error({ err }, 'announcing changed people failed'),
+    );
+  };
+  const users = new UsersService(db, infra.files, { changed });
   const signIn = await signInServices(app, deps, infra, rt, metrics);
   // The room owns the host's blocks; live and chat ask it (it is built below, used only later).
   const isBlocked = (host: number, uid: number): Promise<boolean> => room.isBlocked(host, uid);
@@ -61,7 +79,19 @@ export async function buildServices(
   const social = new SocialService(db, kv, {
     limitScale: config.RATE_LIMIT_SCALE,
     followed: (who, host, vid): Promise<void> => room.followed(who, host, vid),
+    changed,
   });
+  const me = new MeService(signIn.auth, async (uid) => {
+    const [staff, counts] = await Promise.all([
+      isStaff(db, uid, config.STAFF_EMAILS),
+      social.state(uid, uid),
+    ]);
+    return { staff, follower_count: counts.follower_count, following_count: counts.following_count };
+  });
+  forgetters.push(
+    (uids) => users.forget(uids),
+    (uids) => me.forget(uids),
+  );
   const room: RoomService = new RoomService(db, kv, bus, rt.presence, users, social, directory, (vid, uid) =>
     live.dropViewer(vid, uid),
   );
@@ -77,6 +107,7 @@ export async function buildServices(
     ...signIn,
     news,
     users,
+    me,
     live,
     ledger,
     gifts,
@@ -110,7 +141,17 @@ async function signInServices(
 ) {
   const { config, db } = deps;
   const { kv, risk, sms } = infra;
-  const { sessionsEnded } = rt;
+  // Sessions kept in this process: an ended one is dropped here before its end is announced, and
+  // on every other node when the announcement arrives (SessionCache).
+  const sessions = new SessionCache();
+  const watch = rt.bus.subscribe(SESSIONS_TOPIC, (e) => {
+    if (e.t === 'sessions-ended') sessions.forget(e.sessions);
+  });
+  app.addHook('onClose', async () => watch.close());
+  const sessionsEnded: SessionsEnded = (ids) => {
+    sessions.forget(ids);
+    return rt.sessionsEnded(ids);
+  };
   const transportKey = await loadTransportKey(db);
   const signups = new SignupLimits(
     kv,
@@ -137,6 +178,7 @@ async function signInServices(
     limitScale: config.RATE_LIMIT_SCALE,
     signups,
     sessionsEnded,
+    sessions,
   });
   const smsSite = {
     name: config.SITE_NAME,

@@ -11,6 +11,7 @@ export { authRoutes } from './routes';
 export { authErrors as errors, userInfoSchema } from '../../../common/api/auth';
 export { userInfo } from './schemas';
 export { AuthService, type RequestMeta, type SessionsEnded } from './service';
+export { SessionCache, type LiveSession } from './session-cache';
 export { SignupLimits } from './signup-limits';
 export { SmsCodes } from './sms-codes';
 export { GoogleSignIn } from './third-party';

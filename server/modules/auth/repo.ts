@@ -157,9 +157,9 @@ export const authRepo = {
   async liveSession(
     db: Queryable,
     tokenHash: Buffer,
-  ): Promise<{ id: number; uid: number; device_id: string } | null> {
-    const [row] = await db.query<{ id: number; uid: number; device_id: string }>(
-      'SELECT id, uid, device_id FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()',
+  ): Promise<{ id: number; uid: number; device_id: string; expires_at: Date } | null> {
+    const [row] = await db.query<{ id: number; uid: number; device_id: string; expires_at: Date }>(
+      'SELECT id, uid, device_id, expires_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()',
       [tokenHash],
     );
     return row ?? null;

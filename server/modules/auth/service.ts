@@ -18,6 +18,7 @@ import { LoginFailures } from './login-failures';
 import { isPhoneName, phoneFromE164 } from './phone';
 import { authRepo, type UserRow } from './repo';
 import type { RiskProvider } from './risk';
+import type { LiveSession, SessionCache } from './session-cache';
 import type { SignupLimits } from './signup-limits';
 
 /** The library's const enum value for argon2id (const enums cannot be imported under isolated modules). */
@@ -72,6 +73,8 @@ export class AuthService {
       limitScale?: number;
       signups: SignupLimits;
       sessionsEnded?: SessionsEnded;
+      /** Sessions kept in this process (the wiring drops ended ones from it on every node). */
+      sessions?: SessionCache;
     },
   ) {
     this.captchas = new Captchas(kv, site.limitScale ?? 1);
@@ -169,9 +172,21 @@ export class AuthService {
   }
 
   /** The session behind a token, or null when unknown, expired or revoked. */
-  async session(token: string): Promise<{ id: number; uid: number; deviceId: string } | null> {
-    const row = await authRepo.liveSession(this.db, hashToken(token));
-    return row ? { id: row.id, uid: row.uid, deviceId: row.device_id } : null;
+  /**
+   * The live session of a token: from this process's cache when it has it (sessions ended
+   * anywhere are dropped from it, see SessionCache), else from the database.
+   */
+  async session(token: string): Promise<LiveSession | null> {
+    const hash = hashToken(token);
+    const key = hash.toString('base64');
+    const cached = this.site.sessions?.get(key);
+    if (cached !== undefined) return cached || null;
+    const row = await authRepo.liveSession(this.db, hash);
+    const session = row
+      ? { id: row.id, uid: row.uid, deviceId: row.device_id, expiresAt: row.expires_at.getTime() }
+      : null;
+    this.site.sessions?.set(key, session);
+    return session;
   }
 
   /** Of these session ids, the ones still live (the realtime gateway's periodic check). */

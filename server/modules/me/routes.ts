@@ -1,15 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { meAnswer } from '../../../common/api/auth';
 import { okSchema } from '../../../common/api/envelope';
-import { errors, requireAuth, userInfo, type AuthService } from '../auth';
-
-/** What /me adds about the user: staff or not, and follow counts. */
-export type AboutMe = (
-  uid: number,
-) => Promise<{ staff: boolean; follower_count: number; following_count: number }>;
+import { AppError } from '../../../common/errors';
+import { errors, requireAuth } from '../auth';
+import type { MeService } from './service';
 
 /** The signed-in person's own view of themselves (/me): who they are, staff or not, their counts. */
-export function meRoutes(auth: AuthService, opts: { about?: AboutMe }): FastifyPluginAsyncZod {
+export function meRoutes(me: MeService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['auth'];
 
@@ -27,16 +24,10 @@ export function meRoutes(auth: AuthService, opts: { about?: AboutMe }): FastifyP
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        const user = await auth.user(uid);
-        if (!user) throw new Error('user vanished');
-        const about = (await opts.about?.(uid)) ?? { staff: false, follower_count: 0, following_count: 0 };
-        return {
-          status: 200 as const,
-          data: {
-            user_info: { ...userInfo(user), staff: about.staff },
-            count_info: { follower_count: about.follower_count, following_count: about.following_count },
-          },
-        };
+        const data = await me.me(uid);
+        // A session whose account is gone (deleted meanwhile) is no session.
+        if (!data) throw new AppError('invalid_session');
+        return { status: 200 as const, data };
       },
     );
   };

@@ -22,8 +22,12 @@ const followRepo = {
     );
     return rows.length > 0;
   },
-  async remove(db: Queryable, follower: number, followee: number): Promise<void> {
-    await db.query('DELETE FROM follows WHERE follower = $1 AND followee = $2', [follower, followee]);
+  async remove(db: Queryable, follower: number, followee: number): Promise<boolean> {
+    const rows = await db.query('DELETE FROM follows WHERE follower = $1 AND followee = $2 RETURNING 1', [
+      follower,
+      followee,
+    ]);
+    return rows.length > 0;
   },
   async state(db: Queryable, viewer: number | null, target: number): Promise<FollowState | null> {
     const [row] = await db.query<{
@@ -60,7 +64,12 @@ export class SocialService {
   constructor(
     private readonly db: Db,
     private readonly kv: Kv,
-    private readonly opts: { limitScale?: number; followed?: FollowedHook } = {},
+    private readonly opts: {
+      limitScale?: number;
+      followed?: FollowedHook;
+      /** Told of the people whose follow counts changed (caches of them are dropped everywhere). */
+      changed?: (uids: number[]) => void;
+    } = {},
   ) {}
 
   async state(viewer: number | null, target: number): Promise<FollowState> {
@@ -75,6 +84,7 @@ export class SocialService {
     await this.state(who.uid, target);
     await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(who.uid) }], this.opts.limitScale);
     const added = await followRepo.add(this.db, who.uid, target);
+    if (added) this.opts.changed?.([who.uid, target]);
     if (added && vid) await this.opts.followed?.(who, target, vid);
     return this.state(who.uid, target);
   }
@@ -111,7 +121,7 @@ export class SocialService {
 
   async unfollow(uid: number, target: number): Promise<FollowState> {
     await enforceLimits(this.kv, [{ limit: FOLLOW_LIMIT, key: String(uid) }], this.opts.limitScale);
-    await followRepo.remove(this.db, uid, target);
+    if (await followRepo.remove(this.db, uid, target)) this.opts.changed?.([uid, target]);
     return this.state(uid, target);
   }
 }

@@ -5,6 +5,7 @@ import { cleanText } from '../../../common/text';
 import { isName } from '../../../common/validation';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
+import { Recent } from '../../infra/recent';
 import { processAvatar, type Crop } from './avatar';
 import { usersRepo, type ProfileRow } from './repo';
 
@@ -27,11 +28,32 @@ function toPublic(row: ProfileRow, now: Date): PublicProfile {
 }
 
 export class UsersService {
+  /** Display names, asked for on every gift and chat message (dropped when a profile changes). */
+  readonly #names = new Recent<number, string>({ ttlMs: 60_000 });
+
   constructor(
     private readonly db: Db,
     private readonly files: FileStore,
-    private readonly now: () => Date = () => new Date(),
+    private readonly opts: {
+      now?: () => Date;
+      /** Told of the people whose profile changed (caches of them are dropped everywhere). */
+      changed?: (uids: number[]) => void;
+    } = {},
   ) {}
+
+  private now(): Date {
+    return this.opts.now?.() ?? new Date();
+  }
+
+  /** What this node kept of these people is stale (they changed, here or on another node). */
+  forget(uids: readonly number[]): void {
+    this.#names.forget(uids);
+  }
+
+  #changed(uid: number): void {
+    this.forget([uid]);
+    this.opts.changed?.([uid]);
+  }
 
   /** A new avatar from an uploaded photo and the square the user chose. */
   async setAvatar(uid: number, image: Buffer, crop: Crop): Promise<PublicProfile> {
@@ -39,14 +61,17 @@ export class UsersService {
     const url = await this.files.put('avatars', webp, 'webp');
     const row = await usersRepo.setFace(this.db, uid, url);
     if (!row) throw new AppError('invalid_session');
+    this.#changed(uid);
     return toPublic(row, this.now());
   }
 
-  /** Display names of these people (those who exist): one query, no profile or counts. */
+  /** Display names of these people (those who exist): from this node's cache, else one query. */
   async names(uids: readonly number[]): Promise<Map<number, string>> {
     if (!uids.length) return new Map();
-    const rows = await usersRepo.names(this.db, uids);
-    return new Map(rows.map((r) => [r.uid, r.nickname]));
+    return this.#names.getMany(uids, async (missing) => {
+      const rows = await usersRepo.names(this.db, missing);
+      return new Map(rows.map((r) => [r.uid, r.nickname]));
+    });
   }
 
   /** One person's display name, or null for nobody. */
@@ -97,6 +122,7 @@ export class UsersService {
       addr,
     });
     if (!row) throw new AppError('invalid_session');
+    this.#changed(uid);
     return toPublic(row, this.now());
   }
 }

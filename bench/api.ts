@@ -1,0 +1,230 @@
+// Issue 18 targets (--only=api, needs DATABASE_URL; REDIS_URL too if the site should run its
+// production twin): through the product's front door with a standard HTTP client (autocannon,
+// 200 connections, real session cookies, the CSRF header and Origin, JSON bodies), in one run:
+//   signed-in GET /api/v1/me      ≥ 50% of the same run's bare Fastify hello-world req/s
+//   GET /api/v1/wallet            ≥ 40% of it
+//   POST /api/v1/gifts/send       ≥ 40% of it, to one host, p99 ≤ 100 ms, every accepted gift
+//                                 exactly once in the ledger (audited after the run)
+// The site is the built server (npm run build first) as `npm start` runs it (production, the
+// default log level), on a fresh PostgreSQL database; runs go one after the other so they never
+// share the two cores.
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../server/modules/auth/crypto';
+import { checkInvariants, Ledger } from '../server/modules/ledger';
+import { createTestDb, type TestDb } from '../server/testing/db';
+import { makeLive, makeUsers } from '../server/testing/people';
+import { cpuSeconds } from './cpu';
+import { startHelloWorld, startSite } from './servers';
+
+export interface ApiRow {
+  name: string;
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  'vs hello-world': string;
+  errors: number;
+  'server CPU µs/req': number;
+}
+
+interface Person {
+  uid: number;
+  headers: Record<string, string>;
+}
+
+/** `n` people with a live session each (what a sign-in leaves behind), and one live host. */
+async function seed(testDb: TestDb, n: number, origin: string): Promise<{ people: Person[]; vid: string }> {
+  const db = testDb.db;
+  const [host = 0, ...uids] = await makeUsers(db, n + 1);
+  const vid = await makeLive(db, host, { leaseMs: 3_600_000 });
+  const ledger = new Ledger(db);
+  const people: Person[] = [];
+  for (const uid of uids) {
+    const token = randomBytes(32).toString('base64url');
+    const csrf = randomBytes(16).toString('base64url');
+    await db.query(
+      `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at)
+       VALUES ($1, $2, $3, true, now() + interval '1 day')`,
+      [hashToken(token), uid, `bench-device-${uid}`],
+    );
+    await ledger.post({
+      kind: 'grant',
+      key: `bench-grant-${uid}`,
+      postings: [
+        {
+          from: { system: 'promotions', currency: 'coin' },
+          to: { uid, currency: 'coin' },
+          amount: 100_000_000,
+        },
+      ],
+    });
+    people.push({
+      uid,
+      headers: {
+        cookie: `sid=${token}; csrf=${csrf}`,
+        'x-csrf-token': csrf,
+        origin,
+        'accept-language': 'en',
+      },
+    });
+  }
+  return { people, vid };
+}
+
+interface Load {
+  /** For --loads=…: hello, healthz, me, gifts, wallet. */
+  id: string;
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  /** Headers and body of the next request. */
+  next?: () => { headers: Record<string, string>; body?: string };
+  /** Told of every answer with the body of the request it answers. */
+  answered?: (status: number, body: string | undefined) => void;
+}
+
+async function load(l: Load, seconds: number, pid: number, connections: number) {
+  const cpu0 = cpuSeconds(pid);
+  const r = await autocannon({
+    url: l.url,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    requests: [
+      {
+        method: l.method ?? 'GET',
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const n = l.next?.();
+          if (!n) return req;
+          (context as { body?: string }).body = n.body;
+          return {
+            ...req,
+            headers: { ...n.headers, ...(n.body ? { 'content-type': 'application/json' } : {}) },
+            body: n.body,
+          };
+        },
+        onResponse: (status: number, _body: string, context: object) =>
+          l.answered?.(status, (context as { body?: string }).body),
+      },
+    ],
+  });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx + r.timeouts,
+    cpuUs: ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total),
+  };
+}
+
+/** Runs the baseline and `only`'s loads (all of them unless told), one after the other. */
+export async function apiBench(
+  seconds = 10,
+  connections = 200,
+  only?: string[],
+): Promise<{ rows: ApiRow[]; audit: string }> {
+  if (!process.env.DATABASE_URL) throw new Error('the api bench needs DATABASE_URL (real PostgreSQL)');
+  const hello = await startHelloWorld(3911);
+  const testDb = await createTestDb();
+  const port = 3912;
+  const origin = `http://127.0.0.1:${port}`;
+  const { people, vid } = await seed(testDb, connections, origin);
+  const site = await startSite(port, {
+    DATABASE_URL: testDb.url ?? '',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // As `npm start` runs: the default log level, not the quiet one of the other benches.
+    LOG_LEVEL: 'info',
+    PUBLIC_BASE_URL: origin,
+  });
+  let turn = 0;
+  const someone = (): Person => {
+    const p = people[turn++ % people.length];
+    if (!p) throw new Error('no people');
+    return p;
+  };
+  const signedIn = () => ({ headers: someone().headers });
+  const accepted = new Set<string>();
+  let refused = 0;
+  const loads: Load[] = [
+    { id: 'hello', name: 'bare Fastify hello-world (baseline)', url: hello.url },
+    { id: 'healthz', name: 'GET /healthz', url: `${site.url}/healthz` },
+    { id: 'me', name: 'GET /api/v1/me (signed in)', url: `${site.url}/api/v1/me`, next: signedIn },
+    {
+      id: 'gifts',
+      name: `POST /api/v1/gifts/send (${connections} senders, 1 host)`,
+      url: `${site.url}/api/v1/gifts/send`,
+      method: 'POST',
+      next: () => ({
+        headers: someone().headers,
+        body: JSON.stringify({ vid, gift_id: 3, count: 1, key: `bench-${randomBytes(8).toString('hex')}` }),
+      }),
+      answered: (status, body) => {
+        if (status === 200 && body) accepted.add((JSON.parse(body) as { key: string }).key);
+        else refused++;
+      },
+    },
+    // After the gifts, so every wallet has a history to page (as a gifter's does).
+    {
+      id: 'wallet',
+      name: 'GET /api/v1/wallet (signed in)',
+      url: `${site.url}/api/v1/wallet`,
+      next: signedIn,
+    },
+  ];
+  try {
+    // Warm-up: JIT, plans, pools.
+    const [helloLoad, , meLoad] = loads;
+    if (meLoad) await load(meLoad, 2, site.pid, connections);
+    if (helloLoad) await load(helloLoad, 2, hello.pid, connections);
+    const rows: ApiRow[] = [];
+    let base = 0;
+    for (const l of loads.filter((l) => l.id === 'hello' || !only || only.includes(l.id))) {
+      const pid = l.url.startsWith(hello.url) ? hello.pid : site.pid;
+      const r = await load(l, seconds, pid, connections);
+      base ||= r.rps;
+      const row: ApiRow = {
+        name: l.name,
+        'req/s': Math.round(r.rps),
+        'p50 ms': r.p50,
+        'p99 ms': r.p99,
+        'vs hello-world': `${((r.rps / base) * 100).toFixed(0)}%`,
+        errors: r.errors,
+        'server CPU µs/req': Math.round(r.cpuUs),
+      };
+      console.log('  ', JSON.stringify(row));
+      rows.push(row);
+    }
+    return { rows, audit: await audit(testDb, accepted, refused) };
+  } finally {
+    await site.stop();
+    await hello.stop();
+    await testDb.drop();
+  }
+}
+
+/**
+ * Every gift the client saw accepted is in the ledger exactly once (keys are unique there, so
+ * once means present), gifts the server took whose answer the run's end cut off are counted, and
+ * the ledger's invariants hold once the pending credits are rolled up.
+ */
+async function audit(testDb: TestDb, accepted: Set<string>, refused: number): Promise<string> {
+  const db = testDb.db;
+  const rows = await db.query<{ key: string }>(
+    `SELECT split_part(idempotency_key, ':', 3) AS key FROM ledger_transactions WHERE kind = 'gift'`,
+  );
+  const inLedger = new Set(rows.map((r) => r.key));
+  const missing = [...accepted].filter((k) => !inLedger.has(k)).length;
+  const unanswered = [...inLedger].filter((k) => !accepted.has(k)).length;
+  const ledger = new Ledger(db);
+  while ((await ledger.rollUp()) > 0);
+  let invariants = 'hold';
+  try {
+    await checkInvariants(db);
+  } catch (err) {
+    invariants = `BROKEN: ${String(err)}`;
+  }
+  return (
+    `${accepted.size} gifts accepted, ${rows.length} in the ledger (duplicate keys: ${rows.length - inLedger.size}), ` +
+    `${missing} accepted but missing, ${unanswered} taken as the run stopped (answer cut off), ${refused} refused; invariants ${invariants}`
+  );
+}

@@ -14,7 +14,7 @@ import { hashToken } from '../server/modules/auth/crypto';
 import { checkInvariants, Ledger } from '../server/modules/ledger';
 import { createTestDb, type TestDb } from '../server/testing/db';
 import { makeLive, makeUsers } from '../server/testing/people';
-import { cpuSeconds } from './cpu';
+import { cpuSeconds, cpuSecondsOf } from './cpu';
 import { startHelloWorld, startSite } from './servers';
 
 export interface ApiRow {
@@ -25,6 +25,9 @@ export interface ApiRow {
   'vs hello-world': string;
   errors: number;
   'server CPU µs/req': number;
+  /** Every PostgreSQL and Redis process together, per request (they share the two cores too). */
+  'PG CPU µs/req': number;
+  'Redis CPU µs/req': number;
 }
 
 interface Person {
@@ -77,31 +80,31 @@ interface Load {
   name: string;
   url: string;
   method?: 'GET' | 'POST';
-  /** Headers and body of the next request. */
-  next?: () => { headers: Record<string, string>; body?: string };
+  /** The headers of each connection: one person per connection, as with browsers. */
+  person?: () => Record<string, string>;
+  /** The body of each request. */
+  body?: () => string;
   /** Told of every answer with the body of the request it answers. */
   answered?: (status: number, body: string | undefined) => void;
 }
 
 async function load(l: Load, seconds: number, pid: number, connections: number) {
   const cpu0 = cpuSeconds(pid);
+  const [pg0, redis0] = [cpuSecondsOf('postgres'), cpuSecondsOf('redis-server')];
   const r = await autocannon({
     url: l.url,
     connections,
     pipelining: 1,
     duration: seconds,
+    ...(l.person ? { setupClient: (client: autocannon.Client) => client.setHeaders(l.person?.()) } : {}),
     requests: [
       {
         method: l.method ?? 'GET',
         setupRequest: (req: autocannon.Request, context: object) => {
-          const n = l.next?.();
-          if (!n) return req;
-          (context as { body?: string }).body = n.body;
-          return {
-            ...req,
-            headers: { ...n.headers, ...(n.body ? { 'content-type': 'application/json' } : {}) },
-            body: n.body,
-          };
+          if (!l.body) return req;
+          const body = l.body();
+          (context as { body?: string }).body = body;
+          return { ...req, headers: { ...req.headers, 'content-type': 'application/json' }, body };
         },
         onResponse: (status: number, _body: string, context: object) =>
           l.answered?.(status, (context as { body?: string }).body),
@@ -114,6 +117,8 @@ async function load(l: Load, seconds: number, pid: number, connections: number) 
     p99: r.latency.p99,
     errors: r.errors + r.non2xx + r.timeouts,
     cpuUs: ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total),
+    pgUs: ((cpuSecondsOf('postgres') - pg0) * 1e6) / Math.max(1, r.requests.total),
+    redisUs: ((cpuSecondsOf('redis-server') - redis0) * 1e6) / Math.max(1, r.requests.total),
   };
 }
 
@@ -142,22 +147,21 @@ export async function apiBench(
     if (!p) throw new Error('no people');
     return p;
   };
-  const signedIn = () => ({ headers: someone().headers });
+  const signedIn = () => someone().headers;
   const accepted = new Set<string>();
   let refused = 0;
   const loads: Load[] = [
     { id: 'hello', name: 'bare Fastify hello-world (baseline)', url: hello.url },
     { id: 'healthz', name: 'GET /healthz', url: `${site.url}/healthz` },
-    { id: 'me', name: 'GET /api/v1/me (signed in)', url: `${site.url}/api/v1/me`, next: signedIn },
+    { id: 'me', name: 'GET /api/v1/me (signed in)', url: `${site.url}/api/v1/me`, person: signedIn },
     {
       id: 'gifts',
       name: `POST /api/v1/gifts/send (${connections} senders, 1 host)`,
       url: `${site.url}/api/v1/gifts/send`,
       method: 'POST',
-      next: () => ({
-        headers: someone().headers,
-        body: JSON.stringify({ vid, gift_id: 3, count: 1, key: `bench-${randomBytes(8).toString('hex')}` }),
-      }),
+      person: signedIn,
+      body: () =>
+        JSON.stringify({ vid, gift_id: 3, count: 1, key: `bench-${randomBytes(8).toString('hex')}` }),
       answered: (status, body) => {
         if (status === 200 && body) accepted.add((JSON.parse(body) as { key: string }).key);
         else refused++;
@@ -168,7 +172,7 @@ export async function apiBench(
       id: 'wallet',
       name: 'GET /api/v1/wallet (signed in)',
       url: `${site.url}/api/v1/wallet`,
-      next: signedIn,
+      person: signedIn,
     },
   ];
   try {
@@ -180,6 +184,9 @@ export async function apiBench(
     let base = 0;
     for (const l of loads.filter((l) => l.id === 'hello' || !only || only.includes(l.id))) {
       const pid = l.url.startsWith(hello.url) ? hello.pid : site.pid;
+      // What earlier runs wrote is flushed now, not during this one (a checkpoint inside a run
+      // made whichever ran later look slower).
+      await testDb.db.query('CHECKPOINT');
       const r = await load(l, seconds, pid, connections);
       base ||= r.rps;
       const row: ApiRow = {
@@ -190,6 +197,8 @@ export async function apiBench(
         'vs hello-world': `${((r.rps / base) * 100).toFixed(0)}%`,
         errors: r.errors,
         'server CPU µs/req': Math.round(r.cpuUs),
+        'PG CPU µs/req': Math.round(r.pgUs),
+        'Redis CPU µs/req': Math.round(r.redisUs),
       };
       console.log('  ', JSON.stringify(row));
       rows.push(row);

@@ -40,6 +40,14 @@ interface Pending {
 const MAX_BATCH = 1000;
 /** Batches committing at once (they share no row: senders differ, hosts gain through pending rows). */
 const MAX_IN_FLIGHT = 4;
+/**
+ * While a batch commits, another starts only once this many gifts wait. A batch costs the
+ * database about a millisecond however small it is, and some 60 µs a gift (bench/_batch-cost in
+ * docs/decisions.md): batches of a dozen gifts cost it three times what batches of a hundred do
+ * per gift, and on a busy node that time is what every gift waits for. A lone gift still goes at
+ * once when nothing is committing.
+ */
+const MIN_FILL = 64;
 /** Account ids remembered (users who sent or received gifts lately); forgotten past this. */
 const KNOWN_ACCOUNTS = 100_000;
 
@@ -86,12 +94,22 @@ export class GiftBatcher {
     });
   }
 
-  /** Starts batches while fewer than MAX_IN_FLIGHT are committing. */
+  /**
+   * Starts batches while fewer than MAX_IN_FLIGHT are committing: at once when none is, else
+   * once MIN_FILL gifts wait (see MIN_FILL).
+   */
   #pump(): void {
-    while (this.#inFlight < MAX_IN_FLIGHT && this.#queue.length) {
-      // The queue is shared out evenly over the free slots: batches run side by side, each its
-      // own statement on its own connection, and one big batch would leave the other cores idle.
-      const size = Math.min(MAX_BATCH, Math.ceil(this.#queue.length / (MAX_IN_FLIGHT - this.#inFlight)));
+    while (
+      this.#inFlight < MAX_IN_FLIGHT &&
+      this.#queue.length &&
+      (this.#inFlight === 0 || this.#queue.length >= MIN_FILL)
+    ) {
+      // A long queue is shared out over the free slots: batches run side by side, each its own
+      // statement on its own connection, and one huge batch would leave the other cores idle.
+      const size = Math.min(
+        MAX_BATCH,
+        Math.max(MIN_FILL, Math.ceil(this.#queue.length / (MAX_IN_FLIGHT - this.#inFlight))),
+      );
       const batch: Pending[] = [];
       const rest: Pending[] = [];
       // One gift per sender and per key in a batch and across the batches in flight: a sender's

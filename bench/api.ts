@@ -82,10 +82,10 @@ interface Load {
   method?: 'GET' | 'POST';
   /** The headers of each connection: one person per connection, as with browsers. */
   person?: () => Record<string, string>;
-  /** The body of each request. */
-  body?: () => string;
-  /** Told of every answer with the body of the request it answers. */
-  answered?: (status: number, body: string | undefined) => void;
+  /** The body of each request, and a tag of it (told with its answer). */
+  body?: () => { body: string; tag: string };
+  /** Told of every answer with the tag of the request it answers. */
+  answered?: (status: number, tag: string | undefined) => void;
 }
 
 async function load(l: Load, seconds: number, pid: number, connections: number) {
@@ -102,12 +102,12 @@ async function load(l: Load, seconds: number, pid: number, connections: number) 
         method: l.method ?? 'GET',
         setupRequest: (req: autocannon.Request, context: object) => {
           if (!l.body) return req;
-          const body = l.body();
-          (context as { body?: string }).body = body;
+          const { body, tag } = l.body();
+          (context as { tag?: string }).tag = tag;
           return { ...req, headers: { ...req.headers, 'content-type': 'application/json' }, body };
         },
         onResponse: (status: number, _body: string, context: object) =>
-          l.answered?.(status, (context as { body?: string }).body),
+          l.answered?.(status, (context as { tag?: string }).tag),
       },
     ],
   });
@@ -149,6 +149,8 @@ export async function apiBench(
   };
   const signedIn = () => someone().headers;
   const accepted = new Set<string>();
+  const run = randomBytes(4).toString('hex');
+  let sent = 0;
   let refused = 0;
   const loads: Load[] = [
     { id: 'hello', name: 'bare Fastify hello-world (baseline)', url: hello.url },
@@ -160,10 +162,12 @@ export async function apiBench(
       url: `${site.url}/api/v1/gifts/send`,
       method: 'POST',
       person: signedIn,
-      body: () =>
-        JSON.stringify({ vid, gift_id: 3, count: 1, key: `bench-${randomBytes(8).toString('hex')}` }),
-      answered: (status, body) => {
-        if (status === 200 && body) accepted.add((JSON.parse(body) as { key: string }).key);
+      body: () => {
+        const key = `bench-${run}-${sent++}`;
+        return { body: `{"vid":"${vid}","gift_id":3,"count":1,"key":"${key}"}`, tag: key };
+      },
+      answered: (status, key) => {
+        if (status === 200 && key) accepted.add(key);
         else refused++;
       },
     },

@@ -33,10 +33,10 @@ const schema = z
     PUBLIC_BASE_URL: urlString.optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
-     * Share of ordinary answers logged at info (server/http/access-log.ts): server errors and slow
-     * answers always are, every answer at debug.
+     * Ordinary answers logged at info per second, at most (server/http/access-log.ts): server
+     * errors and slow answers always are, every answer at debug.
      */
-    LOG_SAMPLE: z.coerce.number().min(0).max(1).default(0.01),
+    LOG_REQUESTS_PER_SECOND: z.coerce.number().int().min(0).default(20),
     /** An answer slower than this many milliseconds is logged at warn. */
     LOG_SLOW_MS: z.coerce.number().int().positive().default(1000),
     /** A PostgreSQL server. Unset: embedded PGlite under DATA_DIR. */

@@ -30,26 +30,27 @@ async function app(opts: Omit<AccessLogOptions, 'debug'> & { level?: string }) {
 }
 
 describe('the access log', () => {
-  it('logs server errors and slow answers always, ordinary ones only as the sample says', async () => {
-    let draw = 0.5;
-    const { f, lines } = await app({ sample: 0.1, slowMs: 20, random: () => draw });
+  it('logs server errors and slow answers always, ordinary ones up to a budget a second', async () => {
+    let now = 10_000;
+    const { f, lines } = await app({ perSecond: 2, slowMs: 20, now: () => now });
     for (let i = 0; i < 5; i++) await f.inject('/ok');
-    expect(lines).toEqual([]);
-    draw = 0.05;
-    await f.inject('/ok');
-    draw = 0.5;
+    expect(lines.length).toBe(2);
     await f.inject('/fail');
     await f.inject('/slow');
+    now += 1000;
+    await f.inject('/ok');
     expect(lines.map((l) => [l.level, l.msg, l.res?.statusCode])).toEqual([
+      [30, 'request completed', 200],
       [30, 'request completed', 200],
       [50, 'boom', 500],
       [50, 'request errored', 500],
       [40, 'slow request', 200],
+      [30, 'request completed', 200],
     ]);
   });
 
   it('logs every request at debug', async () => {
-    const { f, lines } = await app({ sample: 0, slowMs: 1000, level: 'debug' });
+    const { f, lines } = await app({ perSecond: 0, slowMs: 1000, level: 'debug' });
     await f.inject('/ok');
     expect(lines.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
   });

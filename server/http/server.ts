@@ -20,9 +20,9 @@ export function createServer(config: Config, badUrlPage: () => PageHandler | nul
       if (err.code === 'FST_ERR_BAD_URL' && page && req.method === 'GET') return void page(req, reply);
       void (reply as FastifyReply).code(400).send(errorBody('validation_failed', DEFAULT_LOCALE));
     },
-    // One line per answer, sampled (server/http/access-log.ts), instead of two per request.
+    // One line per answer, a budget of them a second (server/http/access-log.ts), not two per request.
     logController: new AccessLog({
-      sample: config.LOG_SAMPLE,
+      perSecond: config.LOG_REQUESTS_PER_SECOND,
       slowMs: config.LOG_SLOW_MS,
       debug: config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace',
     }),

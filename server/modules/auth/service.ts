@@ -177,15 +177,15 @@ export class AuthService {
    * anywhere are dropped from it, see SessionCache), else from the database.
    */
   async session(token: string): Promise<LiveSession | null> {
-    const hash = hashToken(token);
-    const key = hash.toString('base64');
-    const cached = this.site.sessions?.get(key);
+    // Kept by the token itself (this process's memory holds requests' tokens anyway); only the
+    // database sees just its hash.
+    const cached = this.site.sessions?.get(token);
     if (cached !== undefined) return cached || null;
-    const row = await authRepo.liveSession(this.db, hash);
+    const row = await authRepo.liveSession(this.db, hashToken(token));
     const session = row
       ? { id: row.id, uid: row.uid, deviceId: row.device_id, expiresAt: row.expires_at.getTime() }
       : null;
-    this.site.sessions?.set(key, session);
+    this.site.sessions?.set(token, session);
     return session;
   }
 

@@ -18,7 +18,7 @@ export interface SessionCacheOptions {
 }
 
 /**
- * Sessions by token hash, kept in this process for a short while, so that a signed-in request
+ * Sessions by token, kept in this process for a short while, so that a signed-in request
  * does not cost a database round trip. Ending a session must still take effect at once on every
  * node: `forget` drops it here, and the wiring calls it for every session ended on this node
  * (before the end is announced) and for every end announced on the bus by others. A lost

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import type { Bus } from '../../realtime/bus';
 import { existingLive, type LiveDirectory } from '../live';
 import { GiftBatcher, type Ledger } from '../ledger';
+import { Recent } from '../../infra/recent';
 import { giftRepo } from './repo';
 
 export type { Gift };
@@ -19,8 +20,9 @@ export { MAX_COMBO };
  */
 export class GiftService {
   readonly #batcher: GiftBatcher;
-  #catalogue: { at: number; gifts: Gift[] } | null = null;
-  #stickers: { at: number; list: Sticker[] } | null = null;
+  /** The catalogue and the stickers, read once a minute (every room asks; a first rush shares one read). */
+  readonly #catalogue = new Recent<'gifts', Gift[]>({ ttlMs: 60_000 });
+  readonly #stickers = new Recent<'stickers', Sticker[]>({ ttlMs: 60_000 });
 
   constructor(
     private readonly db: Db,
@@ -46,19 +48,13 @@ export class GiftService {
   }
 
   /** Every active gift of the catalogue (cached for a minute: every room asks). */
-  async catalogue(): Promise<Gift[]> {
-    if (this.#catalogue && Date.now() - this.#catalogue.at < 60_000) return this.#catalogue.gifts;
-    const gifts = await giftRepo.activeGifts(this.db);
-    this.#catalogue = { at: Date.now(), gifts };
-    return gifts;
+  catalogue(): Promise<Gift[]> {
+    return this.#catalogue.get('gifts', () => giftRepo.activeGifts(this.db));
   }
 
   /** The sticker set (spec giftV2H5/giftStickers), cached like the gift wall. */
-  async stickers(): Promise<Sticker[]> {
-    if (this.#stickers && Date.now() - this.#stickers.at < 60_000) return this.#stickers.list;
-    const list = await giftRepo.activeStickers(this.db);
-    this.#stickers = { at: Date.now(), list };
-    return list;
+  stickers(): Promise<Sticker[]> {
+    return this.#stickers.get('stickers', () => giftRepo.activeStickers(this.db));
   }
 
   async hasSticker(id: number): Promise<boolean> {
@@ -90,10 +86,11 @@ export class GiftService {
       coins,
       diamonds: applyRatio(coins, this.opts.diamondsPerCoin),
     });
-    // Paid: from here on nothing may answer as a failure, or the sender would pay again. A room
-    // that does not hear of the gift loses its animation, not anyone's coins.
+    // Paid: from here on nothing may answer as a failure, or the sender would pay again. The
+    // answer goes as soon as the batch committed; the room hears of the gift meanwhile (one that
+    // does not loses its animation, not anyone's coins).
     if (!receipt.replay)
-      await this.bus
+      void this.bus
         .publish(req.vid, {
           t: 'gift',
           from: { uid: who.uid, name: who.name, role: 'viewer' },

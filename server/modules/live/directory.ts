@@ -21,6 +21,8 @@ const MAX_ENTRIES = 10_000;
  */
 export class LiveDirectory {
   readonly #entries = new Map<string, LiveEntry>();
+  /** Reads under way: a popular room's first gifts and messages share one. */
+  readonly #reading = new Map<string, Promise<LiveEntry>>();
 
   constructor(private readonly db: Db) {}
 
@@ -51,7 +53,15 @@ export class LiveDirectory {
     }
   }
 
-  async #read(vid: string): Promise<LiveEntry> {
+  #read(vid: string): Promise<LiveEntry> {
+    const pending = this.#reading.get(vid);
+    if (pending) return pending;
+    const reading = this.#load(vid).finally(() => this.#reading.delete(vid));
+    this.#reading.set(vid, reading);
+    return reading;
+  }
+
+  async #load(vid: string): Promise<LiveEntry> {
     const live = await existingLive(this.db, vid);
     const entry: LiveEntry = {
       uid: live.uid,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { AppError, ERRORS, type ErrorBody, type ErrorName } from '../../common/errors';
 import type { Locale } from '../../common/locales';
 import { translate } from '../i18n';
@@ -9,6 +10,24 @@ export function ok<T>(data: T): { status: 200; data: T } {
 
 // The envelope's schemas are the API contract's (common/api); routes and OpenAPI use them.
 export { errorSchema, okSchema } from '../../common/api/envelope';
+
+/**
+ * A reply serializer (`reply.serializer(…)`) for success answers whose data is kept in memory and
+ * sent many times (a cached page): the JSON is made once per data object, checked against the
+ * schema as the route's own serializer would, instead of on every request. The data must not
+ * change afterwards: kept values are replaced, never edited.
+ */
+export function serializeOnce(schema: z.ZodType): (payload: { status: 200; data: object }) => string {
+  const made = new WeakMap<object, string>();
+  return (payload) => {
+    let json = made.get(payload.data);
+    if (json === undefined) {
+      json = JSON.stringify(z.encode(schema, payload));
+      made.set(payload.data, json);
+    }
+    return json;
+  };
+}
 
 /** Failure body in the reader's language. */
 export function errorBody(name: ErrorName, locale: Locale, details?: unknown): ErrorBody {

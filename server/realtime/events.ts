@@ -27,14 +27,14 @@ export interface SessionsEndedSignal {
 }
 
 /**
- * Between nodes only, on USERS_TOPIC (server/realtime/users-topic.ts): what these people show of
- * themselves changed (profile, follow counts); every node drops what it kept of them.
+ * Between nodes only, on a change topic (server/realtime/changes.ts): what nodes keep of these
+ * people changed (their profile, their wallet); every node drops it.
  */
-export interface UsersChangedSignal {
-  t: 'users-changed';
+export interface ChangedSignal {
+  t: 'changed';
   room: string;
   uids: number[];
 }
 
 /** Ephemeral messages on the bus, not kept in history. */
-export type Signal = CountEvent | KickSignal | SessionsEndedSignal | UsersChangedSignal;
+export type Signal = CountEvent | KickSignal | SessionsEndedSignal | ChangedSignal;

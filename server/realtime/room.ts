@@ -121,8 +121,8 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
 
   #receive(event: RoomEvent | Signal, json: string): void {
     if (event.t === 'kick') return this.onKick(event.uid);
-    // The sessions' and users' topics', never a room's.
-    if (event.t === 'sessions-ended' || event.t === 'users-changed') return;
+    // The sessions' and change topics', never a room's.
+    if (event.t === 'sessions-ended' || event.t === 'changed') return;
     if (event.t === 'count') {
       // Nodes signal totals concurrently: one computed before the last applied is stale.
       if (event.seq !== undefined) {

@@ -47,7 +47,7 @@ export async function registerApiRoutes(
   await app.register(socialRoutes(s.social, s.users));
   await app.register(roomRoutes(s.room, limitScale));
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
-  await app.register(ledgerRoutes({ db, ledger: s.ledger }));
+  await app.register(ledgerRoutes({ wallets: s.wallets }));
   await app.register(
     paymentRoutes({
       payments: s.payments,

@@ -16,7 +16,7 @@ import {
 } from '../modules/auth';
 import { ChatService } from '../modules/chat';
 import { GiftService } from '../modules/gifts';
-import { Ledger } from '../modules/ledger';
+import { Ledger, WalletView } from '../modules/ledger';
 import { LiveService, DEFAULT_VIEWER_LIMITS, LiveDirectory } from '../modules/live';
 import { NewsService } from '../modules/news';
 import { type PaymentProvider, SandboxProvider, PaymentService, StripeProvider } from '../modules/payments';
@@ -27,7 +27,13 @@ import { CashoutService, WalletService } from '../modules/wallet';
 import type { AppDeps, Infra } from './infra';
 import type { Realtime } from './realtime';
 import { SESSIONS_TOPIC } from '../realtime/sessions';
-import { announceUsersChanged, onUsersChanged } from '../realtime/users-topic';
+import {
+  announceChanged,
+  onChanged,
+  USERS_TOPIC,
+  WALLETS_TOPIC,
+  type ChangeTopic,
+} from '../realtime/changes';
 import { MeService } from '../modules/me';
 import { isStaff } from '../modules/staff';
 
@@ -45,28 +51,39 @@ export async function buildServices(
   const { kv } = infra;
   const { bus } = rt;
   const news = new NewsService(db);
-  // What people show of themselves is kept by several services on each node; a change is
-  // dropped here at once and announced to every other node (server/realtime/users-topic.ts).
-  const forgetters: ((uids: readonly number[]) => void)[] = [];
-  const forget = (uids: readonly number[]) => forgetters.forEach((f) => f(uids));
-  const watchUsers = onUsersChanged(bus, forget);
-  app.addHook('onClose', async () => watchUsers.close());
-  const changed = (uids: number[]) => {
-    forget(uids);
-    announceUsersChanged(bus, uids).catch((err: unknown) =>
-      app.log.error({ err }, 'announcing changed people failed'),
-    );
+  // What people show of themselves, and their wallets, are kept by services on each node; a
+  // change is dropped here at once and announced to every other node (server/realtime/changes.ts).
+  const changes = (topic: ChangeTopic) => {
+    const forgetters: ((uids: readonly number[]) => void)[] = [];
+    const forget = (uids: readonly number[]) => forgetters.forEach((f) => f(uids));
+    const watch = onChanged(bus, topic, forget);
+    app.addHook('onClose', async () => watch.close());
+    return {
+      forgetters,
+      changed: (uids: number[]) => {
+        forget(uids);
+        announceChanged(bus, topic, uids).catch((err: unknown) =>
+          app.log.error({ err, topic }, 'announcing a change failed'),
+        );
+      },
+    };
   };
+  const people = changes(USERS_TOPIC);
+  const walletChanges = changes(WALLETS_TOPIC);
+  const changed = people.changed;
   const users = new UsersService(db, infra.files, { changed });
   const signIn = await signInServices(app, deps, infra, rt, metrics);
   // The room owns the host's blocks; live and chat ask it (it is built below, used only later).
   const isBlocked = (host: number, uid: number): Promise<boolean> => room.isBlocked(host, uid);
   const live = liveService(app, deps, infra, rt, isBlocked);
-  const ledger = new Ledger(db);
+  const ledger = new Ledger(db, { changed: walletChanges.changed });
+  const wallets = new WalletView(db);
+  walletChanges.forgetters.push((uids) => wallets.forget(uids));
   const directory = new LiveDirectory(db);
   const gifts = new GiftService(db, ledger, bus, directory, {
     diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN,
     log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
+    walletsChanged: walletChanges.changed,
   });
   const chat = new ChatService(kv, bus, {
     directory,
@@ -88,7 +105,7 @@ export async function buildServices(
     ]);
     return { staff, follower_count: counts.follower_count, following_count: counts.following_count };
   });
-  forgetters.push(
+  people.forgetters.push(
     (uids) => users.forget(uids),
     (uids) => me.forget(uids),
   );
@@ -110,6 +127,7 @@ export async function buildServices(
     me,
     live,
     ledger,
+    wallets,
     gifts,
     chat,
     social,

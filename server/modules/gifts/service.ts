@@ -34,9 +34,14 @@ export class GiftService {
      * Diamonds per coin as an exact ratio: the host gets coins × rate rounded down, which is
      * zero for a one-coin gift at a rate below one (not forced up to one: the rate is the rule).
      */
-    private readonly opts: { diamondsPerCoin: Ratio; log?: (err: unknown) => void },
+    private readonly opts: {
+      diamondsPerCoin: Ratio;
+      log?: (err: unknown) => void;
+      /** Told of the senders and hosts whose wallets a batch of gifts touched (GiftBatcher). */
+      walletsChanged?: (uids: number[]) => void;
+    },
   ) {
-    this.#batcher = new GiftBatcher(db);
+    this.#batcher = new GiftBatcher(db, { changed: opts.walletsChanged });
   }
 
   /**

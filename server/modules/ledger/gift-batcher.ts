@@ -71,7 +71,13 @@ export class GiftBatcher {
   readonly #known = new Map<string, number>();
   #system: { spend: number; mint: number } | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly opts: {
+      /** Told, once a batch committed, of the senders and hosts whose wallets it touched. */
+      changed?: (uids: number[]) => void;
+    } = {},
+  ) {}
 
   async send(order: GiftOrder): Promise<GiftReceipt> {
     checkAmount(order.coins, 'coins');
@@ -144,6 +150,12 @@ export class GiftBatcher {
   async #settle(batch: Pending[], again = false): Promise<void> {
     try {
       const results = await this.#commit(batch.map((p) => p.order));
+      // Before anyone hears their gift was paid: a wallet read after the answer is a fresh one.
+      const touched = new Set<number>();
+      batch.forEach((p, i) => {
+        if (!(results[i] instanceof Error)) touched.add(p.order.sender).add(p.order.host);
+      });
+      if (touched.size) this.opts.changed?.([...touched]);
       batch.forEach((p, i) => {
         const r = results[i];
         if (r instanceof Error) p.reject(r);

@@ -4,3 +4,4 @@ export { checkInvariants } from './invariants';
 export { checkAmount, Ledger, type LockedAccounts } from './ledger';
 export type { Currency } from './repo';
 export { ledgerRoutes } from './routes';
+export { WalletView, type WalletPage } from './wallet-view';

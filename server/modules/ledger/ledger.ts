@@ -66,7 +66,19 @@ export function checkAmount(amount: number, field = 'amount'): void {
 export class Ledger {
   readonly #system = new Map<string, number>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly opts: {
+      /** Told, once a movement committed, of the people whose wallets it touched. */
+      changed?: (uids: number[]) => void;
+    } = {},
+  ) {}
+
+  #changed(refs: Iterable<AccountRef>): void {
+    const uids = new Set<number>();
+    for (const ref of refs) if ('uid' in ref) uids.add(ref.uid);
+    if (uids.size) this.opts.changed?.([...uids]);
+  }
 
   /**
    * An account's id, created on first use. Created outside the movement's transaction (an empty
@@ -88,13 +100,15 @@ export class Ledger {
   /** Makes the movement once; a retry with the same key answers the first one (`replay`). */
   async post(m: Movement): Promise<{ txId: number; replay: boolean }> {
     const legs = await this.#legs(m, (ref) => this.accountId(ref));
-    return this.db.transaction((tx) =>
+    const done = await this.db.transaction((tx) =>
       this.#move(tx, m, legs, async (ids) => {
         await ledgerRepo.lockAccounts(tx, ids);
         // Credits still pending count: into the balances before anything is taken from them.
         await ledgerRepo.rollUp(tx, ids);
       }),
     );
+    if (!done.replay) this.#changed(m.postings.flatMap((p) => [p.from, p.to]));
+    return done;
   }
 
   /**
@@ -119,7 +133,7 @@ export class Ledger {
       return id;
     };
     const sorted = [...new Set(ids.values())].sort((a, b) => a - b);
-    return this.db.transaction(async (tx) => {
+    const done = await this.db.transaction(async (tx) => {
       await ledgerRepo.lockAccounts(tx, sorted);
       await ledgerRepo.rollUp(tx, sorted);
       return work(tx, {
@@ -127,6 +141,9 @@ export class Ledger {
         post: async (m) => this.#move(tx, m, await this.#legs(m, async (ref) => idOf(ref))),
       });
     });
+    // Whatever the work moved, it moved between these accounts (idOf refuses any other).
+    this.#changed(refs);
+    return done;
   }
 
   /** A movement's postings with their accounts, checked (positive amounts, never user to user). */

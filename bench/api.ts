@@ -10,11 +10,10 @@
 // share the two cores.
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { hashToken } from '../server/modules/auth/crypto';
 import { checkInvariants, Ledger } from '../server/modules/ledger';
 import { createTestDb, type TestDb } from '../server/testing/db';
-import { makeLive, makeUsers } from '../server/testing/people';
 import { cpuSeconds, cpuSecondsOf } from './cpu';
+import { seedRoom, type Person } from './people';
 import { startHelloWorld, startSite } from './servers';
 
 export interface ApiRow {
@@ -28,50 +27,6 @@ export interface ApiRow {
   /** Every PostgreSQL and Redis process together, per request (they share the two cores too). */
   'PG CPU µs/req': number;
   'Redis CPU µs/req': number;
-}
-
-interface Person {
-  uid: number;
-  headers: Record<string, string>;
-}
-
-/** `n` people with a live session each (what a sign-in leaves behind), and one live host. */
-async function seed(testDb: TestDb, n: number, origin: string): Promise<{ people: Person[]; vid: string }> {
-  const db = testDb.db;
-  const [host = 0, ...uids] = await makeUsers(db, n + 1);
-  const vid = await makeLive(db, host, { leaseMs: 3_600_000 });
-  const ledger = new Ledger(db);
-  const people: Person[] = [];
-  for (const uid of uids) {
-    const token = randomBytes(32).toString('base64url');
-    const csrf = randomBytes(16).toString('base64url');
-    await db.query(
-      `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at)
-       VALUES ($1, $2, $3, true, now() + interval '1 day')`,
-      [hashToken(token), uid, `bench-device-${uid}`],
-    );
-    await ledger.post({
-      kind: 'grant',
-      key: `bench-grant-${uid}`,
-      postings: [
-        {
-          from: { system: 'promotions', currency: 'coin' },
-          to: { uid, currency: 'coin' },
-          amount: 100_000_000,
-        },
-      ],
-    });
-    people.push({
-      uid,
-      headers: {
-        cookie: `sid=${token}; csrf=${csrf}`,
-        'x-csrf-token': csrf,
-        origin,
-        'accept-language': 'en',
-      },
-    });
-  }
-  return { people, vid };
 }
 
 interface Load {
@@ -133,7 +88,7 @@ export async function apiBench(
   const testDb = await createTestDb();
   const port = 3912;
   const origin = `http://127.0.0.1:${port}`;
-  const { people, vid } = await seed(testDb, connections, origin);
+  const { people, vid } = await seedRoom(testDb, connections, origin, 100_000_000);
   const site = await startSite(port, {
     DATABASE_URL: testDb.url ?? '',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),

@@ -4,10 +4,8 @@
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { rawSubscriber } from './raw-ws';
 
-const ROOM = 'benchroom1';
-
 export type ClientsRequest =
-  | { type: 'open'; impl: string; port: number; count: number }
+  | { type: 'open'; impl: string; port: number; room: string; count: number }
   | { type: 'reset'; messages: number }
   | { type: 'report' }
   | { type: 'close' };
@@ -31,8 +29,8 @@ function record(text: string, at: number): void {
 
 const sockets: { close(): void }[] = [];
 
-async function openWs(port: number, gateway: boolean): Promise<void> {
-  const socket = await rawSubscriber(port, gateway ? ROOM : null, record, now);
+async function openWs(port: number, room: string | null): Promise<void> {
+  const socket = await rawSubscriber(port, room, record, now);
   sockets.push({ close: () => socket.destroy() });
 }
 
@@ -57,7 +55,7 @@ process.on('message', (m: ClientsRequest) => {
         const wave = Math.min(200, m.count - i);
         await Promise.all(
           Array.from({ length: wave }, () =>
-            m.impl === 'socketio' ? openIo(m.port) : openWs(m.port, m.impl === 'gateway'),
+            m.impl === 'socketio' ? openIo(m.port) : openWs(m.port, m.impl === 'gateway' ? m.room : null),
           ),
         );
       }

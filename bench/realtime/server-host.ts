@@ -1,20 +1,16 @@
-// A child process serving one room over WebSockets with one of three fan-outs, so the realtime
-// bench can read its CPU and memory apart from the subscribers:
+// A child process serving one room over WebSockets with one of the baselines' fan-outs, so the
+// realtime bench can read its CPU and memory apart from the subscribers (our gateway is the site
+// itself, see bench/realtime.ts):
 //   ws        a bare `ws` loop: each message sent as its own frame to every socket
 //   socketio  Socket.IO's room broadcast (websocket transport only)
-//   gateway   our /ws gateway (server/realtime), in-process bus
 // Publishers send {t:'chat', room, text}; the text carries a sequence number and send time.
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server as SocketIo } from 'socket.io';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { MemoryBus } from '../../server/realtime/bus';
-import { Gateway } from '../../server/realtime/gateway';
-import { MemoryPresence } from '../../server/realtime/presence';
 
 export const ROOM = 'benchroom1';
-const impl = process.env.IMPL ?? 'gateway';
+const impl = process.env.IMPL ?? 'ws';
 const server = createServer((_req, res) => res.end());
 
 if (impl === 'ws') {
@@ -30,7 +26,7 @@ if (impl === 'ws') {
       for (const s of sockets) s.send(json);
     });
   });
-} else if (impl === 'socketio') {
+} else {
   const io = new SocketIo(server, { transports: ['websocket'], perMessageDeflate: false });
   io.on('connection', (socket) => {
     void socket.join(ROOM);
@@ -38,25 +34,6 @@ if (impl === 'ws') {
       io.to(ROOM).emit('chat', { t: 'chat', room: ROOM, text: msg.text }),
     );
   });
-} else {
-  const bus = new MemoryBus();
-  const gateway = new Gateway({
-    bus,
-    presence: new MemoryPresence(),
-    node: 'bench',
-    identify: async () => ({ uid: 1, name: 'bench', staff: false }),
-    allowOrigin: () => true,
-    canJoin: async () => 'viewer' as const,
-    act: async (who, msg) =>
-      bus.publish(msg.room, {
-        t: 'chat',
-        mid: randomBytes(4).toString('hex'),
-        from: { uid: who?.uid ?? 0, name: who?.name ?? '', role: 'viewer' },
-        text: msg.t === 'chat' ? msg.text : '',
-        mentions: [],
-      }),
-  });
-  gateway.attach(server);
 }
 
 server.listen(0, '127.0.0.1', () => {

@@ -42,6 +42,9 @@ export interface RealtimeRow {
   /** Both subscriber processes together (they share this machine's two cores with the server). */
   subscribersCpuPct: number;
   idleKbPerConnection: number;
+  /** The site's own account (/metrics): mean pass over the room's subscribers, chat it shed. */
+  passMs?: number;
+  shed?: number;
 }
 
 const NAMES: Record<string, string> = {
@@ -74,6 +77,8 @@ interface Served {
   rss(): Promise<number>;
   /** The chatters (`n` connections taking turns). */
   publishers(n: number): Promise<Publishers>;
+  /** What the server says of its fan-out (the site's /metrics), if it says anything. */
+  account?(): Promise<{ passMs: number; shed: number }>;
   stop(): Promise<void>;
 }
 
@@ -134,6 +139,19 @@ async function startSiteRoom(chatters: number): Promise<Served> {
     rss: async () => rssOf(site.pid),
     publishers: (n) =>
       turns(Array.from({ length: n }, (_, i) => sitePublisher(port, vid, people[i % people.length]))),
+    async account() {
+      const text = await (await fetch(`${origin}/metrics`)).text();
+      const value = (name: string) =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith(name))
+          .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+      const passes = value('realtime_room_pass_seconds_count');
+      return {
+        passMs: passes ? Number(((value('realtime_room_pass_seconds_sum') / passes) * 1000).toFixed(1)) : 0,
+        shed: value('realtime_chat_shed_total'),
+      };
+    },
     async stop() {
       await site.stop();
       await testDb.drop();
@@ -230,6 +248,13 @@ async function measure(
     await new Promise((r) => setTimeout(r, 1500));
     const mem1 = await server.rss();
     const pub = await server.publishers(chatters);
+    // Warm-up, the same for every fan-out: two messages from each chatter at the steady rate (a
+    // real room is warm: its first messages paid for caches, connections and compiled code).
+    for (let i = 0; i < 2 * chatters; i++) {
+      pub.send(`warm-up:${i}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
     const messages = rate * seconds;
     await all({ type: 'reset', messages }, 'reset');
     const cpu0 = cpuSplit(server.pid);
@@ -265,6 +290,7 @@ async function measure(
     const cpu1 = cpuSplit(server.pid);
     const clientCpu = clients.reduce((n, c) => n + cpuSeconds(c.pid ?? 0), 0) - clientCpu0;
     const report = merge(reports);
+    const account = await server.account?.();
     const perSeq = report.perSeq;
     const samples = report.samples;
     pub.close();
@@ -283,6 +309,7 @@ async function measure(
       serverCpuPct: Math.round(((cpu1.user + cpu1.system - cpu0.user - cpu0.system) / elapsed) * 100),
       subscribersCpuPct: Math.round((clientCpu / elapsed) * 100),
       idleKbPerConnection: Number(((mem1 - mem0) / count / 1024).toFixed(1)),
+      ...account,
     };
   } finally {
     for (const c of clients) c.kill();

@@ -31,7 +31,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const infra = openInfra(deps);
   const services = await buildServices(app, deps, infra, rt, metrics);
   const jobs = await startJobs(app, services);
-  const gateway = attachGateway(app, { config, db, rt, ...services });
+  const gateway = attachGateway(app, { config, db, rt, metrics, ...services });
   // Before the HTTP server closes: it waits for every connection to end, and upgraded WebSockets
   // only end when the gateway drops them (their clients then reconnect to another node).
   app.addHook('preClose', async () => {

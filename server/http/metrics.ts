@@ -45,7 +45,31 @@ export function createMetrics() {
     labelNames: ['action'] as const,
     registers: [registry],
   });
-  return { registry, httpDuration, ssrRenders, clientErrors, authLimitTrips, authPassed, authBudgetUsed };
+  // The live rooms' fan-out (server/realtime/room.ts): alert on any increase of shed chat with
+  // reason node_behind (this node cannot keep up with its rooms: add nodes), and watch the passes.
+  const chatShed = new Counter({
+    name: 'realtime_chat_shed_total',
+    help: 'Chat messages not sent to a subscriber: it was too far behind (slow_subscriber), or this node was (node_behind)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const roomPass = new Histogram({
+    name: 'realtime_room_pass_seconds',
+    help: "How long a pass writing a room's new events to its subscribers here took",
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  return {
+    registry,
+    httpDuration,
+    ssrRenders,
+    clientErrors,
+    authLimitTrips,
+    authPassed,
+    authBudgetUsed,
+    chatShed,
+    roomPass,
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

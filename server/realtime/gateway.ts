@@ -6,7 +6,7 @@ import { CLOSE_SESSION_ENDED } from '../../common/realtime';
 import type { Bus } from './bus';
 import { clientMessage, type ClientMessage, type RoomEvent, type ServerReply } from './events';
 import { PRESENCE_TTL_MS, type Presence } from './presence';
-import { LocalRoom, textFrame, type Subscriber } from './room';
+import { LocalRoom, textFrame, type RoomHooks, type Subscriber } from './room';
 import { SESSIONS_TOPIC } from './sessions';
 
 /** Who a connection belongs to (null: a visitor, who may watch and read but not write). */
@@ -56,6 +56,8 @@ export interface GatewayOptions {
     who: Identity | null,
     msg: Extract<ClientMessage, { t: 'chat' | 'delete' | 'warn' }>,
   ): Promise<RoomEvent>;
+  /** Told of each room's passes and of chat left out for subscribers or a node that fall behind. */
+  roomHooks?: RoomHooks;
   log?: (err: unknown) => void;
 }
 
@@ -110,6 +112,10 @@ class Connection implements Subscriber {
     readonly ws: WebSocket,
     readonly who: Identity | null,
   ) {}
+
+  backlog(): number {
+    return this.ws.bufferedAmount;
+  }
 
   sendFrame(frame: Buffer): boolean {
     if (this.ws.bufferedAmount > MAX_BUFFERED) {
@@ -337,7 +343,10 @@ export class Gateway {
     if ((await this.opts.canJoin(name, c.who)) === 'host') c.hosting.add(name);
     let room = this.#rooms.get(name);
     if (!room)
-      this.#rooms.set(name, (room = new LocalRoom(name, this.opts.bus, (uid) => this.#kick(name, uid))));
+      this.#rooms.set(
+        name,
+        (room = new LocalRoom(name, this.opts.bus, (uid) => this.#kick(name, uid), this.opts.roomHooks)),
+      );
     c.rooms.add(name);
     // Counted while awaiting, so the room is not closed as empty under a join in progress.
     room.joining++;

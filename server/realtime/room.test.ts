@@ -1,14 +1,29 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryBus } from './bus';
 import type { RoomEventBody } from './events';
-import { LocalRoom, type Subscriber } from './room';
+import {
+  LocalRoom,
+  MAX_CHAT_BEHIND,
+  SHED_BACKLOG,
+  type RoomHooks,
+  type ShedReason,
+  type Subscriber,
+} from './room';
 
 /** A subscriber that keeps the frames written to it, and the events in them in order. */
 class Recorder implements Subscriber {
   readonly frames: Buffer[] = [];
+  /** What its connection has not taken yet (a test sets it). */
+  behind = 0;
+  /** Time each write takes (a test slows the node down with it). */
+  writeMs = 0;
   sendFrame(frame: Buffer): boolean {
     this.frames.push(frame);
+    if (this.writeMs) vi.setSystemTime(Date.now() + this.writeMs);
     return true;
+  }
+  backlog(): number {
+    return this.behind;
   }
   /** The frames' items (payloads here are under 64 KB: a 2- or 4-byte header). */
   items(): { t: string; text?: string; viewers?: number }[] {
@@ -43,9 +58,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function roomWith(n: number) {
+const gift: RoomEventBody = {
+  t: 'gift',
+  from: { uid: 2, name: 'b', role: 'viewer' },
+  gift_id: 3,
+  count: 1,
+  coins: 10,
+  tx_id: 1,
+};
+
+function roomWith(n: number, hooks: RoomHooks = {}) {
   const bus = new MemoryBus();
-  const room = new LocalRoom('roomA1', bus);
+  const room = new LocalRoom('roomA1', bus, undefined, hooks);
   const subs = Array.from({ length: n }, () => new Recorder());
   for (const s of subs) room.add(s);
   return { bus, room, subs };
@@ -119,6 +143,56 @@ describe('a room on this node', () => {
     vi.runAllTimers();
     expect(gone?.frames).toHaveLength(0);
     expect(room.size).toBe(1499);
+    room.close();
+  });
+
+  it('a subscriber that does not keep up gets everything but chat until it catches up', async () => {
+    const shed: [ShedReason, number][] = [];
+    const { bus, room, subs } = roomWith(2, { shed: (reason, n) => shed.push([reason, n]) });
+    const [fast, slow] = subs;
+    if (!fast || !slow) throw new Error('two subscribers');
+    slow.behind = SHED_BACKLOG + 1;
+    await bus.publish('roomA1', chat('a'));
+    await bus.publish('roomA1', gift);
+    await bus.publish('roomA1', chat('b'));
+    vi.runAllTimers();
+    expect(fast.items().map((e) => e.t)).toEqual(['chat', 'gift', 'chat']);
+    expect(slow.items().map((e) => e.t)).toEqual(['gift']);
+    expect(shed).toEqual([['slow_subscriber', 2]]);
+    // Chat alone is not worth a frame to it.
+    await bus.publish('roomA1', chat('c'));
+    vi.runAllTimers();
+    expect(slow.frames).toHaveLength(1);
+    // Caught up: chat again.
+    slow.behind = 0;
+    await bus.publish('roomA1', chat('d'));
+    vi.runAllTimers();
+    expect(slow.texts()).toEqual(['d']);
+    room.close();
+  });
+
+  it('a node that falls behind sends only the newest chat, then all of it once it keeps up', async () => {
+    const shed: [ShedReason, number][] = [];
+    const { bus, room, subs } = roomWith(1, { shed: (reason, n) => shed.push([reason, n]) });
+    const [viewer] = subs;
+    if (!viewer) throw new Error('a subscriber');
+    // A pass that takes too long: the node is behind.
+    viewer.writeMs = 300;
+    await bus.publish('roomA1', chat('slow pass'));
+    vi.runAllTimers();
+    viewer.writeMs = 0;
+    for (let i = 0; i < MAX_CHAT_BEHIND + 5; i++) await bus.publish('roomA1', chat(`m${i}`));
+    await bus.publish('roomA1', gift);
+    vi.runAllTimers();
+    const texts = viewer.texts().slice(1);
+    expect(texts).toHaveLength(MAX_CHAT_BEHIND);
+    expect(texts[0]).toBe('m5');
+    expect(viewer.items().at(-1)?.t).toBe('gift');
+    expect(shed).toEqual([['node_behind', 5]]);
+    // That pass was quick: everything again.
+    for (let i = 0; i < MAX_CHAT_BEHIND + 5; i++) await bus.publish('roomA1', chat(`n${i}`));
+    vi.runAllTimers();
+    expect(viewer.texts().filter((t) => t?.startsWith('n'))).toHaveLength(MAX_CHAT_BEHIND + 5);
     room.close();
   });
 });

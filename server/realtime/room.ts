@@ -6,7 +6,38 @@ import { compareIds } from './events';
 export interface Subscriber {
   /** Writes one whole WebSocket frame; false when the connection is too far behind and is dropped. */
   sendFrame(frame: Buffer): boolean;
+  /** Bytes written to it that its connection has not taken yet (0 while it keeps up). */
+  backlog?(): number;
 }
+
+/** Why chat was left out of frames: a subscriber that does not keep up, or a node that does not. */
+export type ShedReason = 'slow_subscriber' | 'node_behind';
+
+/** What a room tells about its work (the gateway turns it into metrics). */
+export interface RoomHooks {
+  /** `n` chat messages were not sent to one subscriber (see SHED_BACKLOG, BEHIND_MS). */
+  shed?(reason: ShedReason, n: number): void;
+  /** A pass over `subscribers` took `ms`. */
+  pass?(ms: number, subscribers: number): void;
+}
+
+/**
+ * A subscriber with more than this waiting to be taken gets no chat until it catches up: gifts,
+ * host status, deletions, notices and counts still go, the chat it missed does not (a person
+ * cannot read a chat that outruns their connection anyway). Far below the point where the
+ * gateway drops a connection (MAX_BUFFERED there), so a slow phone stays in the room.
+ */
+export const SHED_BACKLOG = 64 * 1024;
+/**
+ * A pass longer than this means the node does not keep up with the room: until a pass is quick
+ * again, each frame carries only the newest MAX_CHAT_BEHIND chat messages (everything else in
+ * full), so frames stay small and the room's latency stays bounded instead of growing.
+ */
+export const BEHIND_MS = 250;
+export const MAX_CHAT_BEHIND = 20;
+
+/** Which chat a frame carries: all of it, only the newest (the node is behind), or none. */
+type ChatMode = 'all' | 'newest' | 'none';
 
 /** An unmasked WebSocket text frame (RFC 6455 §5.2), as a server sends: built once, sent to many. */
 export function textFrame(payload: Buffer): Buffer {
@@ -61,7 +92,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   readonly #subs = new Map<S, Cursor>();
   readonly #sub: Subscription;
   /** Events that came through, from absolute index #base on. */
-  #log: { id: string; json: string; at: number }[] = [];
+  #log: { id: string; json: string; at: number; chat: boolean }[] = [];
   #base = 0;
   /** The latest viewer count's JSON and its version; counts are coalesced to the latest. */
   #count: string | null = null;
@@ -73,8 +104,11 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   #passMin = Infinity;
   #passMinCount = Infinity;
   #timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
-  /** The last frame built, and for which stretch of the log (and count) it was. */
-  #frame: { from: number; to: number; count: number; bytes: Buffer } | null = null;
+  /** The last frame built, and for which stretch of the log (and count, and chat) it was. */
+  #frame: { from: number; to: number; count: number; mode: ChatMode; bytes: Buffer; shed: number } | null =
+    null;
+  /** The last pass was too long (BEHIND_MS): frames carry only the newest chat. */
+  #behind = false;
   /** Latest viewer count across nodes, as last signalled. */
   viewers = 0;
   /** Joins waiting for the subscription or history; the room is not closed meanwhile. */
@@ -85,6 +119,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
     bus: Bus,
     /** A host blocked someone: the gateway drops their connections here. */
     private readonly onKick: (uid: number) => void = () => undefined,
+    private readonly hooks: RoomHooks = {},
   ) {
     this.#sub = bus.subscribe(name, (event, json) => this.#receive(event, json));
   }
@@ -132,7 +167,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       this.viewers = event.viewers;
       this.#count = json;
       this.#countVersion++;
-    } else this.#log.push({ id: event.id, json, at: Date.now() });
+    } else this.#log.push({ id: event.id, json, at: Date.now(), chat: event.t === 'chat' });
     this.#wake();
   }
 
@@ -166,7 +201,11 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       if (it.done) return this.#end();
       const [s, cursor] = it.value;
       if (cursor.next < end || cursor.count !== this.#countVersion) {
-        s.sendFrame(this.#frameFor(cursor.next, end, cursor.count));
+        const slow = (s.backlog?.() ?? 0) > SHED_BACKLOG;
+        const mode: ChatMode = slow ? 'none' : this.#behind ? 'newest' : 'all';
+        const frame = this.#frameFor(cursor.next, end, cursor.count, mode);
+        if (frame.shed) this.hooks.shed?.(slow ? 'slow_subscriber' : 'node_behind', frame.shed);
+        if (frame.bytes) s.sendFrame(frame.bytes);
         cursor.next = end;
         cursor.count = this.#countVersion;
       }
@@ -181,6 +220,9 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   }
 
   #end(): void {
+    const took = Date.now() - this.#passStart;
+    this.#behind = took > BEHIND_MS;
+    this.hooks.pass?.(took, this.#subs.size);
     this.#pass = null;
     this.#trim();
     // Events or a count that came during the pass, after some subscribers were visited.
@@ -199,16 +241,34 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
     this.#base += drop;
   }
 
-  /** One frame of the events from `from` to `to` and, when `count` is not the latest, the count. */
-  #frameFor(from: number, to: number, count: number): Buffer {
+  /**
+   * One frame of the events from `from` to `to` and, when `count` is not the latest, the count;
+   * with `mode`, only the newest chat or none (`shed` says how many chat messages were left
+   * out). No bytes when nothing is left to send.
+   */
+  #frameFor(from: number, to: number, count: number, mode: ChatMode): { bytes: Buffer | null; shed: number } {
     const withCount = count !== this.#countVersion && this.#count !== null ? this.#countVersion : -1;
     const f = this.#frame;
-    if (f && f.from === from && f.to === to && f.count === withCount) return f.bytes;
-    const parts = this.#log.slice(from - this.#base, to - this.#base).map((e) => e.json);
+    if (f && f.from === from && f.to === to && f.count === withCount && f.mode === mode) return f;
+    const events = this.#log.slice(from - this.#base, to - this.#base);
+    let kept = events;
+    if (mode !== 'all') {
+      const chats = events.reduce((n, e) => n + (e.chat ? 1 : 0), 0);
+      let skip = mode === 'none' ? chats : Math.max(0, chats - MAX_CHAT_BEHIND);
+      if (skip) kept = events.filter((e) => !(e.chat && skip-- > 0));
+    }
+    const parts = kept.map((e) => e.json);
     if (withCount >= 0 && this.#count) parts.push(this.#count);
-    const bytes = textFrame(Buffer.from(`[${parts.join(',')}]`));
-    this.#frame = { from, to, count: withCount, bytes };
-    return bytes;
+    const frame = {
+      from,
+      to,
+      count: withCount,
+      mode,
+      bytes: parts.length ? textFrame(Buffer.from(`[${parts.join(',')}]`)) : null,
+      shed: events.length - kept.length,
+    };
+    this.#frame = frame.bytes ? { ...frame, bytes: frame.bytes } : null;
+    return frame;
   }
 
   close(): void {

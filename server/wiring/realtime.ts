@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
+import type { Metrics } from '../http/metrics';
 import type { Db } from '../db/client';
 import { SESSION_COOKIE, type AuthService, type SessionsEnded } from '../modules/auth';
 import type { ChatService } from '../modules/chat';
@@ -66,6 +67,7 @@ export function attachGateway(
     config: Config;
     db: Db;
     rt: Realtime;
+    metrics: Metrics;
     auth: AuthService;
     chat: ChatService;
     users: UsersService;
@@ -107,6 +109,10 @@ export function attachGateway(
     onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
     canJoin: (room, who) => chat.canJoin(room, who),
     act: (who, msg) => chat.act(who, msg),
+    roomHooks: {
+      shed: (reason, n) => deps.metrics.chatShed.inc({ reason }, n),
+      pass: (ms) => deps.metrics.roomPass.observe(ms / 1000),
+    },
     log: (err) => app.log.error({ err }, 'realtime action failed'),
   });
   gateway.attach(app.server);

@@ -7,15 +7,27 @@ import { compareIds } from './events';
 /**
  * Appends to the room's stream and publishes in one step, so every node sees a room's events in
  * stream order (two separate commands from two nodes could interleave). The stream keeps the
- * body; the published text is the whole event with its id and time.
+ * body; the published text is the whole event with its id and time. Several events of one room
+ * (those published in the same turn of this node's event loop: a batch of gifts) go in one call,
+ * in order.
  */
 const PUBLISH = `
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'b', ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-local ms = string.match(id, '^(%d+)')
-local json = '{"id":"' .. id .. '","at":' .. ms .. ',' .. string.sub(ARGV[1], 2)
-redis.call('PUBLISH', KEYS[2], json)
-return json`;
+local out = {}
+for i = 3, #ARGV do
+  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'b', ARGV[i])
+  local ms = string.match(id, '^(%d+)')
+  local json = '{"id":"' .. id .. '","at":' .. ms .. ',' .. string.sub(ARGV[i], 2)
+  redis.call('PUBLISH', KEYS[2], json)
+  out[#out + 1] = json
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return out`;
+
+/** Events of one room waiting for this turn's call (see PUBLISH). */
+interface Outbox {
+  bodies: string[];
+  waiting: { resolve: (e: RoomEvent) => void; reject: (err: unknown) => void }[];
+}
 
 /** A room's history outlives its broadcast by a week (replays may show chat later). */
 const STREAM_TTL_SECONDS = 7 * 24 * 3600;
@@ -40,6 +52,7 @@ export class RedisBus implements Bus {
   readonly #redis: Redis;
   readonly #sub: Redis;
   readonly #listeners = new Map<string, Entry>();
+  readonly #outboxes = new Map<string, Outbox>();
   #connectedBefore = false;
 
   constructor(
@@ -111,17 +124,37 @@ export class RedisBus implements Bus {
     }
   }
 
-  async publish(room: string, body: RoomEventBody): Promise<RoomEvent> {
-    const json = (await this.#redis.eval(
-      PUBLISH,
-      2,
-      this.prefix + room,
-      this.prefix + room,
-      JSON.stringify({ room, ...body }),
-      HISTORY_LENGTH,
-      STREAM_TTL_SECONDS,
-    )) as string;
-    return JSON.parse(json) as RoomEvent;
+  publish(room: string, body: RoomEventBody): Promise<RoomEvent> {
+    return new Promise((resolve, reject) => {
+      let outbox = this.#outboxes.get(room);
+      if (!outbox) {
+        this.#outboxes.set(room, (outbox = { bodies: [], waiting: [] }));
+        setImmediate(() => void this.#send(room));
+      }
+      outbox.bodies.push(JSON.stringify({ room, ...body }));
+      outbox.waiting.push({ resolve, reject });
+    });
+  }
+
+  /** One call for the room's events of this turn, each caller answered with its own. */
+  async #send(room: string): Promise<void> {
+    const outbox = this.#outboxes.get(room);
+    this.#outboxes.delete(room);
+    if (!outbox) return;
+    try {
+      const jsons = (await this.#redis.eval(
+        PUBLISH,
+        2,
+        this.prefix + room,
+        this.prefix + room,
+        HISTORY_LENGTH,
+        STREAM_TTL_SECONDS,
+        ...outbox.bodies,
+      )) as string[];
+      outbox.waiting.forEach((w, i) => w.resolve(JSON.parse(jsons[i] ?? 'null') as RoomEvent));
+    } catch (err) {
+      for (const w of outbox.waiting) w.reject(err);
+    }
   }
 
   async signal(event: Signal): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryBus } from './bus';
+import { MemoryBus, type Bus, type BusListener } from './bus';
 import type { RoomEventBody } from './events';
 import {
   LocalRoom,
@@ -193,6 +193,32 @@ describe('a room on this node', () => {
     for (let i = 0; i < MAX_CHAT_BEHIND + 5; i++) await bus.publish('roomA1', chat(`n${i}`));
     vi.runAllTimers();
     expect(viewer.texts().filter((t) => t?.startsWith('n'))).toHaveLength(MAX_CHAT_BEHIND + 5);
+    room.close();
+  });
+
+  it('does not send a joiner again what its history had, when it comes through only after the join', async () => {
+    // Redis: the history is read over one connection, the room's events come over another.
+    const bus = new MemoryBus();
+    const early = await bus.publish('roomB1', chat('in the history'));
+    let deliver: BusListener = () => undefined;
+    const late: Bus = {
+      publish: (room, body) => bus.publish(room, body),
+      signal: (e) => bus.signal(e),
+      history: (room, opts) => bus.history(room, opts),
+      close: () => bus.close(),
+      subscribe: (_room, listener) => {
+        deliver = listener;
+        return { ready: Promise.resolve(), close: () => undefined };
+      },
+    };
+    const room = new LocalRoom('roomB1', late);
+    const joiner = new Recorder();
+    room.add(joiner, early.id);
+    deliver(early, JSON.stringify(early));
+    const next = await bus.publish('roomB1', chat('after the join'));
+    deliver(next, JSON.stringify(next));
+    vi.runAllTimers();
+    expect(joiner.texts()).toEqual(['after the join']);
     room.close();
   });
 });

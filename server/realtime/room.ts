@@ -76,6 +76,12 @@ const RETAIN_MS = 10_000;
 interface Cursor {
   next: number;
   count: number;
+  /**
+   * The newest event its join's history had, until the log has passed it: an event the history
+   * read from the stream can reach this node's subscription only after the join (they come over
+   * two connections), and must not be sent twice.
+   */
+  seen?: string;
 }
 
 /**
@@ -140,13 +146,14 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   /**
    * Starts sending the room's live events to `s`: those after `seen`, the newest event its join's
    * history had (without it, every event that came through since: the history was empty). Events
-   * that came through while the history was being read are sent too, from the log.
+   * that came through while the history was being read are sent too, from the log; those the
+   * history had that come through only later are not.
    */
   add(s: S, seen?: string): void {
     let next = this.#base + this.#log.length;
     if (seen === undefined) next = this.#base;
     else while (next > this.#base && compareIds(this.#log[next - 1 - this.#base]?.id ?? '', seen) > 0) next--;
-    this.#subs.set(s, { next, count: this.#countVersion });
+    this.#subs.set(s, { next, count: this.#countVersion, ...(seen === undefined ? {} : { seen }) });
     if (next < this.#base + this.#log.length) this.#wake();
   }
 
@@ -200,6 +207,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       const it = pass.next();
       if (it.done) return this.#end();
       const [s, cursor] = it.value;
+      if (cursor.seen !== undefined) this.#skipSeen(cursor, end);
       if (cursor.next < end || cursor.count !== this.#countVersion) {
         const slow = (s.backlog?.() ?? 0) > SHED_BACKLOG;
         const mode: ChatMode = slow ? 'none' : this.#behind ? 'newest' : 'all';
@@ -217,6 +225,14 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       this.#timer = null;
       this.#step();
     });
+  }
+
+  /** Moves past events its join's history already had (see Cursor.seen). */
+  #skipSeen(cursor: Cursor, end: number): void {
+    const seen = cursor.seen ?? '';
+    while (cursor.next < end && compareIds(this.#log[cursor.next - this.#base]?.id ?? '', seen) <= 0)
+      cursor.next++;
+    if (cursor.next < end) delete cursor.seen;
   }
 
   #end(): void {

@@ -45,3 +45,37 @@ export const LIMITS = {
   /** Checkouts opened per buyer: each one is a call to the payment provider. */
   orderUser: { name: 'order:user', max: 30, windowSeconds: 3600 },
 } satisfies Record<string, Limit>;
+
+/**
+ * Fixed-window limits counted in this process: for checks on a hot path (every chat message)
+ * where a round trip to the shared store for each would cost more than the limit is worth. A
+ * person whose connections land on several nodes gets the limit on each; where that matters
+ * (sign-in, codes, money) use enforceLimits.
+ */
+export class LocalLimits {
+  readonly #windows = new Map<string, { until: number; count: number }>();
+  #swept = 0;
+
+  constructor(
+    private readonly scale = 1,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one for `key`; too_many_requests ('Please slow down') once over the limit. */
+  enforce(limit: Limit, key: string): void {
+    const now = this.now();
+    this.#sweep(now);
+    const name = `${limit.name}:${key}`;
+    let w = this.#windows.get(name);
+    if (!w || w.until <= now)
+      this.#windows.set(name, (w = { until: now + limit.windowSeconds * 1000, count: 0 }));
+    if (++w.count > Math.ceil(limit.max * this.scale)) throw new AppError('too_many_requests');
+  }
+
+  /** Drops windows that ended, now and then (a room of thousands leaves thousands behind). */
+  #sweep(now: number): void {
+    if (now - this.#swept < 10_000) return;
+    this.#swept = now;
+    for (const [name, w] of this.#windows) if (w.until <= now) this.#windows.delete(name);
+  }
+}

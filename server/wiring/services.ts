@@ -85,7 +85,7 @@ export async function buildServices(
     log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
     walletsChanged: walletChanges.changed,
   });
-  const chat = new ChatService(kv, bus, {
+  const chat = new ChatService(bus, {
     directory,
     room: { isBlocked },
     users,

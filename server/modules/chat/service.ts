@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import { escapeChat, unescapeChat } from '../../../common/realtime';
 import { cleanText } from '../../../common/text';
-import type { Kv } from '../../infra/kv';
-import { enforceLimits, type Limit } from '../../infra/ratelimit';
+import { LocalLimits, type Limit } from '../../infra/ratelimit';
 import { HISTORY_LENGTH, type Bus } from '../../realtime/bus';
 import type { ClientMessage, RoomEvent } from '../../realtime/events';
 import type { Identity } from '../../realtime/gateway';
@@ -25,8 +24,10 @@ const ROOM_CACHE_MS = 5000;
  * delete. Everything accepted is published on the bus, which carries it to every node.
  */
 export class ChatService {
+  /** Counted on this node: a Redis round trip per message cost more than the limit is worth. */
+  readonly #limits: LocalLimits;
+
   constructor(
-    private readonly kv: Kv,
     private readonly bus: Bus,
     private readonly opts: {
       /** Whose broadcast a room is and whether it is on. */
@@ -40,7 +41,9 @@ export class ChatService {
       /** Whether a sticker id is in the set (the gift catalogue's). */
       hasSticker?: (id: number) => Promise<boolean>;
     },
-  ) {}
+  ) {
+    this.#limits = new LocalLimits(opts.limitScale);
+  }
 
   /** Whose room it is and whether it is still on (as of a few seconds ago). */
   async #room(room: string): Promise<{ uid: number; open: boolean }> {
@@ -107,11 +110,7 @@ export class ChatService {
     if (!text && msg.sticker === undefined) throw new AppError('chat_empty');
     if (msg.sticker !== undefined && !(await this.opts.hasSticker?.(msg.sticker)))
       throw new AppError('validation_failed', { field: 'sticker' });
-    await enforceLimits(
-      this.kv,
-      [{ limit: CHAT_LIMIT, key: `${who.uid}:${msg.room}` }],
-      this.opts.limitScale,
-    );
+    this.#limits.enforce(CHAT_LIMIT, `${who.uid}:${msg.room}`);
     return this.bus.publish(msg.room, {
       t: 'chat',
       mid: randomBytes(6).toString('base64url'),

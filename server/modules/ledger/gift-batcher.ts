@@ -42,8 +42,8 @@ const MAX_BATCH = 1000;
 const MAX_IN_FLIGHT = 4;
 /**
  * While a batch commits, another starts only once this many gifts wait. A batch costs the
- * database about a millisecond however small it is, and some 60 µs a gift (bench/_batch-cost in
- * docs/decisions.md): batches of a dozen gifts cost it three times what batches of a hundred do
+ * database about a millisecond however small it is, and some 60 µs a gift (measured: see
+ * docs/decisions.md, issue 18): batches of a dozen gifts cost it three times what batches of a hundred do
  * per gift, and on a busy node that time is what every gift waits for. A lone gift still goes at
  * once when nothing is committing.
  */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInPerson, signedInUser } from '../server/testing/auth';
-import { grant, makeLive, makeUsers } from '../server/testing/people';
+import { grant, makeLive, makeUsers, recountFollows } from '../server/testing/people';
 import { openPage, startE2E, type E2E } from './fixture';
 
 // What a newcomer trips over (issue 16, items 16, 18 and part of 20), in real browsers: the
@@ -180,6 +180,7 @@ describe('what a newcomer trips over', () => {
        SELECT f, $2, now() - (24 - n) * interval '1 minute' FROM unnest($1::bigint[]) WITH ORDINALITY AS x(f, n)`,
       [fans, star.uid],
     );
+    await recountFollows(e2e.app.testDb.db, [star.uid, ...fans]);
 
     const reader = await openPage(e2e, `/en/u/${star.shortId}`, 390);
     const { page } = reader;

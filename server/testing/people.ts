@@ -90,3 +90,17 @@ export async function requestCashout(
   });
   return { status: res.statusCode, error: res.json<{ error?: string }>().error };
 }
+
+/**
+ * Follow counts made right again for `uids` after follows were written straight into the table
+ * (the app keeps them with each follow: see social's followRepo).
+ */
+export async function recountFollows(db: Queryable, uids: readonly number[]): Promise<void> {
+  await db.query(
+    `INSERT INTO follow_counts (uid, followers, following)
+     SELECT u, (SELECT count(*) FROM follows WHERE followee = u), (SELECT count(*) FROM follows WHERE follower = u)
+     FROM unnest($1::bigint[]) AS u
+     ON CONFLICT (uid) DO UPDATE SET followers = excluded.followers, following = excluded.following`,
+    [uids],
+  );
+}

@@ -33,7 +33,7 @@ function listSql(kind: FollowListKind): string {
   return `
 SELECT u.uid, u.short_id, u.nickname, u.face, u.level,
        me.follower IS NOT NULL AS follows, back.follower IS NOT NULL AS back,
-       (SELECT count(*)::int FROM follows c WHERE c.followee = u.uid) AS follower_count,
+       coalesce((SELECT followers FROM follow_counts c WHERE c.uid = u.uid), 0) AS follower_count,
        to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS since
 FROM follows f JOIN users u ON u.uid = f.${other}
 LEFT JOIN follows me ON me.follower = $2 AND me.followee = u.uid

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
-import { makeUsers } from '../../testing/people';
+import { makeUsers, recountFollows } from '../../testing/people';
 import { RELATION } from './service';
 
 // Followers and following as lists (the personal page's counts open them): newest first, paged
@@ -45,6 +45,7 @@ beforeAll(async () => {
     reader.uid,
     fans[24],
   ]);
+  await recountFollows(t.testDb.db, [star.uid, reader.uid, ...fans]);
 });
 afterAll(async () => {
   await t.close();

@@ -15,18 +15,30 @@ export interface FollowState {
 }
 
 const followRepo = {
+  /** The follow and both counts in one statement (the counts never drift from the rows). */
   async add(db: Queryable, follower: number, followee: number): Promise<boolean> {
     const rows = await db.query(
-      'INSERT INTO follows (follower, followee) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1',
+      `WITH added AS (
+         INSERT INTO follows (follower, followee) VALUES ($1, $2) ON CONFLICT DO NOTHING
+         RETURNING follower, followee),
+       a AS (INSERT INTO follow_counts (uid, following) SELECT follower, 1 FROM added
+             ON CONFLICT (uid) DO UPDATE SET following = follow_counts.following + 1),
+       b AS (INSERT INTO follow_counts (uid, followers) SELECT followee, 1 FROM added
+             ON CONFLICT (uid) DO UPDATE SET followers = follow_counts.followers + 1)
+       SELECT 1 FROM added`,
       [follower, followee],
     );
     return rows.length > 0;
   },
   async remove(db: Queryable, follower: number, followee: number): Promise<boolean> {
-    const rows = await db.query('DELETE FROM follows WHERE follower = $1 AND followee = $2 RETURNING 1', [
-      follower,
-      followee,
-    ]);
+    const rows = await db.query(
+      `WITH gone AS (
+         DELETE FROM follows WHERE follower = $1 AND followee = $2 RETURNING follower, followee),
+       a AS (UPDATE follow_counts SET following = following - 1 WHERE uid IN (SELECT follower FROM gone)),
+       b AS (UPDATE follow_counts SET followers = followers - 1 WHERE uid IN (SELECT followee FROM gone))
+       SELECT 1 FROM gone`,
+      [follower, followee],
+    );
     return rows.length > 0;
   },
   async state(db: Queryable, viewer: number | null, target: number): Promise<FollowState | null> {
@@ -40,8 +52,8 @@ const followRepo = {
       `SELECT EXISTS (SELECT 1 FROM users WHERE uid = $2) AS exists,
               EXISTS (SELECT 1 FROM follows WHERE follower = $1 AND followee = $2) AS follows,
               EXISTS (SELECT 1 FROM follows WHERE follower = $2 AND followee = $1) AS back,
-              (SELECT count(*)::int FROM follows WHERE followee = $2) AS followers,
-              (SELECT count(*)::int FROM follows WHERE follower = $2) AS following`,
+              coalesce((SELECT followers FROM follow_counts WHERE uid = $2), 0) AS followers,
+              coalesce((SELECT following FROM follow_counts WHERE uid = $2), 0) AS following`,
       [viewer ?? 0, target],
     );
     if (!row?.exists) return null;

@@ -154,4 +154,18 @@ describe('follows', () => {
     }
     expect(accepted).toBe(30);
   });
+
+  it('keeps every follow count equal to the follows it counts, whatever was toggled', async () => {
+    // Follows and unfollows in parallel, as several tabs would send them.
+    const eve = await signedInUser(t, kv, 'follow-eve@example.com', 'eve pass 1');
+    await Promise.all(
+      [annUid, bobUid, annUid, bobUid].map((uid, i) => call(i % 2 ? 'DELETE' : 'POST', uid, eve.headers)),
+    );
+    const drift = await t.testDb.db.query(
+      `SELECT u.uid FROM users u LEFT JOIN follow_counts c ON c.uid = u.uid
+       WHERE coalesce(c.followers, 0) <> (SELECT count(*) FROM follows WHERE followee = u.uid)
+          OR coalesce(c.following, 0) <> (SELECT count(*) FROM follows WHERE follower = u.uid)`,
+    );
+    expect(drift).toEqual([]);
+  });
 });

@@ -17,8 +17,8 @@ export interface ProfileRow {
 }
 
 const COLUMNS = `uid, short_id, nickname, face, usign, sex, to_char(birthday, 'YYYY-MM-DD') AS birthday, addr, level, anchor_level,
-  (SELECT count(*)::int FROM follows f WHERE f.followee = users.uid) AS follower_count,
-  (SELECT count(*)::int FROM follows f WHERE f.follower = users.uid) AS following_count`;
+  coalesce((SELECT followers FROM follow_counts c WHERE c.uid = users.uid), 0) AS follower_count,
+  coalesce((SELECT following FROM follow_counts c WHERE c.uid = users.uid), 0) AS following_count`;
 
 export const usersRepo = {
   /** Nicknames only (no counts): what a chat line, a gift or a notice shows. */

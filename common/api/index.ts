@@ -6,6 +6,7 @@ export * from './auth';
 export * from './users';
 export * from './news';
 export * from './live';
+export * from './explore';
 export * from './room';
 export * from './social';
 export * from './gifts';

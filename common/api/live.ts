@@ -8,6 +8,9 @@ export const liveErrors = errorResponses(400, 502, 401, 403, 404, 409, 410, 429)
 export const vidParam = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });
 
 export const ORIENTATIONS = ['portrait', 'landscape'] as const;
+/** What a broadcast is about, chosen in the studio (explore's game tab lists 'game'). */
+export const LIVE_CATEGORIES = ['chat', 'music', 'dance', 'game', 'talent', 'outdoor'] as const;
+export type LiveCategory = (typeof LIVE_CATEGORIES)[number];
 export const LIVE_STATUSES = ['created', 'live', 'ended', 'deleted', 'expired'] as const;
 /**
  * Why a broadcast ended: its broadcaster ended it, another tab (or OBS) took over, its publisher
@@ -22,6 +25,7 @@ export const liveSchema = z.object({
   title: z.string(),
   cover: z.string().nullable(),
   orientation: z.enum(ORIENTATIONS),
+  category: z.enum(LIVE_CATEGORIES),
   status: z.enum(LIVE_STATUSES),
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),
@@ -43,6 +47,7 @@ export type LiveInfo = Answer<typeof liveSchema>;
 export const startLiveBody = z.object({
   title: z.string().max(60),
   orientation: z.enum(ORIENTATIONS).default('portrait'),
+  category: z.enum(LIVE_CATEGORIES).default('chat'),
   take_over: z.boolean().default(false),
 });
 export const startLiveAnswer = z.object({ vid: z.string(), whip_url: z.string(), publish_token: z.string() });

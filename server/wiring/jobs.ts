@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { EXPLORE_REFRESH_MS, type DiscoveryService } from '../modules/discovery';
 import type { Ledger } from '../modules/ledger';
 import type { LiveService } from '../modules/live';
 import type { PaymentService } from '../modules/payments';
@@ -16,9 +17,15 @@ export interface Jobs {
  */
 export async function startJobs(
   app: FastifyInstance,
-  deps: { live: LiveService; ledger: Ledger; room: RoomService; payments: PaymentService },
+  deps: {
+    live: LiveService;
+    ledger: Ledger;
+    room: RoomService;
+    payments: PaymentService;
+    discovery: DiscoveryService;
+  },
 ): Promise<Jobs> {
-  const { live, ledger, room, payments } = deps;
+  const { live, ledger, room, payments, discovery } = deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
   // Gifts' pending credits into balances, and their top-fans rows, every second (see ledger_pending, fan_pending).
@@ -34,8 +41,14 @@ export async function startJobs(
   const reversals = every(10_000, () => {
     void payments.retryReversals().catch(fail('applying stored refunds and disputes failed'));
   });
+  // Explore's read model made equal to what is on air (one node does it each time), first now.
+  await discovery.refresh().catch(fail('refreshing explore failed'));
+  const explore = every(EXPLORE_REFRESH_MS, () => {
+    void discovery.refresh().catch(fail('refreshing explore failed'));
+  });
   return {
     async stop() {
+      clearInterval(explore);
       await live.shutdown().catch(fail('releasing broadcast leases failed'));
       clearInterval(rollUp);
       clearInterval(repair);

@@ -16,6 +16,7 @@ import {
 } from '../modules/auth';
 import { ChatService } from '../modules/chat';
 import { GiftService } from '../modules/gifts';
+import { DiscoveryService } from '../modules/discovery';
 import { Ledger, WalletView } from '../modules/ledger';
 import { LiveService, DEFAULT_VIEWER_LIMITS, LiveDirectory } from '../modules/live';
 import { NewsService } from '../modules/news';
@@ -117,6 +118,7 @@ export async function buildServices(
     publicBaseUrl: config.publicBaseUrl,
     log: (msg, detail) => app.log.error({ detail }, msg),
   });
+  const discovery = new DiscoveryService(db);
   const rules = moneyRules(config);
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE);
@@ -128,6 +130,7 @@ export async function buildServices(
     live,
     ledger,
     wallets,
+    discovery,
     gifts,
     chat,
     social,

@@ -8,6 +8,7 @@ export function liveInfo(l: LiveWithHost & { viewers: number }, replay: LiveInfo
     title: l.title,
     cover: l.cover,
     orientation: l.orientation,
+    category: l.category,
     status: l.status,
     started_at: l.started_at ? new Date(l.started_at).toISOString() : null,
     ended_at: l.ended_at ? new Date(l.ended_at).toISOString() : null,

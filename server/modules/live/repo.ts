@@ -1,3 +1,4 @@
+import type { LiveCategory } from '../../../common/api/live';
 import type { EndReason } from '../../../common/realtime';
 import type { Queryable } from '../../db/client';
 
@@ -9,6 +10,7 @@ export interface LiveRow {
   title: string;
   cover: string | null;
   orientation: 'portrait' | 'landscape';
+  category: LiveCategory;
   status: LiveStatus;
   source: 'studio' | 'obs';
   created_at: Date;
@@ -25,9 +27,9 @@ export interface LiveWithHost extends LiveRow {
 }
 
 const COLUMNS =
-  'l.vid, l.uid, l.title, l.cover, l.orientation, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers, l.end_reason';
+  'l.vid, l.uid, l.title, l.cover, l.orientation, l.category, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers, l.end_reason';
 const RETURNING =
-  'RETURNING vid, uid, title, cover, orientation, status, source, created_at, started_at, ended_at, peak_viewers, end_reason';
+  'RETURNING vid, uid, title, cover, orientation, category, status, source, created_at, started_at, ended_at, peak_viewers, end_reason';
 /** Parameter `n`'s milliseconds from now, by the database's clock (the one every node's leases use). */
 const fromNow = (n: number) => `now() + $${n} * interval '1 millisecond'`;
 const WITH_HOST = `SELECT ${COLUMNS}, u.nickname, u.face, u.short_id FROM lives l JOIN users u ON u.uid = l.uid`;
@@ -76,15 +78,16 @@ export const liveRepo = {
       uid: number;
       title: string;
       orientation: string;
+      category: LiveCategory;
       source: string;
       tokenHash: Buffer | null;
     },
     lease: { node: string; ms: number },
   ): Promise<LiveRow> {
     const [row] = await db.query<LiveRow>(
-      `INSERT INTO lives (vid, uid, title, orientation, source, publish_token_hash, lease_node, lease_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, ${fromNow(8)}) ${RETURNING}`,
-      [l.vid, l.uid, l.title, l.orientation, l.source, l.tokenHash, lease.node, lease.ms],
+      `INSERT INTO lives (vid, uid, title, orientation, category, source, publish_token_hash, lease_node, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${fromNow(9)}) ${RETURNING}`,
+      [l.vid, l.uid, l.title, l.orientation, l.category, l.source, l.tokenHash, lease.node, lease.ms],
     );
     if (!row) throw new Error('live insert returned nothing');
     return row;
@@ -135,7 +138,7 @@ export const liveRepo = {
     holder: string | null = null,
   ): Promise<LiveRow | null> {
     const [row] = await db.query<LiveRow>(
-      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL, end_reason = $2
+      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL, viewers = 0, end_reason = $2
        WHERE vid = $1 AND status IN ('created', 'live') AND ($3::text IS NULL OR lease_node = $3)
        ${RETURNING}`,
       [vid, reason, holder],
@@ -173,7 +176,7 @@ export const liveRepo = {
   /** Ends every broadcast whose lease lapsed; answers their vids (each ended by one sweep only). */
   async endLapsed(db: Queryable): Promise<string[]> {
     const rows = await db.query<{ vid: string }>(
-      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL, end_reason = 'lapsed'
+      `UPDATE lives SET status = 'ended', ended_at = now(), publish_token_hash = NULL, viewers = 0, end_reason = 'lapsed'
        WHERE status IN ('created', 'live') AND lease_until < now() RETURNING vid`,
     );
     return rows.map((r) => r.vid);
@@ -183,11 +186,12 @@ export const liveRepo = {
     await db.query('UPDATE lives SET cover = $2 WHERE vid = $1', [vid, cover]);
   },
 
-  async notePeak(db: Queryable, vid: string, viewers: number): Promise<void> {
-    await db.query('UPDATE lives SET peak_viewers = greatest(peak_viewers, $2) WHERE vid = $1', [
-      vid,
-      viewers,
-    ]);
+  async noteViewers(db: Queryable, vid: string, viewers: number): Promise<void> {
+    await db.query(
+      'UPDATE lives SET viewers = $2, peak_viewers = greatest(peak_viewers, $2) WHERE vid = $1',
+      [vid, viewers],
+      'note_viewers',
+    );
   },
 
   async liveNow(db: Queryable, limit: number): Promise<LiveWithHost[]> {

@@ -37,8 +37,8 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        const { title, orientation, take_over: takeOver } = req.body;
-        const { live: row, publishToken } = await live.start(uid, { title, orientation, takeOver });
+        const { title, orientation, category, take_over: takeOver } = req.body;
+        const { live: row, publishToken } = await live.start(uid, { title, orientation, category, takeOver });
         return {
           status: 200 as const,
           data: { vid: row.vid, whip_url: `/api/v1/whip/${row.vid}`, publish_token: publishToken },

@@ -2,6 +2,7 @@ import { existingLive } from './existing';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import type { EndReason } from '../../../common/realtime';
+import type { LiveCategory } from '../../../common/api/live';
 import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
@@ -105,7 +106,7 @@ export class LiveService {
       node: opts.node ?? `live-${randomBytes(6).toString('hex')}`,
       hasMedia: (vid) => media.room(vid) !== null,
       onCount: opts.onViewerCount,
-      notePeak: (vid, viewers) => liveRepo.notePeak(this.db, vid, viewers),
+      noteViewers: (vid, viewers) => liveRepo.noteViewers(this.db, vid, viewers),
       log: opts.log,
     });
     media.onViewers((vid) => this.#counts.changed(vid));
@@ -226,7 +227,12 @@ export class LiveService {
    */
   async start(
     uid: number,
-    input: { title: string; orientation: 'portrait' | 'landscape'; takeOver?: boolean },
+    input: {
+      title: string;
+      orientation: 'portrait' | 'landscape';
+      category?: LiveCategory;
+      takeOver?: boolean;
+    },
   ): Promise<{ live: LiveRow; publishToken: string }> {
     // Shown to everyone: no direction overrides, invisible or control characters (common/text.ts).
     const title = cleanText(input.title).trim();
@@ -245,6 +251,7 @@ export class LiveService {
         uid,
         title,
         orientation: input.orientation,
+        category: input.category ?? 'chat',
         source: 'studio',
         tokenHash: hashToken(publishToken),
       },
@@ -321,6 +328,7 @@ export class LiveService {
           uid,
           title: nickname.slice(0, 60),
           orientation: 'landscape',
+          category: 'chat',
           source: 'obs',
           tokenHash: null,
         },

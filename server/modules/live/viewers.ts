@@ -144,7 +144,8 @@ const COALESCE_MS = 100;
  */
 export class ViewerCounts {
   readonly #dirty = new Set<string>();
-  readonly #peaks = new Map<string, number>();
+  /** The count last written to the broadcast's row (lives.viewers; the peak follows it). */
+  readonly #written = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
   readonly #refresh: NodeJS.Timeout;
   #flushing: Promise<void> = Promise.resolve();
@@ -157,7 +158,8 @@ export class ViewerCounts {
       /** Whether this node holds the broadcast's media now. */
       hasMedia: (vid: string) => boolean;
       onCount?: ((vid: string, counted: Counted) => Promise<unknown>) | undefined;
-      notePeak: (vid: string, viewers: number) => Promise<void>;
+      /** The broadcast's viewers now (explore lists it; the peak is kept with it). */
+      noteViewers: (vid: string, viewers: number) => Promise<void>;
       log?: ((err: unknown) => void) | undefined;
     },
   ) {
@@ -193,16 +195,16 @@ export class ViewerCounts {
       try {
         const counted = await this.opts.viewing.report(vid, this.opts.node, count, []);
         await this.opts.onCount?.(vid, counted);
-        if (counted.viewers > (this.#peaks.get(vid) ?? 0)) {
-          this.#peaks.set(vid, counted.viewers);
-          await this.opts.notePeak(vid, counted.viewers);
+        if (counted.viewers !== this.#written.get(vid)) {
+          this.#written.set(vid, counted.viewers);
+          await this.opts.noteViewers(vid, counted.viewers);
         }
       } catch (err) {
         this.opts.log?.(err);
       }
       if (!here) {
         this.book.forget(vid);
-        this.#peaks.delete(vid);
+        this.#written.delete(vid);
       }
     }
   }

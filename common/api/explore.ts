@@ -1,0 +1,85 @@
+// Discovery: explore's lists of broadcasts on air, its country list, and the marks staff give hosts
+// (server/modules/discovery/routes.ts). Spec §2 (explore tabs and filters), §7 (feature list,
+// girls/boys, getVideoList, getInterCountryList; page size 20, index 0).
+import { z } from 'zod';
+import { type Answer, errorResponses } from './envelope';
+import { LIVE_CATEGORIES, ORIENTATIONS } from './live';
+
+export const exploreErrors = errorResponses(400, 401, 403, 404, 429);
+
+/**
+ * Explore's tabs (spec §2; 'videos', the wonderful videos, comes with short videos):
+ * hot: the hot ranking; follow: people the reader follows; global: most watched now, every
+ * country; star: hosts staff marked as stars; game: broadcasts in the game category; new: hosts
+ * whose first broadcast was in the last week, newest first.
+ */
+export const EXPLORE_TABS = ['hot', 'follow', 'global', 'star', 'game', 'new'] as const;
+export type ExploreTab = (typeof EXPLORE_TABS)[number];
+
+/** Explore's filters (spec §2): girls and guys by the host's profile; the rest are staff marks. */
+export const EXPLORE_FILTERS = ['all', 'featured', 'girls', 'guys', 'official', 'fashion'] as const;
+export type ExploreFilter = (typeof EXPLORE_FILTERS)[number];
+
+/** Spec §9: feed page size 20. */
+export const EXPLORE_PAGE = 20;
+
+/** A country code as hosts' profiles carry it (ISO 3166-1 alpha-2). */
+export const countryCode = z.string().regex(/^[A-Z]{2}$/);
+
+/** GET /api/v1/explore. */
+export const exploreQuery = z.object({
+  tab: z.enum(EXPLORE_TABS).default('hot'),
+  filter: z.enum(EXPLORE_FILTERS).default('all'),
+  /** Only hosts of this country. */
+  country: countryCode.optional(),
+  /** Where the previous page ended (its `next`). */
+  cursor: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(EXPLORE_PAGE),
+});
+export type ExploreQuery = z.infer<typeof exploreQuery>;
+
+/** The marks staff give a host. */
+export const hostMarksSchema = z.object({
+  official: z.boolean(),
+  star: z.boolean(),
+  featured: z.boolean(),
+  fashion: z.boolean(),
+});
+export type HostMarks = z.infer<typeof hostMarksSchema>;
+
+/** A broadcast on air as explore shows it. */
+export const exploreCardSchema = z.object({
+  vid: z.string(),
+  title: z.string(),
+  cover: z.string().nullable(),
+  orientation: z.enum(ORIENTATIONS),
+  category: z.enum(LIVE_CATEGORIES),
+  viewers: z.number(),
+  started_at: z.string(),
+  host: z.object({
+    uid: z.number(),
+    short_id: z.string(),
+    nickname: z.string(),
+    face: z.string().nullable(),
+    country: z.string(),
+  }),
+  marks: hostMarksSchema,
+  /** The host's first broadcast was in the last week. */
+  newcomer: z.boolean(),
+});
+export type ExploreCard = Answer<typeof exploreCardSchema>;
+
+export const exploreAnswer = z.object({
+  list: z.array(exploreCardSchema),
+  /** The next page's cursor; null at the end. */
+  next: z.string().nullable(),
+});
+
+/** GET /api/v1/explore/countries: the countries with hosts on air, most first. */
+export const exploreCountriesAnswer = z.object({
+  list: z.array(z.object({ country: z.string(), lives: z.number() })),
+});
+
+/** PUT /api/v1/staff/hosts/{uid}/marks (staff). */
+export const hostParams = z.object({ uid: z.coerce.number().int().positive() });
+export const hostMarksAnswer = z.object({ uid: z.number(), marks: hostMarksSchema });

@@ -1,0 +1,178 @@
+import type { ExploreFilter, ExploreTab, HostMarks } from '../../../common/api/explore';
+import type { LiveCategory } from '../../../common/api/live';
+import type { Db, Queryable } from '../../db/client';
+
+/** A row of the read model, with its host. */
+export interface RankRow {
+  vid: string;
+  title: string;
+  cover: string | null;
+  orientation: 'portrait' | 'landscape';
+  category: LiveCategory;
+  viewers: number;
+  started_at: Date;
+  uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  country: string;
+  official: boolean;
+  star: boolean;
+  featured: boolean;
+  fashion: boolean;
+  newcomer: boolean;
+  score: number;
+}
+
+/** The key a list is ordered by, as a page's cursor carries it. */
+export type Position = { order: number; vid: string };
+
+/** A key that says "the one explore refresh at a time" to PostgreSQL (pg_try_advisory_xact_lock). */
+const REFRESH_LOCK = 190_019;
+
+/**
+ * The hot ranking (docs/decisions.md, "Discovery"), computed as the read model is refreshed:
+ *   ln(1 + viewers now)
+ *   + 0.8 ln(1 + gift heat / 10)      coins of the last minutes, decaying with a 5-minute time constant
+ *   + 0.6 ln(1 + follows gained)      since this broadcast started
+ *   + 0.3 ln(1 + followers)           the host's history
+ *   + 1.5 e^(-minutes on air / 20)    freshness
+ *   + 1.0 for a newcomer              a share of hot slots for hosts in their first week
+ */
+const SCORE = (r: string) => `
+  ln(1 + ${r}.viewers) + 0.8 * ln(1 + ${r}.heat / 10) + 0.6 * ln(1 + ${r}.follows)
+  + 0.3 * ln(1 + ${r}.followers) + 1.5 * exp(-greatest(0, extract(epoch FROM now() - ${r}.started_at)) / 1200)
+  + CASE WHEN ${r}.newcomer THEN 1.0 ELSE 0 END`;
+
+/**
+ * Every broadcast on air with what the lists need, then the read model made equal to it: rows
+ * updated (their gift heat decayed since the last refresh and the coins given since added), new
+ * broadcasts inserted, ended ones deleted.
+ */
+const REFRESH = `
+WITH on_air AS (
+  SELECT l.vid, l.uid, l.viewers, l.started_at, l.category, u.country, u.sex,
+         coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
+         coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
+         coalesce(fc.followers, 0) AS followers,
+         (SELECT count(*) FROM follows f WHERE f.followee = l.uid AND f.created_at >= l.started_at)::int AS follows,
+         coalesce((SELECT sum(c.coins) FROM fan_contributions c WHERE c.vid = l.vid), 0)::bigint AS coins,
+         NOT EXISTS (SELECT 1 FROM lives o WHERE o.uid = l.uid AND o.started_at < now() - interval '7 days')
+           AS newcomer
+  FROM lives l
+  JOIN users u ON u.uid = l.uid
+  LEFT JOIN host_marks m ON m.uid = l.uid
+  LEFT JOIN follow_counts fc ON fc.uid = l.uid
+  WHERE l.status = 'live' AND l.lease_until > now() AND l.started_at IS NOT NULL
+),
+heated AS (
+  SELECT a.*,
+         coalesce(r.heat * exp(-greatest(0, extract(epoch FROM now() - r.refreshed_at)) / 300), 0)
+           + greatest(a.coins - coalesce(r.coins, 0), 0) AS heat
+  FROM on_air a LEFT JOIN live_rank r ON r.vid = a.vid
+),
+gone AS (
+  DELETE FROM live_rank r WHERE NOT EXISTS (SELECT 1 FROM on_air a WHERE a.vid = r.vid)
+)
+INSERT INTO live_rank AS r (vid, uid, score, viewers, started_at, country, category, sex, newcomer,
+                            official, star, featured, fashion, coins, heat, follows, refreshed_at)
+SELECT h.vid, h.uid, ${SCORE('h')}, h.viewers, h.started_at, h.country, h.category, h.sex, h.newcomer,
+       h.official, h.star, h.featured, h.fashion, h.coins, h.heat, h.follows, now()
+FROM heated h
+ON CONFLICT (vid) DO UPDATE SET
+  score = excluded.score, viewers = excluded.viewers, country = excluded.country,
+  category = excluded.category, sex = excluded.sex, newcomer = excluded.newcomer,
+  official = excluded.official, star = excluded.star, featured = excluded.featured,
+  fashion = excluded.fashion, coins = excluded.coins, heat = excluded.heat,
+  follows = excluded.follows, refreshed_at = excluded.refreshed_at`;
+
+/** What each tab lists and how it is ordered (the order value, descending, then vid). */
+const TABS: Record<ExploreTab, { where: string; order: string }> = {
+  hot: { where: 'true', order: 'r.score' },
+  follow: {
+    where: 'EXISTS (SELECT 1 FROM follows f WHERE f.follower = $1 AND f.followee = r.uid)',
+    order: 'r.score',
+  },
+  global: { where: 'true', order: 'r.viewers' },
+  star: { where: 'r.star', order: 'r.score' },
+  game: { where: "r.category = 'game'", order: 'r.score' },
+  new: { where: 'r.newcomer', order: 'extract(epoch FROM r.started_at)' },
+};
+
+const FILTERS: Record<ExploreFilter, string> = {
+  all: 'true',
+  featured: 'r.featured',
+  girls: 'r.sex = 2',
+  guys: 'r.sex = 1',
+  official: 'r.official',
+  fashion: 'r.fashion',
+};
+
+export const discoveryRepo = {
+  /**
+   * Makes the read model equal to what is on air, one node at a time (a transaction's advisory
+   * lock): false when another node was doing it.
+   */
+  async refresh(db: Db): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const [lock] = await tx.query<{ mine: boolean }>(
+        `SELECT pg_try_advisory_xact_lock(${REFRESH_LOCK}) AS mine`,
+      );
+      if (!lock?.mine) return false;
+      await tx.query(REFRESH, [], 'explore_refresh');
+      return true;
+    });
+  },
+
+  /**
+   * A page of a tab: `after` is where the previous page ended. Keys change between refreshes,
+   * so a reader that scrolls across one may see a broadcast twice or miss one that moved up:
+   * the page drops what it has already shown.
+   */
+  async page(
+    db: Queryable,
+    q: {
+      tab: ExploreTab;
+      filter: ExploreFilter;
+      country: string | null;
+      reader: number | null;
+      after: Position | null;
+      limit: number;
+    },
+  ): Promise<(RankRow & { order_key: number })[]> {
+    const { where, order } = TABS[q.tab];
+    return db.query<RankRow & { order_key: number }>(
+      `SELECT r.vid, l.title, l.cover, l.orientation, r.category, r.viewers, r.started_at, r.uid,
+              u.short_id, u.nickname, u.face, r.country, r.official, r.star, r.featured, r.fashion,
+              r.newcomer, r.score, (${order})::float8 AS order_key
+       FROM live_rank r JOIN lives l ON l.vid = r.vid JOIN users u ON u.uid = r.uid
+       WHERE $1::bigint >= 0 AND ${where} AND ${FILTERS[q.filter]} AND ($2::text IS NULL OR r.country = $2)
+         AND ($3::float8 IS NULL OR ((${order})::float8, r.vid) < ($3::float8, $4::text))
+       ORDER BY ${order} DESC, r.vid DESC
+       LIMIT $5`,
+      [q.reader ?? 0, q.country, q.after?.order ?? null, q.after?.vid ?? '', q.limit],
+    );
+  },
+
+  /** Countries with hosts on air, most first. */
+  async countries(db: Queryable): Promise<{ country: string; lives: number }[]> {
+    return db.query<{ country: string; lives: number }>(
+      'SELECT country, count(*)::int AS lives FROM live_rank GROUP BY country ORDER BY lives DESC, country',
+    );
+  },
+
+  async setMarks(db: Queryable, uid: number, marks: HostMarks, by: number): Promise<void> {
+    await db.query(
+      `INSERT INTO host_marks (uid, official, star, featured, fashion, updated_by)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (uid) DO UPDATE SET official = $2, star = $3, featured = $4, fashion = $5,
+         updated_at = now(), updated_by = $6`,
+      [uid, marks.official, marks.star, marks.featured, marks.fashion, by],
+    );
+  },
+
+  async userExists(db: Queryable, uid: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM users WHERE uid = $1', [uid]);
+    return rows.length > 0;
+  },
+};

@@ -1,0 +1,86 @@
+import type { ExploreCard, ExploreQuery, HostMarks } from '../../../common/api/explore';
+import { AppError } from '../../../common/errors';
+import type { Db } from '../../db/client';
+import { Recent } from '../../infra/recent';
+import { discoveryRepo, type Position, type RankRow } from './repo';
+
+/** How often the read model is made equal to what is on air (every node tries; one does it). */
+export const REFRESH_MS = 5000;
+
+/** A page's cursor: the order value and vid it ended at, opaque to the reader. */
+function encode(p: Position): string {
+  return Buffer.from(`${p.order}|${p.vid}`).toString('base64url');
+}
+
+function decode(cursor: string | undefined): Position | null {
+  if (!cursor) return null;
+  const [order, vid] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!order || !vid || !/^[A-Za-z0-9]{12}$/.test(vid) || !Number.isFinite(Number(order)))
+    throw new AppError('validation_failed', { field: 'cursor' });
+  return { order: Number(order), vid };
+}
+
+function card(r: RankRow): ExploreCard {
+  return {
+    vid: r.vid,
+    title: r.title,
+    cover: r.cover,
+    orientation: r.orientation,
+    category: r.category,
+    viewers: r.viewers,
+    started_at: new Date(r.started_at).toISOString(),
+    host: { uid: r.uid, short_id: r.short_id, nickname: r.nickname, face: r.face, country: r.country },
+    marks: { official: r.official, star: r.star, featured: r.featured, fashion: r.fashion },
+    newcomer: r.newcomer,
+  };
+}
+
+/**
+ * Explore (spec §2): the broadcasts on air by tab, filter and country, a page at a time, read
+ * from a read model that a background job keeps equal to what is on air (`refresh`); the hot
+ * ranking is computed there, never per request. Staff mark hosts (official, star, featured,
+ * fashion house).
+ */
+export class DiscoveryService {
+  /** The country list changes with the read model: read once per refresh. */
+  readonly #countries = new Recent<'all', { country: string; lives: number }[]>({ ttlMs: REFRESH_MS });
+
+  constructor(private readonly db: Db) {}
+
+  refresh(): Promise<boolean> {
+    return discoveryRepo.refresh(this.db);
+  }
+
+  async explore(
+    q: ExploreQuery,
+    reader: number | null,
+  ): Promise<{ list: ExploreCard[]; next: string | null }> {
+    // Whom a visitor follows: nobody.
+    if (q.tab === 'follow' && reader === null) return { list: [], next: null };
+    const rows = await discoveryRepo.page(this.db, {
+      tab: q.tab,
+      filter: q.filter,
+      country: q.country ?? null,
+      reader,
+      after: decode(q.cursor),
+      limit: q.limit + 1,
+    });
+    const page = rows.slice(0, q.limit);
+    const last = page.at(-1);
+    return {
+      list: page.map(card),
+      next: rows.length > q.limit && last ? encode({ order: last.order_key, vid: last.vid }) : null,
+    };
+  }
+
+  countries(): Promise<{ country: string; lives: number }[]> {
+    return this.#countries.get('all', () => discoveryRepo.countries(this.db));
+  }
+
+  /** Staff mark a host (the console comes later; the API is here now). */
+  async setMarks(staff: number, uid: number, marks: HostMarks): Promise<HostMarks> {
+    if (!(await discoveryRepo.userExists(this.db, uid))) throw new AppError('not_found');
+    await discoveryRepo.setMarks(this.db, uid, marks, staff);
+    return marks;
+  }
+}

@@ -10,6 +10,7 @@ export type RouteId =
   | 'news'
   | 'newsArticle'
   | 'search'
+  | 'explore'
   | 'broadcast'
   | 'video'
   | 'user'
@@ -53,6 +54,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'news', pattern: ['news'], layout: 'basic', auth: true, prefixable: false },
   { id: 'newsArticle', pattern: ['news', ':slug'], layout: 'basic', auth: true, prefixable: false },
   { id: 'search', pattern: ['search'], layout: 'main', auth: true, prefixable: false },
+  // Explore (spec §2 screens: tabs hot, follow, global, star, game, new; filters; countries).
+  { id: 'explore', pattern: ['explore'], layout: 'main', auth: true, prefixable: true },
   { id: 'notFound', pattern: ['NotFound'], layout: 'none', auth: true, prefixable: false },
   { id: 'obs', pattern: ['obs'], layout: 'none', auth: true, prefixable: true },
   { id: 'user', pattern: ['u', ':personalId'], layout: 'main', auth: true, prefixable: true },

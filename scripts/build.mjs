@@ -185,6 +185,11 @@ async function buildAll() {
   );
   if (existsSync(join(root, 'web', 'public')))
     cpSync(join(root, 'web', 'public'), join(client, 'public'), { recursive: true });
+  // Country flags (country-flag-icons, 3:2 SVGs of half a kilobyte each) at /flags/XX.svg: an
+  // image rather than an emoji, which Windows shows as two letters.
+  cpSync(join(root, 'node_modules', 'country-flag-icons', '3x2'), join(client, 'public', 'flags'), {
+    recursive: true,
+  });
   precompress(client);
   await buildServer();
   console.log(`built ${manifest.buildId} in ${Date.now() - started} ms`);

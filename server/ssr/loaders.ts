@@ -6,6 +6,7 @@ import { AppError } from '../../common/errors';
 import type { MessageKey } from '../../web/i18n/types';
 import type {
   ActivateData,
+  ExploreData,
   HomeData,
   NewsArticleData,
   NotFoundData,
@@ -24,6 +25,8 @@ import type { AuthService } from '../modules/auth';
 import type { NewsService } from '../modules/news';
 import type { UsersService } from '../modules/users';
 import { liveInfo, type LiveService } from '../modules/live';
+import type { DiscoveryService } from '../modules/discovery';
+import { exploreQuery } from '../../common/api/explore';
 
 export interface LoadContext {
   locale: Locale;
@@ -37,6 +40,7 @@ export interface LoadContext {
   auth: AuthService;
   users: UsersService;
   live: LiveService;
+  discovery: DiscoveryService;
   /** The wallet's rates and limits, as configured. */
   money: MoneyRules;
 }
@@ -106,6 +110,28 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     const data: HomeData = { news: items, live };
     const m = meta(ctx, 'home');
     return { status: 200, data, ...m, noindex: false, ogType: 'website', cacheMs: DB_CACHE_MS };
+  },
+
+  async explore(ctx) {
+    // What the URL asks for; anything it cannot mean is the default list rather than an error.
+    const asked = exploreQuery.safeParse(Object.fromEntries(ctx.query));
+    const q = asked.success ? { ...asked.data, cursor: undefined } : exploreQuery.parse({});
+    const personal = q.tab === 'follow';
+    const [page, countries] = await Promise.all([
+      personal ? { list: [], next: null } : ctx.discovery.explore(q, null),
+      ctx.discovery.countries(),
+    ]);
+    const data: ExploreData = {
+      tab: q.tab,
+      filter: q.filter,
+      country: q.country ?? null,
+      list: page.list,
+      next: page.next,
+      personal,
+      countries,
+    };
+    // The lists change with every refresh of the read model (every 5 s).
+    return { status: 200, data, ...meta(ctx, 'explore'), noindex: false, ogType: 'website', cacheMs: 5000 };
   },
 
   static(ctx) {

@@ -17,6 +17,7 @@ import type { AuthService } from '../modules/auth';
 import type { NewsService } from '../modules/news';
 import type { UsersService } from '../modules/users';
 import type { LiveService } from '../modules/live';
+import type { DiscoveryService } from '../modules/discovery';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
 import { renderDocument } from './document';
@@ -30,6 +31,7 @@ interface Deps {
   auth: AuthService;
   users: UsersService;
   live: LiveService;
+  discovery: DiscoveryService;
   metrics: Metrics;
 }
 
@@ -117,6 +119,7 @@ export function registerPages(
       auth: deps.auth,
       users: deps.users,
       live: deps.live,
+      discovery: deps.discovery,
       money,
     };
     try {

@@ -33,8 +33,8 @@ export async function registerSite(
 ): Promise<PageHandler> {
   const { config, metrics } = deps;
   const { assets, content } = deps.files;
-  const { news, auth, users, live } = deps.services;
+  const { news, auth, users, live, discovery } = deps.services;
   registerSeo(app, { config, news });
   await app.register(payAppPages({ config, assets }));
-  return registerPages(app, { config, assets, content, news, auth, users, live, metrics });
+  return registerPages(app, { config, assets, content, news, auth, users, live, discovery, metrics });
 }

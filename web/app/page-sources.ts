@@ -10,6 +10,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   news: 'web/pages/News.tsx',
   newsArticle: 'web/pages/NewsArticle.tsx',
   search: 'web/pages/Search.tsx',
+  explore: 'web/pages/Explore.tsx',
   broadcast: 'web/pages/Studio.tsx',
   video: 'web/pages/LiveVideo.tsx',
   user: 'web/pages/UserPage.tsx',

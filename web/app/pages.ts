@@ -11,6 +11,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   news: () => import('../pages/News'),
   newsArticle: () => import('../pages/NewsArticle'),
   search: () => import('../pages/Search'),
+  explore: () => import('../pages/Explore'),
   broadcast: () => import('../pages/Studio'),
   video: () => import('../pages/LiveVideo'),
   user: () => import('../pages/UserPage'),

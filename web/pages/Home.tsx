@@ -31,9 +31,12 @@ export default function Home({ data }: PageProps) {
       </section>
 
       <section id="live-now" className="section" aria-labelledby="live-title">
-        <h2 id="live-title" className="section__title">
-          <span className="live-dot" aria-hidden="true" /> {t('home.liveNow')}
-        </h2>
+        <div className="section__head">
+          <h2 id="live-title" className="section__title">
+            <span className="live-dot" aria-hidden="true" /> {t('home.liveNow')}
+          </h2>
+          <Link to="/explore">{t('home.exploreAll')}</Link>
+        </div>
         <LiveNow initial={live} />
       </section>
 

@@ -1,5 +1,5 @@
 import type { Answer } from '../../common/api/envelope';
-import type { liveSchema } from '../../common/api/live';
+import { LIVE_CATEGORIES, type LiveCategory, type liveSchema } from '../../common/api/live';
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { formatCount } from '../../common/format';
 import type { EndReason, RoomEvent } from '../../common/realtime';
@@ -147,6 +147,7 @@ function DetailsForm({
   const { t } = useI18n();
   const { toast, confirm } = useFeedback();
   const [title, setTitle] = useState('');
+  const [category, setCategory] = useState<LiveCategory>('chat');
   const [cover, setCover] = useState<{ file: File; box: CropBox; preview: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -159,7 +160,12 @@ function DetailsForm({
     setError(null);
     try {
       const begin = (takeOver: boolean) =>
-        api<Started>('POST', '/api/v1/live', { title: title.trim(), orientation, take_over: takeOver });
+        api<Started>('POST', '/api/v1/live', {
+          title: title.trim(),
+          orientation,
+          category,
+          take_over: takeOver,
+        });
       let started: Started;
       try {
         started = await begin(false);
@@ -211,6 +217,16 @@ function DetailsForm({
           onChange={(e) => setTitle(e.target.value)}
           required
         />
+      </label>
+      <label className="field">
+        <span>{t('studio.category')}</span>
+        <select value={category} onChange={(e) => setCategory(e.target.value as LiveCategory)}>
+          {LIVE_CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {t(`category.${c}`)}
+            </option>
+          ))}
+        </select>
       </label>
       <fieldset className="studio__orientation">
         <legend>{t('studio.orientation')}</legend>

@@ -1,5 +1,6 @@
 // Data each page receives, produced by the server's loaders (server/ssr/loaders.ts). What the API
 // answers too (news, profiles, broadcasts) is the contract's (common/api).
+import type { ExploreCard, ExploreFilter, ExploreTab } from '../../common/api/explore';
 import type { LiveInfo } from '../../common/api/live';
 import type { NewsArticle, NewsPage, NewsSummary } from '../../common/api/news';
 import type { PublicProfile } from '../../common/api/users';
@@ -12,6 +13,19 @@ export interface HomeData {
   news: NewsSummary[];
   /** Who is live now, hottest first (the page refreshes it). */
   live: LiveCard[];
+}
+
+/** Explore (server/ssr/loaders.ts): the list the URL asks for, its first page and the countries. */
+export interface ExploreData {
+  tab: ExploreTab;
+  filter: ExploreFilter;
+  country: string | null;
+  /** The first page; for the follow tab, empty: the browser asks for it with the reader's session. */
+  list: ExploreCard[];
+  next: string | null;
+  /** The list is the reader's own (the follow tab): loaded in the browser. */
+  personal: boolean;
+  countries: { country: string; lives: number }[];
 }
 
 export interface StaticPageData {

@@ -61,6 +61,7 @@ function SearchForm() {
 
 const NAV = [
   { to: '/', key: 'nav.home' },
+  { to: '/explore', key: 'nav.explore' },
   { to: '/news', key: 'nav.news' },
   { to: '/safety', key: 'nav.safety' },
   { to: '/teaching', key: 'nav.teaching' },

@@ -35,6 +35,28 @@ export default tseslint.config(
     rules: { 'local/module-boundaries': 'error' },
   },
   {
+    // The browser takes the API contract's types, never its values: a value import brings zod into
+    // the client bundle, and zod compiles its parsers with `new Function`, which the site's
+    // Content-Security-Policy refuses. Shared values live in zod-free files of common/.
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/common/api/*', '**/common/api'],
+              allowTypeImports: true,
+              message: 'Import types only from the API contract (zod stays out of the browser).',
+            },
+            { group: ['zod', 'zod/*'], message: 'zod stays out of the browser bundle.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -6,9 +6,11 @@
 // Issue 5 and 18 targets (--only=realtime [--subscribers=2000,10000] [--impls=ws,socketio,gateway] [--capacity=200|0], needs DATABASE_URL): see bench/realtime.ts.
 // Issue 6 targets (--only=gifts [--senders=200], needs DATABASE_URL): see bench/gifts.ts.
 // Issue 18 targets (--only=api [--connections=200], needs DATABASE_URL): see bench/api.ts.
+// Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000], needs DATABASE_URL): see bench/explore.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { apiBench, type ApiRow } from './api';
+import { exploreBench } from './explore';
 import { lighthouseAudit } from './lighthouse';
 import { realtimeBench } from './realtime';
 import { sfuCapacity } from './sfu-capacity';
@@ -181,6 +183,23 @@ if (only === 'api') {
   );
   console.log(`audit: ${audit}`);
   report.api = { rows, audit };
+}
+
+if (only === 'explore') {
+  const n = {
+    users: Number(arg('users') ?? 1_000_000),
+    follows: Number(arg('follows') ?? 10_000_000),
+    lives: Number(arg('lives') ?? 10_000),
+  };
+  const { rows, refreshMs } = await exploreBench(seconds, n);
+  console.log(
+    `\nExplore with ${n.lives} broadcasts on air, ${n.users} users, ${n.follows} follows: autocannon, 200 connections, ${seconds} s each`,
+  );
+  console.table(rows);
+  const worst = Math.max(...rows.map((r) => r['p99 ms']));
+  console.log(`worst p99 ${worst} ms (target ≤ 30: ${worst <= 30 ? 'met' : 'NOT met'})`);
+  console.log(`read model refresh: ${refreshMs.join(', ')} ms (it runs every 5 s, on one node at a time)`);
+  report.explore = { n, rows, refreshMs };
 }
 
 mkdirSync('bench/results', { recursive: true });

@@ -81,6 +81,8 @@ describe('security headers in a real browser', () => {
       '/en/news',
       '/en/wallet',
       '/ar/u/10000001',
+      '/en/explore',
+      '/en/broadcast',
     ]) {
       const res = await page.goto(e2e.base + url);
       expect(res?.headers()['content-security-policy'], url).toContain('script-src');

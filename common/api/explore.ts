@@ -3,25 +3,13 @@
 // girls/boys, getVideoList, getInterCountryList; page size 20, index 0).
 import { z } from 'zod';
 import { type Answer, errorResponses } from './envelope';
-import { LIVE_CATEGORIES, ORIENTATIONS } from './live';
+import { EXPLORE_FILTERS, EXPLORE_PAGE, EXPLORE_TABS, LIVE_CATEGORIES } from '../discovery';
+import { ORIENTATIONS } from './live';
+
+export { EXPLORE_FILTERS, EXPLORE_PAGE, EXPLORE_TABS };
+export type { ExploreFilter, ExploreTab } from '../discovery';
 
 export const exploreErrors = errorResponses(400, 401, 403, 404, 429);
-
-/**
- * Explore's tabs (spec §2; 'videos', the wonderful videos, comes with short videos):
- * hot: the hot ranking; follow: people the reader follows; global: most watched now, every
- * country; star: hosts staff marked as stars; game: broadcasts in the game category; new: hosts
- * whose first broadcast was in the last week, newest first.
- */
-export const EXPLORE_TABS = ['hot', 'follow', 'global', 'star', 'game', 'new'] as const;
-export type ExploreTab = (typeof EXPLORE_TABS)[number];
-
-/** Explore's filters (spec §2): girls and guys by the host's profile; the rest are staff marks. */
-export const EXPLORE_FILTERS = ['all', 'featured', 'girls', 'guys', 'official', 'fashion'] as const;
-export type ExploreFilter = (typeof EXPLORE_FILTERS)[number];
-
-/** Spec §9: feed page size 20. */
-export const EXPLORE_PAGE = 20;
 
 /** A country code as hosts' profiles carry it (ISO 3166-1 alpha-2). */
 export const countryCode = z.string().regex(/^[A-Z]{2}$/);

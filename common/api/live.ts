@@ -1,5 +1,6 @@
 // Broadcasts: start, end, cover, OBS, who is live (server/modules/live/routes.ts).
 import { z } from 'zod';
+import { LIVE_CATEGORIES } from '../discovery';
 import { type Answer, errorResponses } from './envelope';
 
 export const liveErrors = errorResponses(400, 502, 401, 403, 404, 409, 410, 429);
@@ -8,9 +9,7 @@ export const liveErrors = errorResponses(400, 502, 401, 403, 404, 409, 410, 429)
 export const vidParam = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });
 
 export const ORIENTATIONS = ['portrait', 'landscape'] as const;
-/** What a broadcast is about, chosen in the studio (explore's game tab lists 'game'). */
-export const LIVE_CATEGORIES = ['chat', 'music', 'dance', 'game', 'talent', 'outdoor'] as const;
-export type LiveCategory = (typeof LIVE_CATEGORIES)[number];
+export { LIVE_CATEGORIES, type LiveCategory } from '../discovery';
 export const LIVE_STATUSES = ['created', 'live', 'ended', 'deleted', 'expired'] as const;
 /**
  * Why a broadcast ended: its broadcaster ended it, another tab (or OBS) took over, its publisher

@@ -1,13 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import type { Answer } from '../../common/api/envelope';
-import {
-  EXPLORE_FILTERS,
-  EXPLORE_TABS,
-  type ExploreCard,
-  type ExploreFilter,
-  type ExploreTab,
-  type exploreAnswer,
-} from '../../common/api/explore';
+import type { ExploreCard, exploreAnswer } from '../../common/api/explore';
+import { EXPLORE_FILTERS, EXPLORE_TABS, type ExploreFilter, type ExploreTab } from '../../common/discovery';
 import { countryName } from '../../common/countries';
 import { localizedPath } from '../../common/routes';
 import type { PageProps } from '../lib/page';

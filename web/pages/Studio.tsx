@@ -1,5 +1,6 @@
 import type { Answer } from '../../common/api/envelope';
-import { LIVE_CATEGORIES, type LiveCategory, type liveSchema } from '../../common/api/live';
+import type { liveSchema } from '../../common/api/live';
+import { LIVE_CATEGORIES, type LiveCategory } from '../../common/discovery';
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { formatCount } from '../../common/format';
 import type { EndReason, RoomEvent } from '../../common/realtime';

@@ -1,0 +1,153 @@
+// Issue 19 target (--only=explore, needs DATABASE_URL): with 10,000 live broadcasts, 1,000,000
+// users and 10,000,000 follows generated on PostgreSQL, the explore API answers p99 ≤ 30 ms under
+// 200 concurrent clients (autocannon through the built site, npm run build first). Also measured:
+// how long one refresh of explore's read model takes at that size (it runs every 5 s).
+// --users=, --follows=, --lives= scale the data down for a quicker look.
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../server/modules/auth/crypto';
+import { DiscoveryService } from '../server/modules/discovery';
+import { createTestDb, type TestDb } from '../server/testing/db';
+import { cpuSeconds } from './cpu';
+import { startSite } from './servers';
+
+export interface ExploreRow {
+  name: string;
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  errors: number;
+  'server CPU µs/req': number;
+}
+
+const COUNTRIES = ['US', 'BR', 'IN', 'ID', 'JP', 'EG', 'DE', 'MX', 'VN', 'TW'];
+
+/**
+ * The data, made by PostgreSQL itself (generate_series), then analysed. Users get countries and
+ * sexes spread out; a live broadcast per host for the first `lives` users, some of them games,
+ * some marked; follows from random users to hosts, more to the first hosts (popular ones).
+ */
+async function seed(testDb: TestDb, n: { users: number; follows: number; lives: number }): Promise<void> {
+  const db = testDb.db;
+  const t0 = Date.now();
+  await db.query(
+    `INSERT INTO users (short_id, email, nickname, country, sex)
+     SELECT lpad(i::text, 11, '0'), 'bench' || i || '@example.com', 'Host' || i,
+            (ARRAY[${COUNTRIES.map((c) => `'${c}'`).join(',')}])[1 + i % ${COUNTRIES.length}], (i % 3)::smallint
+     FROM generate_series(1, $1) AS i`,
+    [n.users],
+  );
+  const [row] = await db.query<{ first: number }>('SELECT min(uid)::int AS first FROM users');
+  const first = row?.first ?? 0;
+  console.log(`  ${n.users} users in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const t1 = Date.now();
+  // Random followers; a host's popularity falls off with its number (the square of a uniform).
+  await db.query(
+    `INSERT INTO follows (follower, followee, created_at)
+     SELECT $1 + (random() * ($2 - 1))::bigint, $1 + (($3 - 1) * random() * random())::bigint,
+            now() - random() * interval '300 days'
+     FROM generate_series(1, $4)
+     ON CONFLICT DO NOTHING`,
+    [first, n.users, n.lives, n.follows],
+  );
+  await db.query(
+    `INSERT INTO follow_counts (uid, followers, following)
+     SELECT uid, sum(a)::int, sum(b)::int FROM (
+       SELECT followee AS uid, count(*) AS a, 0 AS b FROM follows GROUP BY followee
+       UNION ALL SELECT follower, 0, count(*) FROM follows GROUP BY follower) c
+     GROUP BY uid`,
+  );
+  console.log(`  ${n.follows} follows in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+  await db.query(
+    `INSERT INTO lives (vid, uid, title, status, started_at, lease_until, viewers, category)
+     SELECT lpad(to_hex(i), 12, 'a'), $1 + i - 1, 'Live ' || i, 'live',
+            now() - random() * interval '3 hours', now() + interval '1 day', (random() * random() * 5000)::int,
+            CASE WHEN i % 7 = 0 THEN 'game' ELSE 'chat' END
+     FROM generate_series(1, $2) AS i`,
+    [first, n.lives],
+  );
+  await db.query(
+    `INSERT INTO host_marks (uid, star, official, featured, fashion)
+     SELECT $1 + i - 1, i % 50 = 0, i % 40 = 0, i % 30 = 0, i % 60 = 0 FROM generate_series(1, $2) AS i`,
+    [first, n.lives],
+  );
+  await db.query('ANALYZE');
+}
+
+export async function exploreBench(
+  seconds = 10,
+  n = { users: 1_000_000, follows: 10_000_000, lives: 10_000 },
+): Promise<{ rows: ExploreRow[]; refreshMs: number[] }> {
+  if (!process.env.DATABASE_URL) throw new Error('the explore bench needs DATABASE_URL (real PostgreSQL)');
+  const testDb = await createTestDb();
+  try {
+    await seed(testDb, n);
+    // The read model's refresh at this size (the site runs it every 5 s; one node at a time).
+    const discovery = new DiscoveryService(testDb.db);
+    const refreshMs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await discovery.refresh();
+      refreshMs.push(Math.round(performance.now() - t));
+    }
+    console.log(`  refresh of ${n.lives} broadcasts: ${refreshMs.join(', ')} ms`);
+    // A reader who follows 1,000 people, some of them live.
+    const [reader] = await testDb.db.query<{ uid: number }>(
+      'SELECT follower AS uid FROM follows GROUP BY follower ORDER BY count(*) DESC LIMIT 1',
+    );
+    const token = randomBytes(32).toString('base64url');
+    await testDb.db.query(
+      `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at) VALUES ($1, $2, 'bench-reader-1', true, now() + interval '1 day')`,
+      [hashToken(token), reader?.uid ?? 0],
+    );
+    const port = 3941;
+    const site = await startSite(port, {
+      DATABASE_URL: testDb.url ?? '',
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const second = (
+        (await (await fetch(`${site.url}/api/v1/explore`)).json()) as { data: { next: string | null } }
+      ).data.next;
+      const loads: [string, string, Record<string, string>?][] = [
+        ['hot, first page', '/api/v1/explore'],
+        ['hot, second page', `/api/v1/explore?cursor=${second ?? ''}`],
+        ['global (most viewers)', '/api/v1/explore?tab=global'],
+        ['hot in one country, girls', '/api/v1/explore?country=BR&filter=girls'],
+        ['game tab', '/api/v1/explore?tab=game'],
+        ['new hosts', '/api/v1/explore?tab=new'],
+        ['follow tab (signed in)', '/api/v1/explore?tab=follow', { cookie: `sid=${token}` }],
+        ['countries', '/api/v1/explore/countries'],
+      ];
+      const rows: ExploreRow[] = [];
+      for (const [name, path, headers] of loads) {
+        await autocannon({ url: site.url + path, connections: 200, duration: 2, headers: headers ?? {} });
+        const cpu0 = cpuSeconds(site.pid);
+        const r = await autocannon({
+          url: site.url + path,
+          connections: 200,
+          duration: seconds,
+          headers: headers ?? {},
+        });
+        const row: ExploreRow = {
+          name,
+          'req/s': Math.round(r.requests.average),
+          'p50 ms': r.latency.p50,
+          'p99 ms': r.latency.p99,
+          errors: r.errors + r.non2xx + r.timeouts,
+          'server CPU µs/req': Math.round(
+            ((cpuSeconds(site.pid) - cpu0) * 1e6) / Math.max(1, r.requests.total),
+          ),
+        };
+        console.log('  ', JSON.stringify(row));
+        rows.push(row);
+      }
+      return { rows, refreshMs };
+    } finally {
+      await site.stop();
+    }
+  } finally {
+    await testDb.drop();
+  }
+}

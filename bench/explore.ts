@@ -44,9 +44,10 @@ async function seed(testDb: TestDb, n: { users: number; follows: number; lives: 
   // Random followers; a host's popularity falls off with its number (the square of a uniform).
   await db.query(
     `INSERT INTO follows (follower, followee, created_at)
-     SELECT $1 + (random() * ($2 - 1))::bigint, $1 + (($3 - 1) * random() * random())::bigint,
-            now() - random() * interval '300 days'
-     FROM generate_series(1, $4)
+     SELECT a, b, now() - random() * interval '300 days' FROM (
+       SELECT $1 + (random() * ($2 - 1))::bigint AS a, $1 + (($3 - 1) * random() * random())::bigint AS b
+       FROM generate_series(1, $4)) x
+     WHERE a <> b
      ON CONFLICT DO NOTHING`,
     [first, n.users, n.lives, n.follows],
   );
@@ -60,7 +61,7 @@ async function seed(testDb: TestDb, n: { users: number; follows: number; lives: 
   console.log(`  ${n.follows} follows in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
   await db.query(
     `INSERT INTO lives (vid, uid, title, status, started_at, lease_until, viewers, category)
-     SELECT lpad(to_hex(i), 12, 'a'), $1 + i - 1, 'Live ' || i, 'live',
+     SELECT lpad(i::text, 12, 'x'), $1 + i - 1, 'Live ' || i, 'live',
             now() - random() * interval '3 hours', now() + interval '1 day', (random() * random() * 5000)::int,
             CASE WHEN i % 7 = 0 THEN 'game' ELSE 'chat' END
      FROM generate_series(1, $2) AS i`,

@@ -71,3 +71,16 @@ describe('Recent.getMany', () => {
     ]);
   });
 });
+
+describe('Recent.clear', () => {
+  it('forgets everything, and a load under way is not kept', async () => {
+    const cache = new Recent<number, string>({ ttlMs: 10_000 });
+    await cache.get(1, async () => 'one');
+    let release: (v: string) => void = () => undefined;
+    const slow = cache.get(2, () => new Promise<string>((r) => (release = r)));
+    cache.clear();
+    release('old two');
+    expect(await slow).toBe('old two');
+    expect([cache.peek(1), cache.peek(2)]).toEqual([undefined, undefined]);
+  });
+});

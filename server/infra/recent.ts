@@ -19,12 +19,19 @@ export class Recent<K extends string | number, V> {
   readonly #loading = new Map<K, Promise<V>>();
   /** Each forget's turn, and the turn at which each key was last forgotten. */
   #turn = 0;
+  /** The turn of the last clear(): loads begun before it are not kept. */
+  #forgetAll = 0;
   readonly #forgotten: LRUCache<K, number>;
 
   constructor(opts: RecentOptions) {
     const max = opts.max ?? 50_000;
     this.#values = new LRUCache({ max, ttl: opts.ttlMs, ttlAutopurge: false });
     this.#forgotten = new LRUCache({ max, ttl: opts.ttlMs * 2, ttlAutopurge: false });
+  }
+
+  /** Whether a load of `key` begun at `turn` may be kept (nothing forgot it since). */
+  #keeps(key: K, turn: number): boolean {
+    return this.#forgetAll <= turn && (this.#forgotten.get(key) ?? -1) <= turn;
   }
 
   /** The kept value, if any, without loading. */
@@ -42,7 +49,7 @@ export class Recent<K extends string | number, V> {
     const loading = load(key).then(
       (value) => {
         if (this.#loading.get(key) === loading) this.#loading.delete(key);
-        if ((this.#forgotten.get(key) ?? -1) <= turn) this.#values.set(key, { value });
+        if (this.#keeps(key, turn)) this.#values.set(key, { value });
         return value;
       },
       (err: unknown) => {
@@ -71,9 +78,17 @@ export class Recent<K extends string | number, V> {
     const loaded = await loadMany([...new Set(missing)]);
     for (const [key, value] of loaded) {
       out.set(key, value);
-      if ((this.#forgotten.get(key) ?? -1) <= turn) this.#values.set(key, { value });
+      if (this.#keeps(key, turn)) this.#values.set(key, { value });
     }
     return out;
+  }
+
+  /** Everything changed (loads under way answer their callers and are not kept). */
+  clear(): void {
+    ++this.#turn;
+    this.#forgetAll = this.#turn;
+    this.#values.clear();
+    this.#loading.clear();
   }
 
   /** These values changed: loaded again at the next `get`. */

@@ -43,6 +43,8 @@ CREATE TABLE live_rank (
   score        double precision NOT NULL,
   viewers      int NOT NULL,
   started_at   timestamptz NOT NULL,
+  -- started_at in seconds since the epoch: the new tab's order (a number, as the other orders).
+  started_key  double precision NOT NULL,
   country      text NOT NULL,
   category     text NOT NULL,
   sex          smallint NOT NULL,
@@ -56,8 +58,9 @@ CREATE TABLE live_rank (
   follows      int NOT NULL DEFAULT 0,
   refreshed_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX live_rank_score_idx ON live_rank (score DESC, vid);
-CREATE INDEX live_rank_country_idx ON live_rank (country, score DESC, vid);
-CREATE INDEX live_rank_viewers_idx ON live_rank (viewers DESC, vid);
-CREATE INDEX live_rank_new_idx ON live_rank (started_at DESC, vid) WHERE newcomer;
+-- In the lists' order (the key, then vid, both descending), so a page is a walk down an index.
+CREATE INDEX live_rank_score_idx ON live_rank (score DESC, vid DESC);
+CREATE INDEX live_rank_country_idx ON live_rank (country, score DESC, vid DESC);
+CREATE INDEX live_rank_viewers_idx ON live_rank (viewers DESC, vid DESC);
+CREATE INDEX live_rank_new_idx ON live_rank (started_key DESC, vid DESC) WHERE newcomer;
 CREATE INDEX live_rank_uid_idx ON live_rank (uid);

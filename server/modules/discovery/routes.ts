@@ -10,6 +10,7 @@ import {
   hostParams,
 } from '../../../common/api/explore';
 import type { Db } from '../../db/client';
+import { serializeOnce } from '../../http/envelope';
 import { requireStaff } from '../staff';
 import type { DiscoveryService } from './service';
 
@@ -20,6 +21,7 @@ export function discoveryRoutes(deps: {
   staffEmails: readonly string[];
 }): FastifyPluginAsyncZod {
   const { discovery } = deps;
+  const json = serializeOnce(okSchema(exploreAnswer));
   return async (app) => {
     app.get(
       '/api/v1/explore',
@@ -32,10 +34,12 @@ export function discoveryRoutes(deps: {
           response: { 200: okSchema(exploreAnswer), ...errors },
         },
       },
-      async (req) => ({
-        status: 200 as const,
-        data: await discovery.explore(req.query, req.auth?.uid ?? null),
-      }),
+      async (req, reply) => {
+        const data = await discovery.explore(req.query, req.auth?.uid ?? null);
+        // Pages are kept for a refresh and sent to many: their JSON is made once.
+        void reply.serializer(json);
+        return { status: 200 as const, data };
+      },
     );
 
     app.get(

@@ -4,6 +4,11 @@ import type { Db } from '../../db/client';
 import { Recent } from '../../infra/recent';
 import { discoveryRepo, type Position, type RankRow } from './repo';
 
+export interface ExplorePage {
+  list: ExploreCard[];
+  next: string | null;
+}
+
 /** How often the read model is made equal to what is on air (every node tries; one does it). */
 export const REFRESH_MS = 5000;
 
@@ -44,19 +49,39 @@ function card(r: RankRow): ExploreCard {
 export class DiscoveryService {
   /** The country list changes with the read model: read once per refresh. */
   readonly #countries = new Recent<'all', { country: string; lives: number }[]>({ ttlMs: REFRESH_MS });
+  /**
+   * Pages, read once per refresh too: a popular list is asked for by thousands of people between
+   * two refreshes of what it is made of. The follow tab's pages are each reader's own.
+   */
+  readonly #pages = new Recent<string, ExplorePage>({ ttlMs: REFRESH_MS, max: 5000 });
 
   constructor(private readonly db: Db) {}
 
-  refresh(): Promise<boolean> {
-    return discoveryRepo.refresh(this.db);
+  /** Makes the read model equal to what is on air; this node's pages are read afresh after it. */
+  async refresh(): Promise<boolean> {
+    const done = await discoveryRepo.refresh(this.db);
+    if (done) {
+      this.#pages.clear();
+      this.#countries.clear();
+    }
+    return done;
   }
 
-  async explore(
-    q: ExploreQuery,
-    reader: number | null,
-  ): Promise<{ list: ExploreCard[]; next: string | null }> {
+  explore(q: ExploreQuery, reader: number | null): Promise<ExplorePage> {
     // Whom a visitor follows: nobody.
-    if (q.tab === 'follow' && reader === null) return { list: [], next: null };
+    if (q.tab === 'follow' && reader === null) return Promise.resolve({ list: [], next: null });
+    const key = [
+      q.tab,
+      q.filter,
+      q.country ?? '',
+      q.cursor ?? '',
+      q.limit,
+      q.tab === 'follow' ? reader : '',
+    ].join('|');
+    return this.#pages.get(key, () => this.#read(q, reader));
+  }
+
+  async #read(q: ExploreQuery, reader: number | null): Promise<ExplorePage> {
     const rows = await discoveryRepo.page(this.db, {
       tab: q.tab,
       filter: q.filter,

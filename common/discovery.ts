@@ -20,3 +20,13 @@ export type ExploreFilter = (typeof EXPLORE_FILTERS)[number];
 
 /** Spec §9: feed page size 20. */
 export const EXPLORE_PAGE = 20;
+
+/** Search's result kinds (spec §2 search: users, view more); 'all' shows a few of each. */
+export const SEARCH_TYPES = ['all', 'people', 'lives'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+
+/** How many of each kind the 'all' view shows before "view more". */
+export const SEARCH_PREVIEW = 5;
+
+/** The longest query searched (longer input is cut). */
+export const SEARCH_MAX = 100;

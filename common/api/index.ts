@@ -7,6 +7,8 @@ export * from './users';
 export * from './news';
 export * from './live';
 export * from './explore';
+export * from './leaderboard';
+export * from './search';
 export * from './room';
 export * from './social';
 export * from './gifts';

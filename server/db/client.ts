@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 /** Anything SQL can be sent to: the database, or a transaction. Repositories take this. */
@@ -30,7 +31,8 @@ function parseInt8(value: string): number {
 
 export async function openPglite(dataDir: string | null): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const lite = await PGlite.create(dataDir ?? undefined);
+  // pg_trgm: search's trigram indexes (migration 023), as on a PostgreSQL server.
+  const lite = await PGlite.create(dataDir ?? undefined, { extensions: { pg_trgm } });
   let closed = false;
   return {
     kind: 'pglite',

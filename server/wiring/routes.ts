@@ -4,7 +4,8 @@ import type { App } from '../http/server';
 import { registerAppClients } from '../http/app-clients';
 import { registerAuthContext, phoneRoutes, authRoutes, thirdPartyRoutes } from '../modules/auth';
 import { ledgerRoutes } from '../modules/ledger';
-import { discoveryRoutes } from '../modules/discovery';
+import { leaderboardRoutes } from '../modules/leaderboard';
+import { discoveryRoutes, searchRoutes } from '../modules/discovery';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
 import { registerMediaRoutes, liveRoutes } from '../modules/live';
@@ -46,6 +47,8 @@ export async function registerApiRoutes(
   );
   await app.register(usersRoutes(s.users));
   await app.register(discoveryRoutes({ discovery: s.discovery, db, staffEmails: config.STAFF_EMAILS }));
+  await app.register(leaderboardRoutes(s.leaderboards));
+  await app.register(searchRoutes({ search: s.search, kv, limitScale }));
   await app.register(socialRoutes(s.social, s.users));
   await app.register(roomRoutes(s.room, limitScale));
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));

@@ -16,7 +16,8 @@ import {
 } from '../modules/auth';
 import { ChatService } from '../modules/chat';
 import { GiftService } from '../modules/gifts';
-import { DiscoveryService } from '../modules/discovery';
+import { LeaderboardService } from '../modules/leaderboard';
+import { DiscoveryService, SearchService } from '../modules/discovery';
 import { Ledger, WalletView } from '../modules/ledger';
 import { LiveService, DEFAULT_VIEWER_LIMITS, LiveDirectory } from '../modules/live';
 import { NewsService } from '../modules/news';
@@ -119,7 +120,10 @@ export async function buildServices(
     log: (msg, detail) => app.log.error({ detail }, msg),
   });
   const discovery = new DiscoveryService(db);
+  const search = new SearchService(db);
   const rules = moneyRules(config);
+  // The boards' days, weeks and months are the cash-out week's time zone's.
+  const leaderboards = new LeaderboardService(db, { utcOffset: rules.weekUtcOffset });
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE);
   return {
@@ -131,6 +135,8 @@ export async function buildServices(
     ledger,
     wallets,
     discovery,
+    leaderboards,
+    search,
     gifts,
     chat,
     social,

@@ -2,7 +2,8 @@ import type { ExploreCard, ExploreQuery, HostMarks } from '../../../common/api/e
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
 import { Recent } from '../../infra/recent';
-import { discoveryRepo, type Position, type RankRow } from './repo';
+import { card } from './cards';
+import { discoveryRepo, type Position } from './repo';
 
 export interface ExplorePage {
   list: ExploreCard[];
@@ -23,21 +24,6 @@ function decode(cursor: string | undefined): Position | null {
   if (!order || !vid || !/^[A-Za-z0-9]{12}$/.test(vid) || !Number.isFinite(Number(order)))
     throw new AppError('validation_failed', { field: 'cursor' });
   return { order: Number(order), vid };
-}
-
-function card(r: RankRow): ExploreCard {
-  return {
-    vid: r.vid,
-    title: r.title,
-    cover: r.cover,
-    orientation: r.orientation,
-    category: r.category,
-    viewers: r.viewers,
-    started_at: new Date(r.started_at).toISOString(),
-    host: { uid: r.uid, short_id: r.short_id, nickname: r.nickname, face: r.face, country: r.country },
-    marks: { official: r.official, star: r.star, featured: r.featured, fashion: r.fashion },
-    newcomer: r.newcomer,
-  };
 }
 
 /**

@@ -1,0 +1,48 @@
+-- Search for people and live rooms (issue 19 item 3): trigram indexes (pg_trgm, which PGlite
+-- ships too) over a folded form of nicknames and titles, people's search history, and the log
+-- that trending searches are counted from.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+-- The form both a name and a query are compared in, so that what people type finds what they
+-- mean: lower case; compatibility forms folded (full-width Latin, ligatures, half-width kana);
+-- Latin diacritics dropped (Vietnamese typed without its tones finds "Nguyễn"); Arabic short
+-- vowels, hamza marks, the dagger alif and tatweel dropped, alif maqsura read as yeh and teh
+-- marbuta as heh (the usual Arabic search folding). Devanagari and CJK keep every mark: they are
+-- part of the letter. IMMUTABLE, so indexes can be built on it; the same function folds queries.
+CREATE FUNCTION search_fold(t text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+  AS $$
+    SELECT translate(
+      regexp_replace(normalize(lower(t), NFKD), '[\u0300-\u036f\u064b-\u065f\u0670\u0640]', '', 'g'),
+      'đðىة', 'ddيه')
+  $$;
+
+-- People by nickname: similarity and word similarity (typos, a word of a longer name), and a
+-- prefix walk for queries too short to have a trigram (one or two letters, a Chinese name).
+CREATE INDEX users_nickname_trgm_idx ON users USING gin (search_fold(nickname) gin_trgm_ops);
+CREATE INDEX users_nickname_prefix_idx ON users (search_fold(nickname) text_pattern_ops);
+
+-- Live rooms by title: only broadcasts on air are searched, so only they are indexed.
+CREATE INDEX lives_title_trgm_idx ON lives USING gin (search_fold(title) gin_trgm_ops) WHERE status = 'live';
+CREATE INDEX lives_title_prefix_idx ON lives (search_fold(title) text_pattern_ops) WHERE status = 'live';
+
+-- What each person searched for, newest first; one row per query (searching again moves it up).
+CREATE TABLE search_history (
+  uid      bigint NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+  folded   text NOT NULL,
+  q        text NOT NULL CHECK (length(q) BETWEEN 1 AND 100),
+  at       timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (uid, folded)
+);
+CREATE INDEX search_history_recent_idx ON search_history (uid, at DESC);
+
+-- Searches made, for trending: `who` is a user id or a hash of the address, one row per person
+-- and query, so that trending counts people, not requests. Rows older than two days are deleted as trending is computed.
+CREATE TABLE search_log (
+  folded   text NOT NULL,
+  q        text NOT NULL,
+  who      text NOT NULL,
+  at       timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (folded, who)
+);
+CREATE INDEX search_log_at_idx ON search_log (at);

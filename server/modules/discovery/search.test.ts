@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchAnswer, SearchQuery } from '../../../common/api/search';
+import { MemoryKv } from '../../infra/kv';
+import { createTestApp, type TestApp } from '../../testing/app';
+import { signedInPerson } from '../../testing/auth';
+import { createTestDb, type TestDb } from '../../testing/db';
+import { makeLive, makeUsers, recountFollows } from '../../testing/people';
+import { foldedLength, SearchService } from './search-service';
+
+// Search on PostgreSQL (and PGlite): what each script finds, typos, ranking, the short id, live
+// rooms by title and by host, pages; then history and trending over HTTP.
+let testDb: TestDb;
+let search: SearchService;
+
+beforeAll(async () => {
+  testDb = await createTestDb();
+  search = new SearchService(testDb.db);
+});
+afterAll(async () => {
+  await testDb.drop();
+});
+
+/** Someone with this nickname (and `followers` followers); returns their uid and short id. */
+async function person(nickname: string, followers = 0): Promise<{ uid: number; short_id: string }> {
+  const [uid = 0] = await makeUsers(testDb.db, 1);
+  const [row] = await testDb.db.query<{ short_id: string }>(
+    'UPDATE users SET nickname = $2 WHERE uid = $1 RETURNING short_id',
+    [uid, nickname],
+  );
+  if (followers > 0) {
+    const fans = await makeUsers(testDb.db, followers);
+    await testDb.db.query('INSERT INTO follows (follower, followee) SELECT unnest($1::bigint[]), $2', [
+      fans,
+      uid,
+    ]);
+    await recountFollows(testDb.db, [uid]);
+  }
+  return { uid, short_id: row?.short_id ?? '' };
+}
+
+// Each call asks afresh: the service's few seconds of reuse would hide what a test changed.
+const find = async (q: string, opts: Partial<SearchQuery> = {}): Promise<SearchAnswer> =>
+  new SearchService(testDb.db).search({ q, type: 'all', page: 0, ...opts });
+const names = (a: SearchAnswer) => a.people.list.map((p) => p.nickname);
+
+describe('finding people', () => {
+  beforeAll(async () => {
+    await person('NovaHost');
+    await person('Nova Star');
+    await person('Nova Moon', 30);
+    await person('نور الهدى');
+    await person('أحمد المصري');
+    await person('直播小王子');
+    await person('さくらライブ');
+    await person('राहुल शर्मा');
+    await person('Nguyễn Văn Anh');
+    await person('ＺＥＮ');
+  });
+
+  it('finds a nickname whole, by a word of it, and with a typo', async () => {
+    expect(names(await find('NovaHost'))[0]).toBe('NovaHost');
+    expect(names(await find('novahst'))).toContain('NovaHost');
+    expect(names(await find('star'))).toContain('Nova Star');
+  });
+
+  it('ranks the very name first, then the more followed of equally close names', async () => {
+    expect(names(await find('nova')).slice(0, 2)).toEqual(['Nova Moon', 'Nova Star']);
+    expect(names(await find('Nova Star'))[0]).toBe('Nova Star');
+    expect(names(await find('novahost'))[0]).toBe('NovaHost');
+  });
+
+  it('finds Arabic with or without its hamza, vowel marks and letter forms', async () => {
+    expect(names(await find('نور'))).toContain('نور الهدى');
+    expect(names(await find('احمد'))).toContain('أحمد المصري');
+    expect(names(await find('أَحْمَد'))).toContain('أحمد المصري');
+    expect(names(await find('المصرى'))).toContain('أحمد المصري');
+  });
+
+  it('finds Chinese and Japanese names (no spaces) from a part of them, even two characters', async () => {
+    expect(names(await find('小王子'))).toContain('直播小王子');
+    expect(names(await find('直播'))).toContain('直播小王子');
+    expect(names(await find('さくら'))).toContain('さくらライブ');
+  });
+
+  it('finds Hindi and Vietnamese, the latter typed with or without its tones', async () => {
+    expect(names(await find('राहुल'))).toContain('राहुल शर्मा');
+    expect(names(await find('शर्मा'))).toContain('राहुल शर्मा');
+    expect(names(await find('nguyen van'))).toContain('Nguyễn Văn Anh');
+    expect(names(await find('Nguyễn'))).toContain('Nguyễn Văn Anh');
+  });
+
+  it('folds full-width letters and finds a short id typed in full', async () => {
+    expect(names(await find('zen'))).toContain('ＺＥＮ');
+    const who = await person('Somebody Unusual');
+    const found = await find(who.short_id);
+    expect(found.people.list[0]?.uid).toBe(who.uid);
+  });
+
+  it('says when nothing matches, and pages through many', async () => {
+    expect((await find('qqxzzv')).people.list).toEqual([]);
+    for (let i = 0; i < 26; i += 1) await person(`Pager Person ${i}`);
+    const all = await find('pager person');
+    expect(all.people.list).toHaveLength(5);
+    expect(all.people.more).toBe(true);
+    const first = await find('pager person', { type: 'people', page: 0 });
+    const second = await find('pager person', { type: 'people', page: 1 });
+    expect(first.people.list).toHaveLength(20);
+    expect(first.people.more).toBe(true);
+    expect(second.people.list).toHaveLength(6);
+    expect(second.people.more).toBe(false);
+    const seen = [...first.people.list, ...second.people.list].map((p) => p.uid);
+    expect(new Set(seen).size).toBe(26);
+  });
+
+  it('measures a query as the database folds it', () => {
+    expect(foldedLength('直播')).toBe(2);
+    expect(foldedLength('Việt')).toBe(4);
+    expect(foldedLength('أَحْمَد')).toBe(4);
+  });
+});
+
+describe('finding live rooms', () => {
+  it('finds broadcasts on air by title or by their host, and not ended ones', async () => {
+    const host = await person('Karaoke Queen');
+    const vid = await makeLive(testDb.db, host.uid);
+    await testDb.db.query("UPDATE lives SET title = 'Late night guitar' WHERE vid = $1", [vid]);
+    const other = await person('Quiet One');
+    const ended = await makeLive(testDb.db, other.uid);
+    await testDb.db.query(
+      "UPDATE lives SET title = 'Guitar lessons', status = 'ended', ended_at = now() WHERE vid = $1",
+      [ended],
+    );
+    const byTitle = await find('guitar');
+    expect(byTitle.lives.list.map((l) => l.vid)).toEqual([vid]);
+    expect((await find('karaoke')).lives.list.map((l) => l.vid)).toEqual([vid]);
+    // The host found as a person says they are live.
+    expect((await find('karaoke queen')).people.list[0]?.live).toBe(vid);
+    expect((await find('guitar', { type: 'people' })).lives.list).toEqual([]);
+  });
+});
+
+describe('history and trending over HTTP', () => {
+  const kv = new MemoryKv();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ kv });
+  });
+  afterAll(async () => {
+    await t.close();
+    await kv.close();
+  });
+
+  it('keeps what a person searched, newest first; forgets one or all', async () => {
+    const me = await signedInPerson(t, kv, 'search-history@example.com');
+    const record = (q: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/search/history', headers: me.headers, payload: { q } });
+    const history = async () =>
+      (await t.app.inject({ url: '/api/v1/search/history', headers: me.headers }))
+        .json<{ data: { list: { q: string }[] } }>()
+        .data.list.map((h) => h.q);
+    expect((await record('nova')).statusCode).toBe(200);
+    await record('karaoke');
+    await record('Nova');
+    expect(await history()).toEqual(['Nova', 'karaoke']);
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/search/history?q=NOVA', headers: me.headers });
+    expect(await history()).toEqual(['karaoke']);
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/search/history', headers: me.headers });
+    expect(await history()).toEqual([]);
+    // A visitor has no history to read.
+    expect((await t.app.inject({ url: '/api/v1/search/history' })).statusCode).toBe(401);
+  });
+
+  it('trends what several people searched for, never one person alone', async () => {
+    const a = await signedInPerson(t, kv, 'trend-a@example.com');
+    const b = await signedInPerson(t, kv, 'trend-b@example.com');
+    const record = (who: { headers: Record<string, string> }, q: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/search/history', headers: who.headers, payload: { q } });
+    await record(a, 'moonlight');
+    await record(b, 'Moonlight');
+    for (let i = 0; i < 3; i += 1) await record(a, 'my secret');
+    const trending = await t.app.inject({ url: '/api/v1/search/trending' });
+    const list = trending.json<{ data: { list: string[] } }>().data.list;
+    expect(list).toContain('Moonlight');
+    expect(list).not.toContain('my secret');
+    expect((await t.app.inject({ url: '/api/v1/search?q=' })).statusCode).toBe(400);
+  });
+});

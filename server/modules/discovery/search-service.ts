@@ -21,7 +21,8 @@ export function foldedLength(q: string): number {
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f\u064b-\u065f\u0670\u0640]/g, '');
-  return [...folded].length;
+  // Code points, as PostgreSQL's length() counts them.
+  return folded.length - (folded.match(/[\uD800-\uDBFF]/g)?.length ?? 0);
 }
 
 /**

@@ -10,11 +10,9 @@ import { foldedLength, SearchService } from './search-service';
 // Search on PostgreSQL (and PGlite): what each script finds, typos, ranking, the short id, live
 // rooms by title and by host, pages; then history and trending over HTTP.
 let testDb: TestDb;
-let search: SearchService;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  search = new SearchService(testDb.db);
 });
 afterAll(async () => {
   await testDb.drop();

@@ -11,6 +11,7 @@ export type RouteId =
   | 'newsArticle'
   | 'search'
   | 'explore'
+  | 'leaderboard'
   | 'broadcast'
   | 'video'
   | 'user'
@@ -56,6 +57,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'search', pattern: ['search'], layout: 'main', auth: true, prefixable: false },
   // Explore (spec §2 screens: tabs hot, follow, global, star, game, new; filters; countries).
   { id: 'explore', pattern: ['explore'], layout: 'main', auth: true, prefixable: true },
+  // Leaderboards (spec §1: top hosts and gifters; issue 19 item 4).
+  { id: 'leaderboard', pattern: ['leaderboard'], layout: 'main', auth: true, prefixable: true },
   { id: 'notFound', pattern: ['NotFound'], layout: 'none', auth: true, prefixable: false },
   { id: 'obs', pattern: ['obs'], layout: 'none', auth: true, prefixable: true },
   { id: 'user', pattern: ['u', ':personalId'], layout: 'main', auth: true, prefixable: true },

@@ -160,6 +160,7 @@ describe('explore', () => {
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
     await expect.poll(() => cards(page).count()).toBe(6);
     const selected = await page
+      .getByRole('main')
       .getByRole('combobox')
       .evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent);
     expect(selected).toMatch(/مصر/);

@@ -68,7 +68,7 @@ describe('navigation', () => {
 
   it('search from the header finds pages and news', async () => {
     const { page } = await open('/en');
-    await page.getByRole('searchbox', { name: 'Search' }).fill('OBS');
+    await page.getByRole('combobox', { name: 'Search' }).fill('OBS');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/en\/search\?q=OBS/);
     await expect.poll(() => page.locator('h1').textContent()).toContain('OBS');

@@ -7,12 +7,14 @@ import type { MessageKey } from '../../web/i18n/types';
 import type {
   ActivateData,
   ExploreData,
+  LeaderboardData,
   HomeData,
   NewsArticleData,
   NotFoundData,
   PlaceholderData,
   ResetPasswordData,
   SearchData,
+  SearchTab,
   StaticPageData,
   UserPageData,
   LiveVideoData,
@@ -25,8 +27,11 @@ import type { AuthService } from '../modules/auth';
 import type { NewsService } from '../modules/news';
 import type { UsersService } from '../modules/users';
 import { liveInfo, type LiveService } from '../modules/live';
-import type { DiscoveryService } from '../modules/discovery';
+import type { DiscoveryService, SearchService } from '../modules/discovery';
+import type { LeaderboardService } from '../modules/leaderboard';
+import { leaderboardQuery } from '../../common/api/leaderboard';
 import { exploreQuery } from '../../common/api/explore';
+import { SEARCH_MAX } from '../../common/discovery';
 
 export interface LoadContext {
   locale: Locale;
@@ -41,6 +46,8 @@ export interface LoadContext {
   users: UsersService;
   live: LiveService;
   discovery: DiscoveryService;
+  search: SearchService;
+  leaderboards: LeaderboardService;
   /** The wallet's rates and limits, as configured. */
   money: MoneyRules;
 }
@@ -134,6 +141,34 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     return { status: 200, data, ...meta(ctx, 'explore'), noindex: false, ogType: 'website', cacheMs: 5000 };
   },
 
+  async leaderboard(ctx) {
+    // What the URL asks for; anything it cannot mean is the default board rather than an error.
+    const asked = leaderboardQuery.safeParse(Object.fromEntries(ctx.query));
+    const q = { ...(asked.success ? asked.data : leaderboardQuery.parse({})), page: 0 };
+    const [first, countries] = await Promise.all([
+      ctx.leaderboards.board(q, null),
+      ctx.leaderboards.countries(q.board, q.period),
+    ]);
+    const data: LeaderboardData = {
+      board: q.board,
+      period: q.period,
+      country: q.country ?? null,
+      first,
+      countries,
+    };
+    const site = { site: ctx.siteName };
+    return {
+      status: 200,
+      data,
+      title: translate(ctx.locale, 'leaderboard.meta.title', site),
+      description: translate(ctx.locale, 'leaderboard.meta.description', site),
+      noindex: false,
+      ogType: 'website',
+      // The boards are counted every second and read every few.
+      cacheMs: 5000,
+    };
+  },
+
   static(ctx) {
     const slug = ctx.match.slug;
     const doc = slug ? ctx.content.page(slug, ctx.locale) : null;
@@ -193,9 +228,12 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   },
 
   async search(ctx) {
-    const query = (ctx.query.get('q') ?? '').trim().slice(0, 100);
-    const data: SearchData = { query, pages: [], news: [] };
-    if (query) {
+    const query = (ctx.query.get('q') ?? '').trim().slice(0, SEARCH_MAX);
+    const asked = ctx.query.get('type');
+    const tab: SearchTab = asked === 'people' || asked === 'lives' || asked === 'pages' ? asked : 'all';
+    const data: SearchData = { query, tab, found: null, pages: [], news: [] };
+    if (query && tab !== 'pages') data.found = await ctx.search.search({ q: query, type: tab, page: 0 });
+    if (query && (tab === 'all' || tab === 'pages')) {
       const needle = query.toLocaleLowerCase(ctx.locale);
       for (const { slug } of STATIC_PAGES) {
         const doc = ctx.content.page(slug, ctx.locale);

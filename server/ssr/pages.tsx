@@ -17,7 +17,8 @@ import type { AuthService } from '../modules/auth';
 import type { NewsService } from '../modules/news';
 import type { UsersService } from '../modules/users';
 import type { LiveService } from '../modules/live';
-import type { DiscoveryService } from '../modules/discovery';
+import type { DiscoveryService, SearchService } from '../modules/discovery';
+import type { LeaderboardService } from '../modules/leaderboard';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
 import { renderDocument } from './document';
@@ -32,6 +33,8 @@ interface Deps {
   users: UsersService;
   live: LiveService;
   discovery: DiscoveryService;
+  search: SearchService;
+  leaderboards: LeaderboardService;
   metrics: Metrics;
 }
 
@@ -120,6 +123,8 @@ export function registerPages(
       users: deps.users,
       live: deps.live,
       discovery: deps.discovery,
+      search: deps.search,
+      leaderboards: deps.leaderboards,
       money,
     };
     try {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { EXPLORE_REFRESH_MS, type DiscoveryService } from '../modules/discovery';
 import type { Ledger } from '../modules/ledger';
+import type { LeaderboardService } from '../modules/leaderboard';
 import type { LiveService } from '../modules/live';
 import type { PaymentService } from '../modules/payments';
 import type { RoomService } from '../modules/room';
@@ -23,15 +24,18 @@ export async function startJobs(
     room: RoomService;
     payments: PaymentService;
     discovery: DiscoveryService;
+    leaderboards: LeaderboardService;
   },
 ): Promise<Jobs> {
-  const { live, ledger, room, payments, discovery } = deps;
+  const { live, ledger, room, payments, discovery, leaderboards } = deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
-  // Gifts' pending credits into balances, and their top-fans rows, every second (see ledger_pending, fan_pending).
+  // Gifts' pending credits into balances, their top-fans rows and their leaderboard rows, every
+  // second (see ledger_pending, fan_pending, leaderboard_pending).
   const rollUp = every(1000, () => {
     void ledger.rollUp().catch(fail('ledger roll-up failed'));
     void room.rollUpFans().catch(fail('top-fans roll-up failed'));
+    void leaderboards.rollUp().catch(fail('leaderboard roll-up failed'));
   });
   // Orders whose webhook never came are asked about at the provider (see PaymentService.repairStale).
   const repair = every(60_000, () => {

@@ -33,8 +33,21 @@ export async function registerSite(
 ): Promise<PageHandler> {
   const { config, metrics } = deps;
   const { assets, content } = deps.files;
-  const { news, auth, users, live, discovery } = deps.services;
+  const { news, auth, users, live, discovery, search } = deps.services;
+  const { leaderboards } = deps.services;
   registerSeo(app, { config, news });
   await app.register(payAppPages({ config, assets }));
-  return registerPages(app, { config, assets, content, news, auth, users, live, discovery, metrics });
+  return registerPages(app, {
+    config,
+    assets,
+    content,
+    news,
+    auth,
+    users,
+    live,
+    discovery,
+    search,
+    leaderboards,
+    metrics,
+  });
 }

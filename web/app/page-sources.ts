@@ -11,6 +11,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   newsArticle: 'web/pages/NewsArticle.tsx',
   search: 'web/pages/Search.tsx',
   explore: 'web/pages/Explore.tsx',
+  leaderboard: 'web/pages/Leaderboard.tsx',
   broadcast: 'web/pages/Studio.tsx',
   video: 'web/pages/LiveVideo.tsx',
   user: 'web/pages/UserPage.tsx',

@@ -12,6 +12,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   newsArticle: () => import('../pages/NewsArticle'),
   search: () => import('../pages/Search'),
   explore: () => import('../pages/Explore'),
+  leaderboard: () => import('../pages/Leaderboard'),
   broadcast: () => import('../pages/Studio'),
   video: () => import('../pages/LiveVideo'),
   user: () => import('../pages/UserPage'),

@@ -27,7 +27,7 @@ interface Props {
  * while the first page loads, the list's own empty state, and an error with Try again.
  */
 export function ExploreGrid({ tab, items, status, more, onMore, onRetry }: Props) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const { requireLogin } = useAuth();
   const end = useRef<HTMLDivElement>(null);
 
@@ -92,37 +92,7 @@ export function ExploreGrid({ tab, items, status, more, onMore, onRetry }: Props
 
   return (
     <>
-      <ul className="live-grid explore__grid">
-        {items.map((c) => (
-          <li key={c.vid}>
-            <BroadcastCard
-              vid={c.vid}
-              title={c.title}
-              cover={c.cover}
-              hostName={c.host.nickname}
-              overlay={
-                <>
-                  <span className="live-badge live-card__badge">{t('live.badge')}</span>
-                  <span className="live-card__marks">
-                    {c.marks.official && <span className="mark mark--official">{t('explore.official')}</span>}
-                    {c.marks.star && <span className="mark mark--star">{t('explore.star')}</span>}
-                    {c.newcomer && <span className="mark mark--new">{t('explore.newcomer')}</span>}
-                  </span>
-                  <span className="live-card__viewers">
-                    {t('home.viewers', { count: c.viewers, formatted: formatCount(c.viewers, locale) })}
-                  </span>
-                </>
-              }
-              subtitle={
-                <>
-                  <Flag country={c.host.country} /> <bdi>{c.host.nickname}</bdi> ·{' '}
-                  {t(`category.${c.category}`)}
-                </>
-              }
-            />
-          </li>
-        ))}
-      </ul>
+      <LiveCards items={items} />
       <div ref={end} className="explore__end">
         {status === 'error' && (
           <div className="explore__error" role="alert">
@@ -143,5 +113,42 @@ export function ExploreGrid({ tab, items, status, more, onMore, onRetry }: Props
         {status === 'idle' && !more && <p className="muted small">{t('explore.end')}</p>}
       </div>
     </>
+  );
+}
+
+/** Broadcasts on air as cards: explore's lists and search's live rooms. */
+export function LiveCards({ items }: { items: ExploreCard[] }) {
+  const { t, locale } = useI18n();
+  return (
+    <ul className="live-grid explore__grid">
+      {items.map((c) => (
+        <li key={c.vid}>
+          <BroadcastCard
+            vid={c.vid}
+            title={c.title}
+            cover={c.cover}
+            hostName={c.host.nickname}
+            overlay={
+              <>
+                <span className="live-badge live-card__badge">{t('live.badge')}</span>
+                <span className="live-card__marks">
+                  {c.marks.official && <span className="mark mark--official">{t('explore.official')}</span>}
+                  {c.marks.star && <span className="mark mark--star">{t('explore.star')}</span>}
+                  {c.newcomer && <span className="mark mark--new">{t('explore.newcomer')}</span>}
+                </span>
+                <span className="live-card__viewers">
+                  {t('home.viewers', { count: c.viewers, formatted: formatCount(c.viewers, locale) })}
+                </span>
+              </>
+            }
+            subtitle={
+              <>
+                <Flag country={c.host.country} /> <bdi>{c.host.nickname}</bdi> · {t(`category.${c.category}`)}
+              </>
+            }
+          />
+        </li>
+      ))}
+    </ul>
   );
 }

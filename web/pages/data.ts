@@ -1,6 +1,8 @@
 // Data each page receives, produced by the server's loaders (server/ssr/loaders.ts). What the API
 // answers too (news, profiles, broadcasts) is the contract's (common/api).
 import type { ExploreCard, ExploreFilter, ExploreTab } from '../../common/api/explore';
+import type { SearchAnswer } from '../../common/api/search';
+import type { LeaderboardAnswer, LeaderboardBoard, LeaderboardPeriod } from '../../common/api/leaderboard';
 import type { LiveInfo } from '../../common/api/live';
 import type { NewsArticle, NewsPage, NewsSummary } from '../../common/api/news';
 import type { PublicProfile } from '../../common/api/users';
@@ -28,6 +30,17 @@ export interface ExploreData {
   countries: { country: string; lives: number }[];
 }
 
+/** Leaderboards (server/ssr/loaders.ts): the board the URL asks for, its first page and countries. */
+export interface LeaderboardData {
+  board: LeaderboardBoard;
+  period: LeaderboardPeriod;
+  country: string | null;
+  /** The first page as everyone sees it (the reader's own rank comes from the API). */
+  first: LeaderboardAnswer;
+  /** Countries with someone on this board this period. */
+  countries: string[];
+}
+
 export interface StaticPageData {
   slug: StaticPageSlug;
   title: string;
@@ -40,8 +53,14 @@ export interface NewsArticleData extends NewsArticle {
   translated: boolean;
 }
 
+/** The search page's tabs: the API's kinds, and the site's own pages and news. */
+export type SearchTab = 'all' | 'people' | 'lives' | 'pages';
+
 export interface SearchData {
   query: string;
+  tab: SearchTab;
+  /** People and live rooms found (null without a query, and on the pages tab). */
+  found: SearchAnswer | null;
   pages: { slug: StaticPageSlug; title: string; snippet: string }[];
   news: NewsSummary[];
 }

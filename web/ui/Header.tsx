@@ -1,11 +1,11 @@
-import { useState, type SyntheticEvent } from 'react';
-import { localizedPath } from '../../common/routes';
+import { useState } from 'react';
 import { useConfig } from '../lib/config';
 import { useRouter } from '../lib/router';
+import { SearchBox } from '../search/SearchBox';
 import { useI18n } from '../i18n/i18n';
 import { AccountLink } from './AccountLink';
 import { AccountButton } from './AccountButton';
-import { CloseIcon, LiveIcon, MenuIcon, SearchIcon } from './icons';
+import { CloseIcon, LiveIcon, MenuIcon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { Link } from './Link';
 
@@ -22,46 +22,10 @@ export function Brand() {
   );
 }
 
-/** Search box: a plain GET form that works before hydration, navigates client-side after. */
-function SearchForm() {
-  const { t, locale } = useI18n();
-  const router = useRouter();
-  const action = localizedPath(locale, '/search');
-  const current =
-    router.payload.route.id === 'search'
-      ? (new URLSearchParams(router.payload.route.url.split('?')[1]).get('q') ?? '')
-      : '';
-  const submit = (e: SyntheticEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const q = new FormData(e.currentTarget).get('q');
-    router.navigate(`${action}?q=${encodeURIComponent(typeof q === 'string' ? q.trim() : '')}`);
-  };
-  return (
-    <form role="search" className="search" action={action} method="get" onSubmit={submit}>
-      <label className="sr-only" htmlFor="site-search">
-        {t('header.search')}
-      </label>
-      <input
-        id="site-search"
-        className="search__input"
-        type="search"
-        name="q"
-        defaultValue={current}
-        key={current}
-        placeholder={t('header.searchPlaceholder')}
-        maxLength={100}
-        enterKeyHint="search"
-      />
-      <button type="submit" className="search__button" aria-label={t('header.search')}>
-        <SearchIcon />
-      </button>
-    </form>
-  );
-}
-
 const NAV = [
   { to: '/', key: 'nav.home' },
   { to: '/explore', key: 'nav.explore' },
+  { to: '/leaderboard', key: 'leaderboard.nav' },
   { to: '/news', key: 'nav.news' },
   { to: '/safety', key: 'nav.safety' },
   { to: '/teaching', key: 'nav.teaching' },
@@ -81,7 +45,7 @@ export function Header({ variant = 'light' }: { variant?: 'light' | 'dark' }) {
       </a>
       <div className="site-header__inner">
         <Brand />
-        <SearchForm />
+        <SearchBox />
         <nav id="site-nav" className={open ? 'nav nav--open' : 'nav'} aria-label={t('nav.label')}>
           <ul>
             {NAV.map((item) => (

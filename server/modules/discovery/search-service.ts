@@ -8,7 +8,8 @@ import { searchRepo } from './search-repo';
 
 /** How long a result page is reused: results as one types are asked for by many. */
 const RESULTS_MS = 10_000;
-const TRENDING_MS = 60_000;
+/** Trending is the same for everyone: counted again every few seconds, on one query. */
+const TRENDING_MS = 10_000;
 const TRENDING_SIZE = 10;
 
 /**

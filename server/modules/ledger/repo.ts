@@ -57,7 +57,7 @@ export interface GiftOutcome {
  * rather than by queries per gift before it: at thousands of gifts a second those cost more than
  * the batch); senders are debited only where their coins suffice; for each gift paid: its ledger transaction, its postings (coins sender →
  * gift_spend, and diamonds gift_mint → host unless the rate gave none), a top-fans row
- * (fan_pending); and per account one pending credit (ledger_pending) for what the host and the
+ * (fan_pending), a leaderboards row (leaderboard_pending); and per account one pending credit (ledger_pending) for what the host and the
  * system accounts gain or give, so no gift waits for their rows. A key inserted meanwhile by
  * another node breaks the unique index and fails the whole statement (nothing moved): the caller
  * retries gift by gift.
@@ -127,6 +127,12 @@ legs AS (
 ),
 fans AS (
   INSERT INTO fan_pending (vid, fan_uid, host_uid, coins) SELECT vid, sender, host, coins FROM paid
+),
+-- The leaderboards' row of each gift paid, in this transaction: counted once it commits, by
+-- whichever roll-up comes next (see migration 024), so a transaction id drawn here and committed
+-- after a higher one is never skipped.
+boards AS (
+  INSERT INTO leaderboard_pending (sender, host, coins, diamonds) SELECT sender, host, coins, diamonds FROM paid
 ),
 credits AS (
   INSERT INTO ledger_pending (account_id, user_account, amount)

@@ -1,0 +1,3 @@
+// The leaderboard module's public face: the boards, their roll-up of gifts, and the route.
+export { leaderboardRoutes } from './routes';
+export { LeaderboardService } from './service';

@@ -71,3 +71,26 @@ export const exploreCountriesAnswer = z.object({
 /** PUT /api/v1/staff/hosts/{uid}/marks (staff). */
 export const hostParams = z.object({ uid: z.coerce.number().int().positive() });
 export const hostMarksAnswer = z.object({ uid: z.number(), marks: hostMarksSchema });
+
+/** POST /api/v1/watched/{vid}: the reader's player started playing this broadcast. */
+export const watchedParams = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$/) });
+
+/** GET /api/v1/watched: hosts the reader watched lately, newest first (spec live/getRecentlyVideo). */
+export const watchedAnswer = z.object({
+  list: z.array(
+    z.object({
+      host: z.object({
+        uid: z.number(),
+        short_id: z.string(),
+        nickname: z.string(),
+        face: z.string().nullable(),
+        country: z.string(),
+      }),
+      /** When the reader last watched them. */
+      at: z.string(),
+      /** Their broadcast on air now, if any. */
+      live: z.object({ vid: z.string(), title: z.string(), viewers: z.number() }).nullable(),
+    }),
+  ),
+});
+export type Watched = Answer<typeof watchedAnswer>;

@@ -30,7 +30,7 @@ import { liveInfo, type LiveService } from '../modules/live';
 import type { DiscoveryService, SearchService } from '../modules/discovery';
 import type { LeaderboardService } from '../modules/leaderboard';
 import { leaderboardQuery } from '../../common/api/leaderboard';
-import { exploreQuery } from '../../common/api/explore';
+import { exploreQuery, type ExploreQuery } from '../../common/api/explore';
 import { SEARCH_MAX } from '../../common/discovery';
 
 export interface LoadContext {
@@ -82,6 +82,8 @@ export interface Loaded {
 }
 
 const NEWS_PAGE_SIZE = 10;
+/** Cards in each of the home page's rows. */
+const HOME_ROW = 12;
 const DB_CACHE_MS = 30_000;
 
 /** Thrown by a loader when its route exists but the thing asked for does not. */
@@ -113,10 +115,26 @@ function placeholder(kind: PlaceholderData['kind'], idParam?: string) {
 export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Loaded> = {
   async home(ctx) {
     const { items } = await ctx.news.list(ctx.locale, 0, 3);
-    const live = (await ctx.live.liveNow(20)).map((l) => liveInfo(l));
-    const data: HomeData = { news: items, live };
+    const row = (q: Partial<ExploreQuery>) =>
+      ctx.discovery.explore({ tab: 'hot', filter: 'all', limit: HOME_ROW, ...q }, null);
+    const [live, hot, fresh, featured, countries] = await Promise.all([
+      ctx.live.liveNow(20),
+      row({}),
+      row({ tab: 'new' }),
+      row({ filter: 'featured', limit: 5 }),
+      ctx.discovery.countries(),
+    ]);
+    const data: HomeData = {
+      news: items,
+      live: live.map((l) => liveInfo(l)),
+      hot: hot.list,
+      fresh: fresh.list,
+      featured: featured.list,
+      countries: countries.slice(0, 16),
+    };
     const m = meta(ctx, 'home');
-    return { status: 200, data, ...m, noindex: false, ogType: 'website', cacheMs: DB_CACHE_MS };
+    // Explore's rows change with its read model (every 5 s).
+    return { status: 200, data, ...m, noindex: false, ogType: 'website', cacheMs: 5000 };
   },
 
   async explore(ctx) {

@@ -10,6 +10,7 @@ import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
 import { registerMediaRoutes, liveRoutes } from '../modules/live';
 import { newsRoutes } from '../modules/news';
+import { notificationRoutes } from '../modules/notifications';
 import { paymentRoutes, SandboxProvider, sandboxPage } from '../modules/payments';
 import { roomRoutes } from '../modules/room';
 import { socialRoutes } from '../modules/social';
@@ -46,8 +47,11 @@ export async function registerApiRoutes(
     }),
   );
   await app.register(usersRoutes(s.users));
-  await app.register(discoveryRoutes({ discovery: s.discovery, db, staffEmails: config.STAFF_EMAILS }));
+  await app.register(
+    discoveryRoutes({ discovery: s.discovery, watched: s.watched, db, staffEmails: config.STAFF_EMAILS }),
+  );
   await app.register(leaderboardRoutes(s.leaderboards));
+  await app.register(notificationRoutes(s.notifications));
   await app.register(searchRoutes({ search: s.search, kv, limitScale }));
   await app.register(socialRoutes(s.social, s.users));
   await app.register(roomRoutes(s.room, limitScale));

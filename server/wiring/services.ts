@@ -17,10 +17,11 @@ import {
 import { ChatService } from '../modules/chat';
 import { GiftService } from '../modules/gifts';
 import { LeaderboardService } from '../modules/leaderboard';
-import { DiscoveryService, SearchService } from '../modules/discovery';
+import { DiscoveryService, SearchService, WatchHistory } from '../modules/discovery';
 import { Ledger, WalletView } from '../modules/ledger';
 import { LiveService, DEFAULT_VIEWER_LIMITS, LiveDirectory } from '../modules/live';
 import { NewsService } from '../modules/news';
+import { loadVapidKeys, NotificationService, vapidSubject } from '../modules/notifications';
 import { type PaymentProvider, SandboxProvider, PaymentService, StripeProvider } from '../modules/payments';
 import { RoomService } from '../modules/room';
 import { SocialService } from '../modules/social';
@@ -77,7 +78,19 @@ export async function buildServices(
   const signIn = await signInServices(app, deps, infra, rt, metrics);
   // The room owns the host's blocks; live and chat ask it (it is built below, used only later).
   const isBlocked = (host: number, uid: number): Promise<boolean> => room.isBlocked(host, uid);
-  const live = liveService(app, deps, infra, rt, isBlocked);
+  // Followers hear of a host going on air; the live module only calls back (it knows nothing of them).
+  const notifications = new NotificationService(db, bus, {
+    push: {
+      keys: await loadVapidKeys(db),
+      subject: vapidSubject(config.MAIL_FROM, config.publicBaseUrl),
+    },
+    log: (err) => app.log.error({ err }, 'notifying followers failed'),
+  });
+  const live = liveService(app, deps, infra, rt, isBlocked, (started) => {
+    void notifications.wentLive(started).catch((err: unknown) =>
+      app.log.error({ err }, 'queueing go-live notifications failed'),
+    );
+  });
   const ledger = new Ledger(db, { changed: walletChanges.changed });
   const wallets = new WalletView(db);
   walletChanges.forgetters.push((uids) => wallets.forget(uids));
@@ -121,6 +134,7 @@ export async function buildServices(
   });
   const discovery = new DiscoveryService(db);
   const search = new SearchService(db);
+  const watched = new WatchHistory(db);
   const rules = moneyRules(config);
   // The boards' days, weeks and months are the cash-out week's time zone's.
   const leaderboards = new LeaderboardService(db, { utcOffset: rules.weekUtcOffset });
@@ -136,7 +150,9 @@ export async function buildServices(
     wallets,
     discovery,
     leaderboards,
+    notifications,
     search,
+    watched,
     gifts,
     chat,
     social,
@@ -236,6 +252,7 @@ function liveService(
   infra: Infra,
   rt: Realtime,
   isBlocked: (host: number, uid: number) => Promise<boolean>,
+  onLive: (live: { vid: string; uid: number; title: string }) => void,
 ): LiveService {
   const { config, db } = deps;
   const { bus } = rt;
@@ -262,6 +279,7 @@ function liveService(
     },
     log: (err) => app.log.error({ err }, 'live state update failed'),
     lease: { ms: config.LIVE_LEASE_MS },
+    onLive,
     obsWhitelist:
       config.OBS_WHITELIST === 'all'
         ? 'all'

@@ -116,11 +116,12 @@ export function ExploreGrid({ tab, items, status, more, onMore, onRetry }: Props
   );
 }
 
-/** Broadcasts on air as cards: explore's lists and search's live rooms. */
-export function LiveCards({ items }: { items: ExploreCard[] }) {
+/** Broadcasts on air as cards: explore's lists, search's live rooms, home's rows. */
+export function LiveCards({ items, rail = false }: { items: ExploreCard[]; rail?: boolean }) {
   const { t, locale } = useI18n();
   return (
-    <ul className="live-grid explore__grid">
+    // A rail: one row that scrolls sideways (home's rows); otherwise a grid.
+    <ul className={rail ? 'rail' : 'live-grid explore__grid'}>
       {items.map((c) => (
         <li key={c.vid}>
           <BroadcastCard

@@ -5,10 +5,12 @@ import { Link } from '../ui/Link';
 import { TimeAgo } from '../ui/TimeAgo';
 import { useI18n } from '../i18n/i18n';
 import { LiveNow } from '../live/LiveNow';
+import { LiveCards } from '../explore/ExploreGrid';
+import { CountryChips, FeaturedBanners, PersonalRows, Row } from '../home/HomeRows';
 import type { HomeData } from './data';
 
 export default function Home({ data }: PageProps) {
-  const { news, live } = data as HomeData;
+  const { news, live, hot, fresh, featured, countries } = data as HomeData;
   const { t } = useI18n();
   const { siteName } = useConfig();
   return (
@@ -30,6 +32,14 @@ export default function Home({ data }: PageProps) {
         </div>
       </section>
 
+      <FeaturedBanners featured={featured} />
+      <PersonalRows />
+      {hot.length > 0 && (
+        <Row id="home-hot" title={t('home.hot')} more="/explore">
+          <LiveCards items={hot} rail />
+        </Row>
+      )}
+
       <section id="live-now" className="section" aria-labelledby="live-title">
         <div className="section__head">
           <h2 id="live-title" className="section__title">
@@ -39,6 +49,13 @@ export default function Home({ data }: PageProps) {
         </div>
         <LiveNow initial={live} />
       </section>
+
+      {fresh.length > 0 && (
+        <Row id="home-new" title={t('home.newHosts')} more="/explore?tab=new">
+          <LiveCards items={fresh} rail />
+        </Row>
+      )}
+      <CountryChips countries={countries} />
 
       {news.length > 0 && (
         <section className="section" aria-labelledby="news-title">

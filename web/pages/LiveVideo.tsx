@@ -74,6 +74,14 @@ function LivePage({ data }: PageProps) {
 
   useEffect(() => player.setSession(session), [player, session]);
 
+  // Once the video plays, the host goes into the viewer's recently watched (home's row).
+  const watched = useRef(false);
+  useEffect(() => {
+    if (view !== 'playing' || !user || watched.current) return;
+    watched.current = true;
+    api('POST', `/api/v1/watched/${initial.vid}`).catch(() => undefined);
+  }, [view, user, initial.vid]);
+
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === stage.current);
     document.addEventListener('fullscreenchange', onChange);

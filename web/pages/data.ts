@@ -13,8 +13,14 @@ export type { NewsArticle, NewsPage, NewsSummary, PublicProfile };
 
 export interface HomeData {
   news: NewsSummary[];
-  /** Who is live now, hottest first (the page refreshes it). */
+  /** Who is live now, newest first (the page refreshes it). */
   live: LiveCard[];
+  /** Explore's rows (server/modules/discovery): hot, new hosts, featured by staff. */
+  hot: ExploreCard[];
+  fresh: ExploreCard[];
+  featured: ExploreCard[];
+  /** Countries with hosts on air, most first. */
+  countries: { country: string; lives: number }[];
 }
 
 /** Explore (server/ssr/loaders.ts): the list the URL asks for, its first page and the countries. */

@@ -4,3 +4,4 @@ export { discoveryRoutes } from './routes';
 export { DiscoveryService, REFRESH_MS as EXPLORE_REFRESH_MS } from './service';
 export { searchRoutes } from './search-routes';
 export { SearchService } from './search-service';
+export { WatchHistory } from './watched';

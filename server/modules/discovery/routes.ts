@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { okSchema } from '../../../common/api/envelope';
 import {
   exploreAnswer,
@@ -8,15 +9,20 @@ import {
   hostMarksAnswer,
   hostMarksSchema,
   hostParams,
+  watchedAnswer,
+  watchedParams,
 } from '../../../common/api/explore';
 import type { Db } from '../../db/client';
 import { serializeOnce } from '../../http/envelope';
+import { requireAuth } from '../auth';
 import { requireStaff } from '../staff';
 import type { DiscoveryService } from './service';
+import type { WatchHistory } from './watched';
 
 /** Explore's lists and country list (spec §2, §7), and the staff's marks on hosts. */
 export function discoveryRoutes(deps: {
   discovery: DiscoveryService;
+  watched: WatchHistory;
   db: Db;
   staffEmails: readonly string[];
 }): FastifyPluginAsyncZod {
@@ -52,6 +58,35 @@ export function discoveryRoutes(deps: {
         },
       },
       async () => ({ status: 200 as const, data: { list: await discovery.countries() } }),
+    );
+
+    app.post(
+      '/api/v1/watched/:vid',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary: "The reader's player started playing a broadcast: kept in their recently watched",
+          params: watchedParams,
+          response: { 200: okSchema(z.object({})), ...errors },
+        },
+      },
+      async (req) => {
+        await deps.watched.record(requireAuth(req).uid, req.params.vid);
+        return { status: 200 as const, data: {} };
+      },
+    );
+
+    app.get(
+      '/api/v1/watched',
+      {
+        schema: {
+          tags: ['discovery'],
+          summary:
+            'Hosts the reader watched lately, newest first, and whether they are live (spec live/getRecentlyVideo)',
+          response: { 200: okSchema(watchedAnswer), ...errors },
+        },
+      },
+      async (req) => ({ status: 200 as const, data: await deps.watched.list(requireAuth(req).uid) }),
     );
 
     app.put(

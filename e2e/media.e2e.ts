@@ -148,4 +148,30 @@ describe('WHIP publish and WHEP playback', () => {
     await publisher.context().close();
     await viewer.context().close();
   });
+
+  it("a card under the pointer plays the broadcast's muted preview, which counts as no viewer", async () => {
+    const { vid, token } = await startLive();
+    const publisher = await page();
+    expect((await publish(publisher, vid, token)).status).toBe(201);
+    // Search lists broadcasts on air straight from the table (explore waits for its refresh).
+    const viewer = await page();
+    await viewer.goto(`${e2e.base}/en/search?type=lives&q=${encodeURIComponent('Hello from the test')}`);
+    await waitReady(viewer);
+    const card = viewer.locator(`a[href="/en/v/${vid}"]`).first();
+    await card.hover();
+    const preview = viewer.locator('.live-card__preview');
+    await expect
+      .poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth).catch(() => 0), { timeout: 15_000 })
+      .toBe(640);
+    expect(await preview.evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
+    expect(media.stats()).toMatchObject({ publishers: 1, viewers: 1 });
+    const info = await e2e.app.app.inject({ url: `/api/v1/live/${vid}` });
+    expect(info.json()).toMatchObject({ data: { status: 'live', viewers: 0 } });
+    // The pointer leaves: the preview hangs up.
+    await viewer.mouse.move(1, 1);
+    await expect.poll(() => preview.count()).toBe(0);
+    await expect.poll(() => media.stats().viewers).toBe(0);
+    await publisher.context().close();
+    await viewer.context().close();
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { ExploreCard, ExploreTab } from '../../common/api/explore';
 import { formatCount } from '../../common/format';
 import { useAuth } from '../lib/session';
@@ -7,6 +7,7 @@ import { BroadcastCard } from '../live/BroadcastCard';
 import { AccountLink } from '../ui/AccountLink';
 import { Flag } from '../ui/Flag';
 import { LiveIcon } from '../ui/icons';
+import { PreviewVideo, useInView, usePreview } from './preview';
 
 /** Skeleton cards shown while the first page of a list loads. */
 const SKELETONS = 8;
@@ -118,38 +119,48 @@ export function ExploreGrid({ tab, items, status, more, onMore, onRetry }: Props
 
 /** Broadcasts on air as cards: explore's lists, search's live rooms, home's rows. */
 export function LiveCards({ items, rail = false }: { items: ExploreCard[]; rail?: boolean }) {
-  const { t, locale } = useI18n();
   return (
     // A rail: one row that scrolls sideways (home's rows); otherwise a grid.
     <ul className={rail ? 'rail' : 'live-grid explore__grid'}>
       {items.map((c) => (
-        <li key={c.vid}>
-          <BroadcastCard
-            vid={c.vid}
-            title={c.title}
-            cover={c.cover}
-            hostName={c.host.nickname}
-            overlay={
-              <>
-                <span className="live-badge live-card__badge">{t('live.badge')}</span>
-                <span className="live-card__marks">
-                  {c.marks.official && <span className="mark mark--official">{t('explore.official')}</span>}
-                  {c.marks.star && <span className="mark mark--star">{t('explore.star')}</span>}
-                  {c.newcomer && <span className="mark mark--new">{t('explore.newcomer')}</span>}
-                </span>
-                <span className="live-card__viewers">
-                  {t('home.viewers', { count: c.viewers, formatted: formatCount(c.viewers, locale) })}
-                </span>
-              </>
-            }
-            subtitle={
-              <>
-                <Flag country={c.host.country} /> <bdi>{c.host.nickname}</bdi> · {t(`category.${c.category}`)}
-              </>
-            }
-          />
-        </li>
+        <LiveCardItem key={c.vid} c={c} />
       ))}
     </ul>
+  );
+}
+
+/** A card, with its muted preview under a resting pointer (or in view, on a phone). */
+function LiveCardItem({ c }: { c: ExploreCard }) {
+  const { t, locale } = useI18n();
+  const { stream, start, stop } = usePreview(c.vid);
+  const ref = useInView(useCallback((inView: boolean) => (inView ? start() : stop()), [start, stop]));
+  return (
+    <li ref={ref} onPointerEnter={(e) => e.pointerType === 'mouse' && start()} onPointerLeave={stop}>
+      <BroadcastCard
+        vid={c.vid}
+        title={c.title}
+        cover={c.cover}
+        hostName={c.host.nickname}
+        overlay={
+          <>
+            <PreviewVideo stream={stream} />
+            <span className="live-badge live-card__badge">{t('live.badge')}</span>
+            <span className="live-card__marks">
+              {c.marks.official && <span className="mark mark--official">{t('explore.official')}</span>}
+              {c.marks.star && <span className="mark mark--star">{t('explore.star')}</span>}
+              {c.newcomer && <span className="mark mark--new">{t('explore.newcomer')}</span>}
+            </span>
+            <span className="live-card__viewers">
+              {t('home.viewers', { count: c.viewers, formatted: formatCount(c.viewers, locale) })}
+            </span>
+          </>
+        }
+        subtitle={
+          <>
+            <Flag country={c.host.country} /> <bdi>{c.host.nickname}</bdi> · {t(`category.${c.category}`)}
+          </>
+        }
+      />
+    </li>
   );
 }

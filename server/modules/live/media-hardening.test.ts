@@ -11,6 +11,7 @@ import { addNode, createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { pcmu, pumpH264, testPeer, until, type TestPeer } from '../../testing/media';
 import { realtimeClients } from '../../testing/realtime';
+import { PREVIEW_MS } from './viewers';
 
 // Issue 16, media: viewer counts that cannot be inflated, sessions that end when they never
 // connect, no STUN to private addresses, session URLs that reach only their own session,
@@ -80,11 +81,11 @@ function whip(vid: string, token: string, offer: string) {
 function whep(
   vid: string,
   offer: string,
-  opts: { ip?: string; device?: string; headers?: Record<string, string> } = {},
+  opts: { ip?: string; device?: string; headers?: Record<string, string>; preview?: boolean } = {},
 ) {
   return t.app.inject({
     method: 'POST',
-    url: `/api/v1/whep/${vid}`,
+    url: `/api/v1/whep/${vid}${opts.preview ? '?preview=1' : ''}`,
     remoteAddress: opts.ip ?? '127.0.0.1',
     headers: {
       ...opts.headers,
@@ -238,6 +239,43 @@ describe('viewer counts', () => {
       } finally {
         room.closeAll();
       }
+    },
+    TEST_MS,
+  );
+});
+
+describe('previews', () => {
+  it(
+    "explore's previews play the video but count for nobody, three at a time per address, and end by themselves",
+    async () => {
+      const { vid, token } = await start('preview-host@example.com');
+      await publisher(vid, token);
+      const fan = await signedInPerson(t, kv, 'preview-fan@example.com');
+      const shown = await watcher(vid, { preview: true, headers: fan.headers, ip: '192.0.2.7' });
+      await watcher(vid, { preview: true, ip: '192.0.2.7' });
+      await watcher(vid, { preview: true, ip: '192.0.2.7' });
+      // Playing for real beside a preview: one viewer, the preview not replaced.
+      await watcher(vid, { headers: fan.headers, ip: '192.0.2.7' });
+      await until(async () => (await viewersOf(vid)) === 1, 'one viewer');
+      expect(media.stats().viewers).toBeGreaterThanOrEqual(4);
+      const fourth = await whep(vid, await peer(['video', 'audio'], 'recvonly').offer(), {
+        preview: true,
+        ip: '192.0.2.7',
+      });
+      expect(fourth.statusCode).toBe(429);
+      // The session's URL answers while it lasts (a trickled candidate), and not once it ended.
+      const trickle = async () =>
+        (
+          await t.app.inject({
+            method: 'PATCH',
+            url: shown.location,
+            headers: { 'content-type': 'application/trickle-ice-sdpfrag' },
+            payload: 'a=end-of-candidates',
+          })
+        ).statusCode;
+      expect(await trickle()).toBe(204);
+      await until(async () => (await trickle()) === 404, 'the preview to end', PREVIEW_MS + 10_000);
+      expect(await viewersOf(vid)).toBe(1);
     },
     TEST_MS,
   );

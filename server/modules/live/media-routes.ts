@@ -87,6 +87,8 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
       uid: req.auth?.uid ?? null,
       deviceId: deviceId(req),
       ip: req.ip,
+      // ?preview=1: explore's muted preview of a card (never counted as a viewer).
+      preview: (req.query as Record<string, unknown> | undefined)?.preview === '1',
     });
     return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
   });

@@ -19,7 +19,17 @@ export interface Watcher {
   deviceId: string | null;
   /** The client's address (behind proxies, the one the outermost trusted proxy saw). */
   ip: string;
+  /**
+   * A preview (explore's card under the pointer, or in view on a phone): muted, a few seconds
+   * long, and nobody's view: it never counts as a viewer and never replaces the person's player.
+   */
+  preview?: boolean;
 }
+
+/** How long a preview plays before the server ends it (the card has moved on by then). */
+export const PREVIEW_MS = 15_000;
+/** Previews one address may have open at once, over every broadcast. */
+export const PREVIEWS_PER_ADDRESS = 3;
 
 export interface ViewerLimits {
   /** Sessions of one broadcast from one address (IPv4, or IPv6 /64) at once, connecting or not. */
@@ -45,6 +55,7 @@ interface Entry {
   group: string;
   /** A play admitted whose session is still being made (it holds its place in the limits). */
   pending: boolean;
+  preview: boolean;
 }
 
 /**
@@ -77,7 +88,16 @@ export class ViewerBook {
     const group = addressGroup(who.ip);
     if (this.rate) await enforceLimits(this.rate.kv, [{ limit: PLAY_LIMIT, key: group }], this.rate.scale);
     // From here to the end nothing waits: the checks and the place taken are one step.
-    const key = who.uid !== null ? `u:${who.uid}` : who.deviceId ? `d:${who.deviceId}` : null;
+    const preview = who.preview === true;
+    if (preview && this.#previewsFrom(group) >= PREVIEWS_PER_ADDRESS) throw new AppError('too_many_requests');
+    // A preview is nobody's view: it neither replaces nor is replaced by the person's sessions.
+    const key = preview
+      ? null
+      : who.uid !== null
+        ? `u:${who.uid}`
+        : who.deviceId
+          ? `d:${who.deviceId}`
+          : null;
     let sessions = this.#live(vid);
     if (!sessions) this.#byVid.set(vid, (sessions = new Map<string, Entry>()));
     const all = [...sessions.entries()];
@@ -93,8 +113,16 @@ export class ViewerBook {
     const connecting = all.filter(([id, e]) => e.pending || !this.media.session(id)?.connected).length;
     if (connecting >= this.limits.connectingPerBroadcast) throw new AppError('too_many_requests');
     const ticket = `play:${++this.#tickets}`;
-    sessions.set(ticket, { key: key ?? ticket, uid: who.uid, group, pending: true });
+    sessions.set(ticket, { key: key ?? ticket, uid: who.uid, group, pending: true, preview });
     return { ticket, replaces };
+  }
+
+  /** Previews open (or being made) from an address, over every broadcast. */
+  #previewsFrom(group: string): number {
+    let n = 0;
+    for (const vid of this.#byVid.keys())
+      for (const e of this.#live(vid)?.values() ?? []) if (e.preview && e.group === group) n += 1;
+    return n;
   }
 
   /** The admitted play's session exists (one without a viewer key counts on its own). */
@@ -104,6 +132,11 @@ export class ViewerBook {
     if (!sessions || !entry) return;
     sessions.delete(ticket);
     sessions.set(id, { ...entry, key: entry.key === ticket ? `s:${id}` : entry.key, pending: false });
+    // A preview ends by itself: a card left open in a background tab costs the SFU nothing long.
+    if (entry.preview)
+      setTimeout(() => {
+        if (this.media.session(id)) void this.media.close(id).catch(() => undefined);
+      }, PREVIEW_MS).unref();
   }
 
   /** The admitted play failed: its place is given back. */
@@ -114,7 +147,8 @@ export class ViewerBook {
   /** Viewers receiving the broadcast's media here: connected sessions, once per viewer. */
   count(vid: string): number {
     const keys = new Set<string>();
-    for (const [id, e] of this.#live(vid) ?? []) if (this.media.session(id)?.connected) keys.add(e.key);
+    for (const [id, e] of this.#live(vid) ?? [])
+      if (!e.preview && this.media.session(id)?.connected) keys.add(e.key);
     return keys.size;
   }
 

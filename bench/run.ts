@@ -6,11 +6,13 @@
 // Issue 5 and 18 targets (--only=realtime [--subscribers=2000,10000] [--impls=ws,socketio,gateway] [--capacity=200|0], needs DATABASE_URL): see bench/realtime.ts.
 // Issue 6 targets (--only=gifts [--senders=200], needs DATABASE_URL): see bench/gifts.ts.
 // Issue 18 targets (--only=api [--connections=200], needs DATABASE_URL): see bench/api.ts.
+// Issue 19 item 6 (--only=notify [--followers=1000000], needs DATABASE_URL): see bench/notify.ts.
 // Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000], needs DATABASE_URL): see bench/explore.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { apiBench, type ApiRow } from './api';
 import { exploreBench } from './explore';
+import { notifyBench } from './notify';
 import { lighthouseAudit } from './lighthouse';
 import { realtimeBench } from './realtime';
 import { sfuCapacity } from './sfu-capacity';
@@ -198,9 +200,21 @@ if (only === 'explore') {
   const base = rows[0]?.['req/s'] ?? 1;
   console.table(rows.map((r) => ({ ...r, 'vs hello-world': `${Math.round((r['req/s'] / base) * 100)}%` })));
   const worst = Math.max(...rows.slice(1).map((r) => r['p99 ms']));
-  console.log(`worst p99 of explore and search ${worst} ms (target ≤ 30: ${worst <= 30 ? 'met' : 'NOT met'})`);
+  console.log(
+    `worst p99 of explore and search ${worst} ms (target ≤ 30: ${worst <= 30 ? 'met' : 'NOT met'})`,
+  );
   console.log(`read model refresh: ${refreshMs.join(', ')} ms (it runs every 5 s, on one node at a time)`);
   report.explore = { n, rows, refreshMs };
+}
+
+if (only === 'notify') {
+  const r = await notifyBench(Number(arg('followers') ?? 1_000_000));
+  console.log(`\nGo-live fan-out to ${r.followers} followers (seeded in ${r.seedMs} ms)`);
+  console.log(
+    `last follower's in-site row: ${r.lastRowMs} ms; its open /ws got it: ${r.socketMs} ms; all done: ${r.doneMs} ms`,
+  );
+  console.table({ before: r.before, 'during the fan-out': r.during });
+  report.notify = r;
 }
 
 mkdirSync('bench/results', { recursive: true });

@@ -8,6 +8,7 @@ export * from './news';
 export * from './live';
 export * from './explore';
 export * from './leaderboard';
+export * from './notifications';
 export * from './search';
 export * from './room';
 export * from './social';

@@ -3,6 +3,7 @@
 // below, from which common/realtime.ts derives RoomEvent, CountEvent and ServerReply.
 import { z } from 'zod';
 import { END_REASONS } from './live';
+import { notificationItem } from './notifications';
 
 const room = z.string().regex(/^[A-Za-z0-9]{4,32}$/);
 const eventId = z.string().regex(/^\d{1,16}-\d{1,10}$/);
@@ -114,6 +115,11 @@ export const serverReplySchema = z.discriminatedUnion('t', [
     room: z.string().optional(),
   }),
   z.object({ t: z.literal('pong') }),
+  /**
+   * A notification for the connection's own user (their per-user topic, which the server
+   * subscribes each signed-in connection to; `room` is that topic, never a joinable room).
+   */
+  z.object({ t: z.literal('notification'), room: z.string(), notification: notificationItem }),
 ]);
 
 /** Server → client: one frame is either a room tick's events (an array) or one reply. */

@@ -25,6 +25,11 @@ export interface Bus {
     room: string,
     opts: { after?: string; limit: number },
   ): Promise<{ events: RoomEvent[]; complete: boolean }>;
+  /**
+   * Which of these topics have a subscriber on some node now (a person's inbox: are they
+   * connected?). Optional: without it, callers treat every topic as listened to.
+   */
+  listening?(rooms: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -98,6 +103,10 @@ export class MemoryBus implements Bus {
     const events = log.events.filter((e) => compareIds(e.event.id, after) > 0).map((e) => e.event);
     const complete = !log.trimmed || compareIds(log.trimmed, after) <= 0;
     return { events: events.slice(0, opts.limit), complete: complete && events.length <= opts.limit };
+  }
+
+  async listening(rooms: readonly string[]): Promise<string[]> {
+    return rooms.filter((r) => this.#listeners.has(r));
   }
 
   async close(): Promise<void> {

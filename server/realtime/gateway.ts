@@ -3,11 +3,12 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { AppError, ERRORS, type ErrorName } from '../../common/errors';
 import { CLOSE_SESSION_ENDED } from '../../common/realtime';
-import type { Bus } from './bus';
+import type { Bus, Subscription } from './bus';
 import { clientMessage, type ClientMessage, type RoomEvent, type ServerReply } from './events';
 import { PRESENCE_TTL_MS, type Presence } from './presence';
 import { LocalRoom, textFrame, type RoomHooks, type Subscriber } from './room';
 import { SESSIONS_TOPIC } from './sessions';
+import { userTopic } from './inbox';
 
 /** Who a connection belongs to (null: a visitor, who may watch and read but not write). */
 export interface Identity {
@@ -170,6 +171,8 @@ export class Gateway {
   readonly #rooms = new Map<string, LocalRoom<Connection>>();
   readonly #perIp = new Map<string, number>();
   readonly #connections = new Set<Connection>();
+  /** Per signed-in person with connections here: those connections and their topic's subscription. */
+  readonly #inboxes = new Map<number, { conns: Set<Connection>; sub: Subscription }>();
   readonly #dirty = new Set<string>();
   /** `room uid` → when that person was kicked from the room here. */
   readonly #kicked = new Map<string, number>();
@@ -246,6 +249,35 @@ export class Gateway {
     ws.on('error', () => ws.terminate());
     // Identified before its session ended, opened after the announcement went by.
     if (who?.session !== undefined && this.#endedSessions.has(who.session)) this.#end(c);
+    else if (who) this.#listen(c, who.uid);
+  }
+
+  /**
+   * The connection hears its own user's notifications: the server subscribes it to that user's
+   * topic (never one a client names), one bus subscription per person on this node.
+   */
+  #listen(c: Connection, uid: number): void {
+    let inbox = this.#inboxes.get(uid);
+    if (!inbox) {
+      const conns = new Set<Connection>();
+      const sub = this.opts.bus.subscribe(userTopic(uid), (e, json) => {
+        if (e.t !== 'notification') return;
+        // The signal's JSON is the page's frame: written as it is to each of the person's tabs.
+        const frame = textFrame(Buffer.from(json));
+        for (const conn of conns) conn.sendFrame(frame);
+      });
+      sub.ready.catch((err: unknown) => this.opts.log?.(err));
+      this.#inboxes.set(uid, (inbox = { conns, sub }));
+    }
+    inbox.conns.add(c);
+  }
+
+  #unlisten(c: Connection): void {
+    if (!c.who) return;
+    const inbox = this.#inboxes.get(c.who.uid);
+    if (!inbox?.conns.delete(c) || inbox.conns.size) return;
+    inbox.sub.close();
+    this.#inboxes.delete(c.who.uid);
   }
 
   /**
@@ -273,6 +305,7 @@ export class Gateway {
     c.ended = true;
     // Out of its rooms at once: nothing more reaches it while the close handshake runs.
     for (const name of [...c.rooms]) this.#detach(c, name);
+    this.#unlisten(c);
     c.ws.close(CLOSE_SESSION_ENDED, 'session ended');
   }
 
@@ -422,6 +455,7 @@ export class Gateway {
   #close(c: Connection): void {
     this.#connections.delete(c);
     for (const name of [...c.rooms]) this.#detach(c, name);
+    this.#unlisten(c);
   }
 
   /** Reports changed rooms' counts; the total goes to every node's subscribers as one signal. */
@@ -477,6 +511,8 @@ export class Gateway {
     clearInterval(this.#refresh);
     clearInterval(this.#sessionCheck);
     this.#sessions.close();
+    for (const { sub } of this.#inboxes.values()) sub.close();
+    this.#inboxes.clear();
     for (const c of this.#connections) c.ws.terminate();
     for (const [name, room] of this.#rooms) {
       room.close();

@@ -205,6 +205,22 @@ export class RedisBus implements Bus {
     return { events: events.slice(0, opts.limit), complete: untrimmed && events.length <= opts.limit };
   }
 
+  /**
+   * PUBSUB NUMSUB over every node's subscriptions, in slices (one command for a whole fan-out batch
+   * would hold Redis for its length). On a Redis Cluster it counts one shard's clients only.
+   */
+  async listening(rooms: readonly string[]): Promise<string[]> {
+    const heard: string[] = [];
+    for (let i = 0; i < rooms.length; i += 1000) {
+      const slice = rooms.slice(i, i + 1000);
+      const counts = (await this.#redis.call('PUBSUB', 'NUMSUB', ...slice.map((r) => this.prefix + r))) as (
+        string | number
+      )[];
+      for (let j = 0; j < slice.length; j++) if (Number(counts[2 * j + 1]) > 0) heard.push(slice[j] ?? '');
+    }
+    return heard;
+  }
+
   async close(): Promise<void> {
     this.#listeners.clear();
     await Promise.all([this.#redis.quit().catch(() => undefined), this.#sub.quit().catch(() => undefined)]);

@@ -163,8 +163,8 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
 
   #receive(event: RoomEvent | Signal, json: string): void {
     if (event.t === 'kick') return this.onKick(event.uid);
-    // The sessions' and change topics', never a room's.
-    if (event.t === 'sessions-ended' || event.t === 'changed') return;
+    // The sessions', change and people's topics', never a room's.
+    if (event.t === 'sessions-ended' || event.t === 'changed' || event.t === 'notification') return;
     if (event.t === 'count') {
       // Nodes signal totals concurrently: one computed before the last applied is stale.
       if (event.seq !== undefined) {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { EXPLORE_REFRESH_MS, type DiscoveryService } from '../modules/discovery';
 import type { Ledger } from '../modules/ledger';
 import type { LeaderboardService } from '../modules/leaderboard';
+import type { NotificationService } from '../modules/notifications';
 import type { LiveService } from '../modules/live';
 import type { PaymentService } from '../modules/payments';
 import type { RoomService } from '../modules/room';
@@ -25,9 +26,10 @@ export async function startJobs(
     payments: PaymentService;
     discovery: DiscoveryService;
     leaderboards: LeaderboardService;
+    notifications: NotificationService;
   },
 ): Promise<Jobs> {
-  const { live, ledger, room, payments, discovery, leaderboards } = deps;
+  const { live, ledger, room, payments, discovery, leaderboards, notifications } = deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
   // Gifts' pending credits into balances, their top-fans rows and their leaderboard rows, every
@@ -50,9 +52,14 @@ export async function startJobs(
   const explore = every(EXPLORE_REFRESH_MS, () => {
     void discovery.refresh().catch(fail('refreshing explore failed'));
   });
+  // Go-live fan-outs and queued pushes any node left, and old notifications dropped.
+  const notify = every(1000, () => {
+    void notifications.work().catch(fail('notification work failed'));
+  });
   return {
     async stop() {
       clearInterval(explore);
+      clearInterval(notify);
       await live.shutdown().catch(fail('releasing broadcast leases failed'));
       clearInterval(rollUp);
       clearInterval(repair);

@@ -87,9 +87,9 @@ export async function buildServices(
     log: (err) => app.log.error({ err }, 'notifying followers failed'),
   });
   const live = liveService(app, deps, infra, rt, isBlocked, (started) => {
-    void notifications.wentLive(started).catch((err: unknown) =>
-      app.log.error({ err }, 'queueing go-live notifications failed'),
-    );
+    void notifications
+      .wentLive(started)
+      .catch((err: unknown) => app.log.error({ err }, 'queueing go-live notifications failed'));
   });
   const ledger = new Ledger(db, { changed: walletChanges.changed });
   const wallets = new WalletView(db);

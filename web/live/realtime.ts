@@ -1,3 +1,4 @@
+import type { NotificationItem } from '../../common/api/notifications';
 import {
   CLOSE_SESSION_ENDED,
   type ClientMessageInput,
@@ -20,6 +21,13 @@ export interface RoomHandlers {
   error?(name: string): void;
 }
 
+/** The signed-in person's own notifications (the server subscribes the connection to them). */
+export interface InboxHandlers {
+  notification(n: NotificationItem): void;
+  /** The connection came back: what arrived while it was down is read again over HTTP. */
+  reconnected(): void;
+}
+
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting';
 
 const PING_MS = 25_000;
@@ -40,6 +48,11 @@ class Realtime {
   #ws: WebSocket | null = null;
   #rooms = new Map<string, { handlers: Set<RoomHandlers>; lastId: string | undefined; joined: boolean }>();
   #pending = new Map<string, Pending>();
+  #inbox = new Set<InboxHandlers>();
+  #openedBefore = false;
+  /** Whose inbox the open connection was made for (the server reads the session as it connects). */
+  #socketUser: number | null = null;
+  #inboxUser: number | null = null;
   #states = new Set<(s: ConnectionState) => void>();
   #state: ConnectionState = 'connecting';
   #attempt = 0;
@@ -60,10 +73,13 @@ class Realtime {
   #connect(): void {
     if (this.#ws) return;
     const ws = new WebSocket(this.#url());
+    this.#socketUser = this.#inboxUser;
     this.#ws = ws;
     ws.onopen = () => {
       this.#attempt = 0;
       this.#setState('open');
+      if (this.#openedBefore) for (const h of this.#inbox) h.reconnected();
+      this.#openedBefore = true;
       for (const [room, r] of this.#rooms) {
         r.joined = false;
         this.#send({ t: 'join', room, ...(r.lastId ? { since: r.lastId } : {}) });
@@ -87,7 +103,7 @@ class Realtime {
       this.#ws = null;
       for (const p of this.#pending.values()) p.reject('networkError');
       this.#pending.clear();
-      if (!this.#rooms.size) return;
+      if (!this.#rooms.size && !this.#inbox.size) return;
       this.#setState('reconnecting');
       const delay = this.#immediate
         ? 0
@@ -128,6 +144,8 @@ class Realtime {
       r.joined = true;
       r.lastId = frame.events.at(-1)?.id ?? r.lastId;
       for (const h of r.handlers) h.joined(frame.events, frame.viewers, fresh);
+    } else if (frame.t === 'notification') {
+      for (const h of this.#inbox) h.notification(frame.notification);
     } else if (frame.t === 'ack') this.#settle(frame.ref)?.resolve(frame.id);
     else if (frame.t === 'error') {
       const p = frame.ref ? this.#settle(frame.ref) : undefined;
@@ -156,6 +174,21 @@ class Realtime {
       if (r.handlers.size) return;
       this.#rooms.delete(room);
       this.#send({ t: 'leave', room });
+    };
+  }
+
+  /**
+   * Hears the signed-in person's notifications until the returned function is called (the
+   * connection stays open for it, rooms or not).
+   */
+  inbox(uid: number, handlers: InboxHandlers): () => void {
+    this.#inbox.add(handlers);
+    this.#inboxUser = uid;
+    // A connection opened before this person signed in is a visitor's: made again as theirs.
+    if (this.#ws && this.#socketUser !== uid) this.renew();
+    this.#connect();
+    return () => {
+      this.#inbox.delete(handlers);
     };
   }
 

@@ -3,6 +3,7 @@ import { useConfig } from '../lib/config';
 import { useRouter } from '../lib/router';
 import { SearchBox } from '../search/SearchBox';
 import { useI18n } from '../i18n/i18n';
+import { NotificationBell } from '../notify/NotificationBell';
 import { AccountLink } from './AccountLink';
 import { AccountButton } from './AccountButton';
 import { CloseIcon, LiveIcon, MenuIcon } from './icons';
@@ -75,6 +76,7 @@ export function Header({ variant = 'light' }: { variant?: 'light' | 'dark' }) {
         </nav>
         <div className="site-header__actions">
           <LanguageSwitcher />
+          <NotificationBell />
           <AccountButton />
           <button
             type="button"

@@ -116,14 +116,24 @@ export const liveRepo = {
     return row ?? null;
   },
 
-  /** The publisher's media flows on `node`: live, and leased there. */
-  async markLive(db: Queryable, vid: string, lease: { node: string; ms: number }): Promise<void> {
-    await db.query(
-      `UPDATE lives SET status = 'live', started_at = coalesce(started_at, now()),
+  /**
+   * The publisher's media flows on `node`: live, and leased there. Answers the host and title when
+   * this went on air just now (it was created, not live already: not a reconnection).
+   */
+  async markLive(
+    db: Queryable,
+    vid: string,
+    lease: { node: string; ms: number },
+  ): Promise<{ uid: number; title: string } | null> {
+    const [row] = await db.query<{ uid: number; title: string; was: string }>(
+      `WITH was AS (SELECT status FROM lives WHERE vid = $1 AND status IN ('created', 'live') FOR UPDATE)
+       UPDATE lives l SET status = 'live', started_at = coalesce(l.started_at, now()),
          lease_node = $2, lease_until = ${fromNow(3)}
-       WHERE vid = $1 AND status IN ('created', 'live')`,
+       FROM was WHERE l.vid = $1
+       RETURNING l.uid, l.title, was.status AS was`,
       [vid, lease.node, lease.ms],
     );
+    return row?.was === 'created' ? { uid: row.uid, title: row.title } : null;
   },
 
   /**

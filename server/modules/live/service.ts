@@ -93,6 +93,11 @@ export class LiveService {
       watchBlocks?: (vid: string, onBlock: (uid: number) => void) => () => void;
       /** This node's broadcast leases (see Leases); they run once `startLeases` is called. */
       lease?: LeaseOptions;
+      /**
+       * Told once when a broadcast goes on air (not when its publisher comes back): followers are
+       * notified from it (wired in server/wiring/services.ts; this module knows nothing of them).
+       */
+      onLive?: (live: { vid: string; uid: number; title: string }) => void;
     },
   ) {
     this.#viewing = opts.viewing ?? new MemoryPresence();
@@ -150,8 +155,9 @@ export class LiveService {
     if (state === 'connected') {
       this.#disarm(vid);
       this.#leases.hold(vid);
-      await liveRepo.markLive(this.db, vid, this.#lease);
+      const started = await liveRepo.markLive(this.db, vid, this.#lease);
       this.#tell(vid, 'live');
+      if (started) this.opts.onLive?.({ vid, ...started });
       return;
     }
     // The broadcast ending closes the media too: that is not an interruption.

@@ -10,6 +10,8 @@ const ROUTES = [
   '/news',
   '/news/welcome-to-beamly',
   '/search?q=live',
+  '/explore',
+  '/leaderboard',
   '/broadcast',
   '/v/demoLive0001',
   '/u/10000003',

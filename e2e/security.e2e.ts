@@ -82,6 +82,7 @@ describe('security headers in a real browser', () => {
       '/en/wallet',
       '/ar/u/10000001',
       '/en/explore',
+      '/en/leaderboard',
       '/en/broadcast',
     ]) {
       const res = await page.goto(e2e.base + url);

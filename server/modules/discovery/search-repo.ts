@@ -12,40 +12,47 @@ export interface PersonRow {
   live: string | null;
 }
 
-/** `%query%` with the query's own % and _ taken literally. */
-const CONTAINS = `'%' || replace(replace(replace(search_fold($1), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
+/** `%query%` for the folded query `q.q`, with its own % and _ taken literally. */
+const CONTAINS = `'%' || replace(replace(replace(q.q, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
+
+/** Names (or titles) that start with the folded query: a walk of the prefix index. */
+const startsWith = (column: string) => `${column} ~>=~ q.q AND ${column} ~<~ (q.q || chr(1114111))`;
 
 /**
- * How a query meets a name (both folded by search_fold, migration 023). A query of three
- * characters or more goes through the trigram index: similar as a whole (a typo) or similar to a
- * word of the name ("nova" in "Nova Host"), or inside it: a Chinese or Japanese name, written
- * without spaces, is one word, found from a part of it that way. A shorter query walks the prefix index instead (it
- * has no trigram to look up): the names that start with it.
+ * How many candidates a query ranks at most. Ranking reads every candidate, and a common word
+ * ("star") is in tens of thousands of names: the candidates are the names that start with the
+ * query (in the index's order) and then the first names the trigram index gives, not all of them.
  */
-function matches(column: string, short: boolean): string {
-  return short
-    ? `search_fold(${column}) ~>=~ search_fold($1) AND search_fold(${column}) ~<~ (search_fold($1) || chr(1114111))`
-    : `(search_fold(${column}) % search_fold($1) OR search_fold($1) <% search_fold(${column})
-        OR search_fold(${column}) LIKE ${CONTAINS})`;
+const PREFIX_CANDIDATES = 100;
+const CANDIDATES = 400;
+
+/**
+ * The people a query may mean, folded (migration 023's stored `search_name`): three characters
+ * or more through the trigram index, by word similarity (a word of the name, or a typo in it:
+ * "novahst" finds "NovaHost") or containment (a Chinese or Japanese name has no spaces: "小王子" is
+ * inside "直播小王子"); fewer have no trigram, so only names that start with them. Then whoever
+ * has that short id. Needs `q` (the folded query) in scope.
+ */
+function peopleCandidates(short: boolean): string {
+  const prefix = `(SELECT uid, short_id, search_name FROM users WHERE ${startsWith('search_name')}
+                   ORDER BY search_name USING ~<~ LIMIT ${short ? CANDIDATES : PREFIX_CANDIDATES})`;
+  const similar = `(SELECT uid, short_id, search_name FROM users
+                    WHERE q.q <% search_name OR search_name LIKE ${CONTAINS} LIMIT ${CANDIDATES})`;
+  return `${prefix} ${short ? '' : `UNION ${similar}`}
+          UNION (SELECT uid, short_id, search_name FROM users WHERE short_id = $1)`;
 }
 
 /**
- * Relevance, 0 to 2: similarity as a whole or to a word of it, plus 1 for the very name, 0.3 for
- * a name that starts with the query (what someone typing a name means) and 0.2 for one that
- * holds it.
+ * Relevance, 0 to 2: the greater of similarity as a whole and to a word of the name, plus 1 for
+ * the very name, 0.3 for a name that starts with the query (what someone typing a name means)
+ * and 0.2 for one that holds it.
  */
 function relevance(column: string): string {
-  return `greatest(similarity(search_fold(${column}), search_fold($1)), word_similarity(search_fold($1), search_fold(${column})))
-    + CASE WHEN search_fold(${column}) = search_fold($1) THEN 1
-           WHEN starts_with(search_fold(${column}), search_fold($1)) THEN 0.3
-           WHEN strpos(search_fold(${column}), search_fold($1)) > 0 THEN 0.2 ELSE 0 END`;
+  return `greatest(similarity(${column}, q.q), word_similarity(q.q, ${column}))
+    + CASE WHEN ${column} = q.q THEN 1
+           WHEN starts_with(${column}, q.q) THEN 0.3
+           WHEN strpos(${column}, q.q) > 0 THEN 0.2 ELSE 0 END`;
 }
-
-/**
- * How many names a short query ranks at most: a letter or two matches a large part of a million
- * people, so the first names in the index's order are ranked, not all of them.
- */
-const SHORT_CANDIDATES = 500;
 
 /**
  * People: relevance first, then popularity (followers, on a log scale: a million followers weigh
@@ -53,56 +60,58 @@ const SHORT_CANDIDATES = 500;
  * how many, $3 from where.
  */
 function peopleSql(short: boolean): string {
-  const candidates = short
-    ? `(SELECT uid FROM users WHERE ${matches('nickname', true)}
-        ORDER BY search_fold(nickname) LIMIT ${SHORT_CANDIDATES})`
-    : `SELECT uid FROM users WHERE ${matches('nickname', false)}`;
+  // Ranked on what the candidates carry; the rest (the live broadcast) only for the page's rows.
   return `
-    SELECT u.uid, u.short_id, u.nickname, u.face, u.country, coalesce(fc.followers, 0) AS followers,
+    SELECT u.uid, u.short_id, u.nickname, u.face, u.country, p.followers,
            (SELECT l.vid FROM lives l WHERE l.uid = u.uid AND l.status = 'live' LIMIT 1) AS live
-    FROM (${candidates} UNION SELECT uid FROM users WHERE short_id = $1) c
-    JOIN users u ON u.uid = c.uid
-    LEFT JOIN follow_counts fc ON fc.uid = u.uid
-    ORDER BY (u.short_id = $1) DESC,
-             ${relevance('u.nickname')} + 0.05 * ln(1 + coalesce(fc.followers, 0)) DESC, u.uid
-    LIMIT $2 OFFSET $3`;
+    FROM (
+      SELECT c.uid, coalesce(fc.followers, 0) AS followers,
+             (c.short_id = $1) AS exact,
+             ${relevance('c.search_name')} + 0.05 * ln(1 + coalesce(fc.followers, 0)) AS rank
+      FROM (SELECT search_fold($1) AS q) q
+      CROSS JOIN LATERAL (${peopleCandidates(short)}) c
+      LEFT JOIN follow_counts fc ON fc.uid = c.uid
+      ORDER BY exact DESC, rank DESC, c.uid
+      LIMIT $2 OFFSET $3
+    ) p JOIN users u ON u.uid = p.uid
+    ORDER BY p.exact DESC, p.rank DESC, p.uid`;
 }
 
 /**
- * Live rooms on air whose title or host's nickname matches: relevance, then the hot ranking
- * (live_rank's score; a broadcast younger than explore's last refresh counts as 0).
+ * Live rooms on air whose title or host's name matches (both kept folded on the broadcast's row,
+ * indexed for broadcasts on air only): relevance, then the hot ranking (live_rank's
+ * score; a broadcast younger than explore's last refresh counts as 0).
  */
 function livesSql(short: boolean): string {
+  const titles = short
+    ? startsWith('l.search_title')
+    : `(q.q <% l.search_title OR l.search_title LIKE ${CONTAINS})`;
+  const hosts = short
+    ? startsWith('l.search_host')
+    : `(q.q <% l.search_host OR l.search_host LIKE ${CONTAINS})`;
   return `
-    WITH hits AS (
-      SELECT l.vid, ${relevance('l.title')} AS rel
-      FROM lives l WHERE l.status = 'live' AND ${matches('l.title', short)}
-      UNION ALL
-      SELECT l.vid, ${relevance('u.nickname')}
-      FROM users u JOIN lives l ON l.uid = u.uid AND l.status = 'live'
-      WHERE ${matches('u.nickname', short)}
-    )
     SELECT l.vid, l.title, l.cover, l.orientation, l.category, l.viewers, l.started_at, l.uid,
            u.short_id, u.nickname, u.face, u.country,
            coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
            coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
            coalesce(r.newcomer, false) AS newcomer, coalesce(r.score, 0) AS score
-    FROM (SELECT vid, max(rel) AS rel FROM hits GROUP BY vid) h
+    FROM (SELECT search_fold($1) AS q) q
+    CROSS JOIN LATERAL (
+      SELECT vid, max(rel) AS rel FROM (
+        (SELECT l.vid, ${relevance('l.search_title')} AS rel
+         FROM lives l WHERE l.status = 'live' AND ${titles} LIMIT ${CANDIDATES})
+        UNION ALL
+        (SELECT l.vid, ${relevance('l.search_host')}
+         FROM lives l WHERE l.status = 'live' AND ${hosts} LIMIT ${CANDIDATES})
+      ) hits GROUP BY vid
+    ) h
     JOIN lives l ON l.vid = h.vid JOIN users u ON u.uid = l.uid
     LEFT JOIN live_rank r ON r.vid = h.vid LEFT JOIN host_marks m ON m.uid = l.uid
     ORDER BY h.rel + 0.1 * coalesce(r.score, 0) DESC, l.vid
     LIMIT $2 OFFSET $3`;
 }
 
-/** Fewer than three characters once folded: too short for a trigram. */
-async function isShort(db: Queryable, q: string): Promise<boolean> {
-  const [row] = await db.query<{ n: number }>('SELECT length(search_fold($1))::int AS n', [q], 'search_len');
-  return (row?.n ?? 0) < 3;
-}
-
 export const searchRepo = {
-  isShort,
-
   async people(
     db: Queryable,
     q: string,

@@ -111,19 +111,29 @@ function livesSql(short: boolean): string {
     LIMIT $2 OFFSET $3`;
 }
 
+/**
+ * Runs a search with the indexes only. The planner cannot tell how many names a trigram condition
+ * matches (its estimate is a constant), so with a LIMIT it would rather read the table until it
+ * has enough: for a rare name that is the whole table, a million names compared one by one.
+ */
+function indexed<T>(db: Db, run: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query('SET LOCAL enable_seqscan = off', [], 'search_no_seqscan');
+    return run(tx);
+  });
+}
+
 export const searchRepo = {
-  async people(
-    db: Queryable,
-    q: string,
-    short: boolean,
-    limit: number,
-    offset: number,
-  ): Promise<PersonRow[]> {
-    return db.query<PersonRow>(peopleSql(short), [q, limit, offset], `search_people_${short ? 's' : 'l'}`);
+  async people(db: Db, q: string, short: boolean, limit: number, offset: number): Promise<PersonRow[]> {
+    return indexed(db, (tx) =>
+      tx.query<PersonRow>(peopleSql(short), [q, limit, offset], `search_people_${short ? 's' : 'l'}`),
+    );
   },
 
-  async lives(db: Queryable, q: string, short: boolean, limit: number, offset: number): Promise<RankRow[]> {
-    return db.query<RankRow>(livesSql(short), [q, limit, offset], `search_lives_${short ? 's' : 'l'}`);
+  async lives(db: Db, q: string, short: boolean, limit: number, offset: number): Promise<RankRow[]> {
+    return indexed(db, (tx) =>
+      tx.query<RankRow>(livesSql(short), [q, limit, offset], `search_lives_${short ? 's' : 'l'}`),
+    );
   },
 
   /** Keeps a search in the reader's history (the newest 20) and counts it for trending. */

@@ -28,6 +28,28 @@ ALTER TABLE lives ADD COLUMN search_title text GENERATED ALWAYS AS (search_fold(
 CREATE INDEX users_search_trgm_idx ON users USING gin (search_name gin_trgm_ops);
 CREATE INDEX users_search_prefix_idx ON users (search_name text_pattern_ops);
 
+-- The words of each name, folded, for search as one types: a word that starts with what was
+-- typed is a walk of a btree, however common the word. (Trigrams of common syllables have posting
+-- lists of hundreds of thousands of names: they are kept for typos, when prefixes find little.)
+CREATE TABLE search_words (
+  word  text NOT NULL,
+  uid   bigint NOT NULL REFERENCES users (uid) ON DELETE CASCADE
+);
+CREATE INDEX search_words_prefix_idx ON search_words (word text_pattern_ops, uid);
+CREATE INDEX search_words_uid_idx ON search_words (uid);
+-- Kept by triggers (one line each: migrations are split at a semicolon that ends a line): new
+-- people a statement at a time (sign-ups, seeds of a million), a changed nickname a row at a time.
+CREATE FUNCTION search_words_added() RETURNS trigger LANGUAGE plpgsql
+  AS $$ BEGIN INSERT INTO search_words (word, uid) SELECT DISTINCT w, a.uid FROM added a, unnest(string_to_array(a.search_name, ' ')) w WHERE w <> ''; RETURN NULL; END $$;
+CREATE TRIGGER search_words_added AFTER INSERT ON users REFERENCING NEW TABLE AS added
+  FOR EACH STATEMENT EXECUTE FUNCTION search_words_added();
+CREATE FUNCTION search_words_renamed() RETURNS trigger LANGUAGE plpgsql
+  AS $$ BEGIN DELETE FROM search_words WHERE uid = NEW.uid; INSERT INTO search_words (word, uid) SELECT DISTINCT w, NEW.uid FROM unnest(string_to_array(NEW.search_name, ' ')) w WHERE w <> ''; RETURN NULL; END $$;
+CREATE TRIGGER search_words_renamed AFTER UPDATE OF nickname ON users
+  FOR EACH ROW WHEN (OLD.nickname IS DISTINCT FROM NEW.nickname) EXECUTE FUNCTION search_words_renamed();
+INSERT INTO search_words (word, uid)
+  SELECT DISTINCT w, u.uid FROM users u, unnest(string_to_array(u.search_name, ' ')) w WHERE w <> '';
+
 -- A broadcast's host, folded, on its row: live rooms are found by their host's name too, and
 -- looking among the few thousand broadcasts on air beats looking among a million people and
 -- keeping those on air. Set as the broadcast is made (a name changed during it is not followed).

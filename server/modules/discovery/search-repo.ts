@@ -20,27 +20,48 @@ const startsWith = (column: string) => `${column} ~>=~ q.q AND ${column} ~<~ (q.
 
 /**
  * How many candidates a query ranks at most. Ranking reads every candidate, and a common word
- * ("star") is in tens of thousands of names: the candidates are the names that start with the
- * query (in the index's order) and then the first names the trigram index gives, not all of them.
+ * ("star") starts tens of thousands of names: the candidates are the first names and words that
+ * start with the query in the index's order, not all of them.
  */
 const PREFIX_CANDIDATES = 100;
 const CANDIDATES = 400;
+/** Fewer candidates than this from prefixes, and the trigram index looks for typos too. */
+const ENOUGH = 20;
 
 /**
- * The people a query may mean, folded (migration 023's stored `search_name`): three characters
- * or more through the trigram index, by word similarity (a word of the name, or a typo in it:
- * "novahst" finds "NovaHost") or containment (a Chinese or Japanese name has no spaces: "小王子" is
- * inside "直播小王子"); fewer have no trigram, so only names that start with them. Then whoever
- * has that short id. Needs `q` (the folded query) in scope.
+ * The people a query may mean, folded (migration 023's stored `search_name` and its words):
+ * names that start with the query, names with a word that starts with the query's longest word
+ * ("nova" finds "Nova Star" and "NovaHost", "شرما" the second word of a Hindi name), and whoever
+ * has that short id. When those are few and the query has three characters or more, the trigram
+ * index too: word similarity (a typo: "novahst" finds "NovaHost") or containment (a Chinese or
+ * Japanese name has no spaces: "小王子" is inside "直播小王子"). Needs `q` (the folded query `q`
+ * and its longest word `w`) in scope.
  */
 function peopleCandidates(short: boolean): string {
-  const prefix = `(SELECT uid, short_id, search_name FROM users WHERE ${startsWith('search_name')}
-                   ORDER BY search_name USING ~<~ LIMIT ${short ? CANDIDATES : PREFIX_CANDIDATES})`;
-  const similar = `(SELECT uid, short_id, search_name FROM users
-                    WHERE q.q <% search_name OR search_name LIKE ${CONTAINS} LIMIT ${CANDIDATES})`;
-  return `${prefix} ${short ? '' : `UNION ${similar}`}
-          UNION (SELECT uid, short_id, search_name FROM users WHERE short_id = $1)`;
+  const found = `
+    (SELECT uid, short_id, search_name FROM users WHERE ${startsWith('search_name')}
+     ORDER BY search_name USING ~<~ LIMIT ${PREFIX_CANDIDATES})
+    UNION
+    SELECT u.uid, u.short_id, u.search_name
+    FROM (SELECT uid FROM search_words WHERE word ~>=~ q.w AND word ~<~ (q.w || chr(1114111))
+          ORDER BY word USING ~<~ LIMIT ${CANDIDATES}) sw
+    JOIN users u ON u.uid = sw.uid
+    UNION
+    SELECT uid, short_id, search_name FROM users WHERE short_id = $1`;
+  if (short) return found;
+  return `
+    WITH found AS (${found})
+    SELECT * FROM found
+    UNION
+    (SELECT uid, short_id, search_name FROM users
+     WHERE (SELECT count(*) FROM found) < ${ENOUGH} AND (q.q <% search_name OR search_name LIKE ${CONTAINS})
+     LIMIT ${CANDIDATES})`;
 }
+
+/** The folded query `q` and its longest word `w`. */
+const QUERY = `(SELECT f AS q, coalesce((SELECT w FROM unnest(string_to_array(f, ' ')) w
+                 ORDER BY length(w) DESC, w LIMIT 1), f) AS w
+               FROM (SELECT search_fold($1) AS f) f) q`;
 
 /**
  * Relevance, 0 to 2: the greater of similarity as a whole and to a word of the name, plus 1 for
@@ -68,7 +89,7 @@ function peopleSql(short: boolean): string {
       SELECT c.uid, coalesce(fc.followers, 0) AS followers,
              (c.short_id = $1) AS exact,
              ${relevance('c.search_name')} + 0.05 * ln(1 + coalesce(fc.followers, 0)) AS rank
-      FROM (SELECT search_fold($1) AS q) q
+      FROM ${QUERY}
       CROSS JOIN LATERAL (${peopleCandidates(short)}) c
       LEFT JOIN follow_counts fc ON fc.uid = c.uid
       ORDER BY exact DESC, rank DESC, c.uid
@@ -78,33 +99,31 @@ function peopleSql(short: boolean): string {
 }
 
 /**
- * Live rooms on air whose title or host's name matches (both kept folded on the broadcast's row,
- * indexed for broadcasts on air only): relevance, then the hot ranking (live_rank's
- * score; a broadcast younger than explore's last refresh counts as 0).
+ * Live rooms on air whose title or host's name holds the query (both kept folded on the
+ * broadcast's row; a few thousand broadcasts are on air, read through their partial index):
+ * relevance, then the hot ranking (live_rank's score; a broadcast younger than explore's last
+ * refresh counts as 0). No typos here: comparing every title on air cost 30 ms a query, and a
+ * host found as a person (typos and all) links to their broadcast.
  */
 function livesSql(short: boolean): string {
-  const titles = short
-    ? startsWith('l.search_title')
-    : `(q.q <% l.search_title OR l.search_title LIKE ${CONTAINS})`;
-  const hosts = short
-    ? startsWith('l.search_host')
-    : `(q.q <% l.search_host OR l.search_host LIKE ${CONTAINS})`;
+  const rel = `greatest(${relevance('l.search_title')}, ${relevance('l.search_host')})`;
+  const holds = `(SELECT l.vid, ${rel} AS rel FROM lives l
+                  WHERE l.status = 'live' AND ${
+                    // Three characters or more: the trigram indexes find what holds them.
+                    short
+                      ? '(strpos(l.search_title, q.q) > 0 OR strpos(l.search_host, q.q) > 0)'
+                      : `(l.search_title LIKE ${CONTAINS} OR l.search_host LIKE ${CONTAINS})`
+                  }
+                  LIMIT ${CANDIDATES})`;
+  const hits = holds;
   return `
     SELECT l.vid, l.title, l.cover, l.orientation, l.category, l.viewers, l.started_at, l.uid,
            u.short_id, u.nickname, u.face, u.country,
            coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
            coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
            coalesce(r.newcomer, false) AS newcomer, coalesce(r.score, 0) AS score
-    FROM (SELECT search_fold($1) AS q) q
-    CROSS JOIN LATERAL (
-      SELECT vid, max(rel) AS rel FROM (
-        (SELECT l.vid, ${relevance('l.search_title')} AS rel
-         FROM lives l WHERE l.status = 'live' AND ${titles} LIMIT ${CANDIDATES})
-        UNION ALL
-        (SELECT l.vid, ${relevance('l.search_host')}
-         FROM lives l WHERE l.status = 'live' AND ${hosts} LIMIT ${CANDIDATES})
-      ) hits GROUP BY vid
-    ) h
+    FROM ${QUERY}
+    CROSS JOIN LATERAL (SELECT vid, max(rel) AS rel FROM (${hits}) found GROUP BY vid) h
     JOIN lives l ON l.vid = h.vid JOIN users u ON u.uid = l.uid
     LEFT JOIN live_rank r ON r.vid = h.vid LEFT JOIN host_marks m ON m.uid = l.uid
     ORDER BY h.rel + 0.1 * coalesce(r.score, 0) DESC, l.vid

@@ -115,4 +115,18 @@ describe('the notification bell', () => {
     await panel.getByRole('button', { name: 'تعليم الكل كمقروء' }).click();
     await bell('الإشعارات').waitFor();
   });
+
+  it("mutes a host's live alerts from their page", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${e2e.base}/en/u/${host(0).shortId}`);
+    await page.waitForSelector('html[data-ready="1"]');
+    await page.getByRole('button', { name: 'Mute live alerts' }).click();
+    await page.getByText('You won’t be told when Amira goes live.').waitFor();
+    await page.getByRole('button', { name: 'Unmute live alerts' }).waitFor();
+    // Kept on the server: the host's next go-live is not told to this follower.
+    const rows = await e2e.app.testDb.db.query('SELECT 1 FROM notification_mutes WHERE host = $1', [
+      host(0).uid,
+    ]);
+    expect(rows).toHaveLength(1);
+  });
 });

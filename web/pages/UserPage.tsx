@@ -12,6 +12,7 @@ import { ProfileEditor } from '../profile/ProfileEditor';
 import { useI18n } from '../i18n/i18n';
 import { BroadcastCard } from '../live/BroadcastCard';
 import { FollowButton } from '../live/FollowButton';
+import { MuteToggle } from '../notify/MuteToggle';
 import { FollowList } from '../live/FollowList';
 import { FollowProvider, type FollowState } from '../live/follow-store';
 import type { PublicProfile, UserPageData } from './data';
@@ -102,6 +103,7 @@ function Personal({ data }: PageProps) {
             onChange={(f) => setProfile({ ...profile, follower_count: f.follower_count })}
           />
         )}
+        {!mine && <MuteToggle uid={profile.uid} name={profile.nickname} />}
         {mine && !editing && (
           <button
             type="button"

@@ -56,10 +56,15 @@ export type StartedLive = Answer<typeof startLiveAnswer>;
 export const obsAnswer = z.object({
   allowed: z.boolean(),
   has_key: z.boolean(),
+  /** What broadcasts from OBS are about (the page sets it; OBS cannot ask). */
+  category: z.enum(LIVE_CATEGORIES),
   whip_url: z.string(),
   active: z.object({ vid: z.string(), status: z.string() }).nullable(),
 });
 export type ObsStatus = Answer<typeof obsAnswer>;
+
+/** POST /api/v1/live/obs/category. */
+export const obsCategoryBody = z.object({ category: z.enum(LIVE_CATEGORIES) });
 
 /** POST /api/v1/live/obs/key. */
 export const streamKeyAnswer = z.object({ stream_key: z.string() });

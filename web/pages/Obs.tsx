@@ -1,5 +1,6 @@
 import type { Answer } from '../../common/api/envelope';
 import type { ObsStatus, streamKeyAnswer } from '../../common/api/live';
+import { LIVE_CATEGORIES, type LiveCategory } from '../../common/discovery';
 import { useCallback, useEffect, useState } from 'react';
 import { useConfig } from '../lib/config';
 import { api } from '../lib/api';
@@ -43,7 +44,7 @@ export default function Obs() {
   const { t } = useI18n();
   const { siteName } = useConfig();
   const { user } = useAuth();
-  const { confirm } = useFeedback();
+  const { confirm, toast } = useFeedback();
   const [status, setStatus] = useState<ObsStatus | null>(null);
   const [key, setKey] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -61,6 +62,18 @@ export default function Obs() {
     const timer = window.setInterval(load, POLL_MS);
     return () => window.clearInterval(timer);
   }, [user, load]);
+
+  /** What broadcasts from OBS are about: saved as it is chosen. */
+  const choose = (category: LiveCategory) => {
+    setError(null);
+    api('POST', '/api/v1/live/obs/category', { category }).then(
+      () => {
+        setStatus((s) => s && { ...s, category });
+        toast(t('obs.categorySaved'));
+      },
+      (err: unknown) => setError(errorMessage(t, err)),
+    );
+  };
 
   const regenerate = async () => {
     if (status?.has_key && !(await confirm(t('obs.regenerateConfirm')))) return;
@@ -112,6 +125,18 @@ export default function Obs() {
               </>
             ) : (
               <p className="muted">{status.has_key ? t('obs.keyHidden') : t('obs.noKey')}</p>
+            )}
+            {status.has_key && (
+              <label className="field obs__category">
+                <span>{t('studio.category')}</span>
+                <select value={status.category} onChange={(e) => choose(e.target.value as LiveCategory)}>
+                  {LIVE_CATEGORIES.map((c) => (
+                    <option key={c} value={c}>
+                      {t(`category.${c}`)}
+                    </option>
+                  ))}
+                </select>
+              </label>
             )}
             <BusyButton busy={busy} disabled={busy} type="button" onClick={() => void regenerate()}>
               {status.has_key ? t('obs.regenerate') : t('obs.generate')}

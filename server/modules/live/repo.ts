@@ -224,6 +224,28 @@ export const liveRepo = {
     return rows.length > 0;
   },
 
+  /** What OBS broadcasts of `uid` are about ('chat' until chosen, or without a key). */
+  async obsCategory(db: Queryable, uid: number): Promise<LiveCategory> {
+    const [row] = await db.query<{ category: LiveCategory }>(
+      'SELECT category FROM stream_keys WHERE uid = $1',
+      [uid],
+    );
+    return row?.category ?? 'chat';
+  },
+
+  /** Chooses it, and for the OBS broadcast waiting or on air now too. */
+  async setObsCategory(db: Queryable, uid: number, category: LiveCategory): Promise<boolean> {
+    const rows = await db.query('UPDATE stream_keys SET category = $2 WHERE uid = $1 RETURNING uid', [
+      uid,
+      category,
+    ]);
+    await db.query(
+      `UPDATE lives SET category = $2 WHERE uid = $1 AND source = 'obs' AND status IN ('created', 'live')`,
+      [uid, category],
+    );
+    return rows.length > 0;
+  },
+
   async shortIdOf(db: Queryable, uid: number): Promise<string | null> {
     const [row] = await db.query<{ short_id: string }>('SELECT short_id FROM users WHERE uid = $1', [uid]);
     return row?.short_id ?? null;

@@ -11,6 +11,7 @@ import {
   startLiveAnswer,
   startLiveBody,
   streamKeyAnswer,
+  obsCategoryBody,
   vidParam,
 } from '../../../common/api/live';
 import { AppError } from '../../../common/errors';
@@ -64,10 +65,28 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
           data: {
             allowed: s.allowed,
             has_key: s.hasKey,
+            category: s.category,
             whip_url: `${opts.publicBaseUrl}/api/v1/whip`,
             active: s.active ? { vid: s.active.vid, status: s.active.status } : null,
           },
         };
+      },
+    );
+
+    app.post(
+      '/api/v1/live/obs/category',
+      {
+        schema: {
+          tags,
+          summary: 'What broadcasts from OBS are about (explore lists them by it)',
+          body: obsCategoryBody,
+          response: { 200: okSchema(obsCategoryBody), ...errors },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        await live.setObsCategory(uid, req.body.category);
+        return { status: 200 as const, data: { category: req.body.category } };
       },
     );
 

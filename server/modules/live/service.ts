@@ -301,12 +301,21 @@ export class LiveService {
     return key;
   }
 
-  async obsStatus(uid: number): Promise<{ allowed: boolean; hasKey: boolean; active: LiveRow | null }> {
+  async obsStatus(
+    uid: number,
+  ): Promise<{ allowed: boolean; hasKey: boolean; category: LiveCategory; active: LiveRow | null }> {
     return {
       allowed: await this.obsAllowed(uid),
       hasKey: await liveRepo.hasStreamKey(this.db, uid),
+      category: await liveRepo.obsCategory(this.db, uid),
       active: await liveRepo.active(this.db, uid),
     };
+  }
+
+  /** What the broadcaster's OBS broadcasts are about (kept with the stream key: make one first). */
+  async setObsCategory(uid: number, category: LiveCategory): Promise<void> {
+    if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
+    if (!(await liveRepo.setObsCategory(this.db, uid, category))) throw new AppError('stream_key_invalid');
   }
 
   /**
@@ -334,7 +343,7 @@ export class LiveService {
           uid,
           title: nickname.slice(0, 60),
           orientation: 'landscape',
-          category: 'chat',
+          category: await liveRepo.obsCategory(this.db, uid),
           source: 'obs',
           tokenHash: null,
         },

@@ -1,12 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { makeLive, makeUsers } from '../server/testing/people';
-import { openPage, startE2E, type E2E } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
 
 // Explore in real browsers (issue 19, items 1 and 2): the tabs, a filter, a country, scrolling
 // for more, and the follow tab signed out and in; English and Arabic at phone width.
@@ -15,7 +12,6 @@ import { openPage, startE2E, type E2E } from './fixture';
 let e2e: E2E;
 const kv = new MemoryKv();
 const READER = { email: 'explore-reader@example.com', password: 'reader pass 1' };
-const SHOTS = process.env.SCREENSHOTS;
 /** 27 broadcasts: more than a page (20). */
 const HOSTS = 27;
 let followed = '';
@@ -55,26 +51,11 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error('explore was not refreshed');
     await new Promise((r) => setTimeout(r, 250));
   }
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await e2e.close();
   await kv.close();
 });
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-/** Serious and critical accessibility violations on the page as it is (axe, WCAG 2.1 AA). */
-async function serious(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 const cards = (page: Page) => page.locator('.explore__grid > li');
 /** Waits for the explore URL to have this query (the list in the URL). */
@@ -98,7 +79,7 @@ describe('explore', () => {
     await cards(page).nth(19).waitFor();
     expect(await cards(page).count()).toBe(20);
     expect(await cards(page).first().innerText()).toMatch(/LIVE[\s\S]*Live number/);
-    await shot(page, 'explore-en-390');
+    await screenshot(page, 'explore-en-390');
     // The rest as the end of the list comes into view.
     await page.locator('.explore__end').scrollIntoViewIfNeeded();
     await cards(page)
@@ -136,7 +117,7 @@ describe('explore', () => {
     expect(await serious(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await shot(page, 'explore-star-en-1280');
+    await screenshot(page, 'explore-star-en-1280');
     await context.close();
   });
 
@@ -151,7 +132,7 @@ describe('explore', () => {
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => cards(page).count()).toBe(1);
     expect(await cards(page).first().getByRole('link').getAttribute('href')).toBe(`/en/v/${followed}`);
-    await shot(page, 'explore-follow-en-390');
+    await screenshot(page, 'explore-follow-en-390');
     await context.close();
   });
 
@@ -165,9 +146,9 @@ describe('explore', () => {
       .evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent);
     expect(selected).toMatch(/مصر/);
     expect(await cards(page).getByRole('img', { name: 'مصر' }).count()).toBe(6);
-    await shot(page, 'explore-ar-390');
+    await screenshot(page, 'explore-ar-390');
     await page.setViewportSize({ width: 1280, height: 900 });
-    await shot(page, 'explore-ar-1280');
+    await screenshot(page, 'explore-ar-1280');
     expect(await serious(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

@@ -1,3 +1,6 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../server/testing/app';
@@ -84,4 +87,22 @@ export async function smsCode(e2e: E2E, phone: string): Promise<string> {
   const code = /\b(\d{6})\b/.exec(row?.body ?? '')?.[1];
   if (!code) throw new Error(`no SMS to ${phone}`);
   return code;
+}
+
+/** Serious and critical accessibility violations on the page as it is (axe, WCAG 2.1 AA). */
+export async function serious(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+/** With SCREENSHOTS=<dir> (docs/screenshots/ in the repo), saves the page there as `name`.png. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  const dir = process.env.SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
 }

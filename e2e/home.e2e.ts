@@ -1,19 +1,15 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { makeLive, makeUsers } from '../server/testing/people';
-import { openPage, startE2E, type E2E } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
 
 // Home as a place to start (issue 19 items 5 and 7): featured banners, the reader's following
 // live and recently watched, hot and new hosts, countries; English and Arabic at phone width.
 let e2e: E2E;
 const kv = new MemoryKv();
 const READER = { email: 'home-reader@example.com', password: 'reader pass 1' };
-const SHOTS = process.env.SCREENSHOTS;
 const vids: string[] = [];
 
 beforeAll(async () => {
@@ -54,26 +50,11 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error('explore was not refreshed');
     await new Promise((r) => setTimeout(r, 250));
   }
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await e2e.close();
   await kv.close();
 });
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function serious(page: Page): Promise<string> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
-    .join('\n');
-}
 
 const row = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
@@ -91,7 +72,7 @@ describe('home', () => {
     const brazil = row(page, 'Live around the world').getByRole('link', { name: /Brazil/ });
     await brazil.click();
     await page.waitForURL((u) => u.pathname === '/en/explore' && u.search === '?country=BR');
-    expect(await serious(page)).toBe('');
+    expect((await serious(page)).join('\n')).toBe('');
     expect(errors.join('\n')).toBe('');
     await context.close();
   });
@@ -110,8 +91,8 @@ describe('home', () => {
     await expect.poll(() => recent.count()).toBe(1);
     // Live now: the row goes to the broadcast.
     expect(await recent.getAttribute('href')).toBe(`/en/v/${vids[4]}`);
-    await shot(page, 'home-signed-in-en-390');
-    expect(await serious(page)).toBe('');
+    await screenshot(page, 'home-signed-in-en-390', true);
+    expect((await serious(page)).join('\n')).toBe('');
     expect(errors.join('\n')).toBe('');
     await context.close();
   });
@@ -120,9 +101,9 @@ describe('home', () => {
     const { page, errors, context } = await openPage(e2e, '/ar', 390);
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
     await row(page, 'رائج').getByRole('listitem').first().waitFor();
-    await shot(page, 'home-ar-390');
+    await screenshot(page, 'home-ar-390', true);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await shot(page, 'home-ar-1280');
+    await screenshot(page, 'home-ar-1280', true);
     expect(errors.join('\n')).toBe('');
     await context.close();
   });

@@ -1,6 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locale } from '../common/locales';
@@ -10,7 +7,7 @@ import { signedInPerson } from '../server/testing/auth';
 import { grant, makeLive, makeUsers } from '../server/testing/people';
 import { until } from '../server/testing/wait';
 import { CATALOGUES } from '../web/i18n/catalogues';
-import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
+import { startE2E, waitReady, watchErrors, type E2E, serious, screenshot } from './fixture';
 
 // Leaderboards in real browsers (issue 19 item 4) at phone width (390×844), in English and
 // Arabic: the boards and periods as tabs, a country, the people in order with the top three
@@ -20,7 +17,6 @@ import { startE2E, waitReady, watchErrors, type E2E } from './fixture';
 let e2e: E2E;
 const kv = new MemoryKv();
 const READER = { email: 'leaderboard-reader@example.com', password: 'reader pass 1' };
-const SHOTS = process.env.SCREENSHOTS;
 /** Gifters (most coins first) with their countries; the reader gives least. */
 const GIFTERS = [
   { name: 'Giver1', country: 'BR', coins: 900 },
@@ -72,7 +68,6 @@ beforeAll(async () => {
     const res = await e2e.app.app.inject({ url: '/api/v1/leaderboard?board=gifters' });
     return res.json<{ data: { items: unknown[] } }>().data.items.length === 4;
   });
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await e2e.close();
@@ -88,20 +83,6 @@ async function open(url: string, width = 390) {
   await page.goto(e2e.base + url);
   await waitReady(page);
   return { context, page, errors };
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-/** Serious and critical accessibility violations on the page as it is (axe, WCAG 2.1 AA). */
-async function serious(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
 /** Signs in from the rank bar's own button, in the page's language. */
@@ -139,7 +120,7 @@ describe('leaderboards', () => {
       `/en/u/${shortIds.Host2}`,
     );
     await page.getByText('Sign in to see your rank.').waitFor();
-    await shot(page, 'leaderboard-en-390');
+    await screenshot(page, 'leaderboard-en-390');
 
     // Gifters: by coins sent, the reader fourth.
     await boards.getByRole('link', { name: 'Top gifters' }).click();
@@ -167,7 +148,7 @@ describe('leaderboards', () => {
     expect(await serious(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.setViewportSize({ width: 1440, height: 900 });
-    await shot(page, 'leaderboard-en-1440');
+    await screenshot(page, 'leaderboard-en-1440');
     await context.close();
   });
 
@@ -191,10 +172,10 @@ describe('leaderboards', () => {
     await signIn(page, 'ar');
     // "Your rank: 4", in Arabic (with Arabic or Latin digits, as the language formats them).
     await expect.poll(() => page.locator('.board-me__rank').textContent()).toMatch(/^مرتبتك: [4٤]$/);
-    await shot(page, 'leaderboard-ar-390');
+    await screenshot(page, 'leaderboard-ar-390');
     expect(await serious(page)).toEqual([]);
     await page.setViewportSize({ width: 1440, height: 900 });
-    await shot(page, 'leaderboard-ar-1440');
+    await screenshot(page, 'leaderboard-ar-1440');
     expect(errors).toEqual([]);
     await context.close();
   });

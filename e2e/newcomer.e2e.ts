@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -7,7 +6,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInPerson, signedInUser } from '../server/testing/auth';
 import { grant, makeLive, makeUsers, recountFollows } from '../server/testing/people';
-import { openPage, startE2E, type E2E } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
 
 // What a newcomer trips over (issue 16, items 16, 18 and part of 20), in real browsers: the
 // studio's Gifts tab, the personal page (LIVE, birthday, follower lists), Latin titles on Arabic
@@ -40,20 +39,6 @@ afterAll(async () => {
   await e2e.close();
   await kv.close();
 });
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-/** Serious and critical accessibility violations on the page as it is (axe, WCAG 2.1 AA). */
-async function serious(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Sign in' });
@@ -137,10 +122,10 @@ describe('what a newcomer trips over', () => {
     expect(await list.getByRole('listitem').count()).toBe(3);
     expect(await totals(host.page)).toEqual(want);
     expect(await serious(host.page)).toEqual([]);
-    await shot(host.page, 'studio-gifts-en-1280');
+    await screenshot(host.page, 'studio-gifts-en-1280');
     await host.page.setViewportSize({ width: 390, height: 844 });
     await host.page.getByRole('tab', { name: 'Gifts' }).scrollIntoViewIfNeeded();
-    await shot(host.page, 'studio-gifts-en-390');
+    await screenshot(host.page, 'studio-gifts-en-390');
     expect(host.errors).toEqual([]);
 
     // The same tab in Arabic (for the screenshots): a second live in the Arabic studio.
@@ -162,10 +147,10 @@ describe('what a newcomer trips over', () => {
       await host.page.getByRole('tab', { name: 'الهدايا' }).click();
       await host.page.locator('.gift-log__row').nth(1).waitFor();
       await host.page.setViewportSize({ width: 1280, height: 900 });
-      await shot(host.page, 'studio-gifts-ar-1280');
+      await screenshot(host.page, 'studio-gifts-ar-1280');
       await host.page.setViewportSize({ width: 390, height: 844 });
       await host.page.getByRole('tab', { name: 'الهدايا' }).scrollIntoViewIfNeeded();
-      await shot(host.page, 'studio-gifts-ar-390');
+      await screenshot(host.page, 'studio-gifts-ar-390');
     }
     await host.context.close();
   });
@@ -202,7 +187,7 @@ describe('what a newcomer trips over', () => {
       );
     expect(facts.Birthday).toBe('April 2');
     expect(facts.Age).toMatch(/^\d+ years old$/);
-    await shot(page, 'profile-live-en-390');
+    await screenshot(page, 'profile-live-en-390');
 
     // The follower count opens the list: 20 at first, then the rest.
     await page.getByRole('button', { name: /23 followers/ }).click();
@@ -210,7 +195,7 @@ describe('what a newcomer trips over', () => {
     await dialog.getByRole('listitem').nth(19).waitFor();
     expect(await dialog.getByRole('listitem').count()).toBe(20);
     expect(await dialog.getByRole('listitem').first().innerText()).toContain('p23');
-    await shot(page, 'profile-followers-en-390');
+    await screenshot(page, 'profile-followers-en-390');
     await dialog.getByRole('button', { name: 'Show more' }).click();
     await dialog.getByRole('listitem').nth(22).waitFor();
     expect(await dialog.getByRole('button', { name: 'Show more' }).count()).toBe(0);
@@ -240,21 +225,21 @@ describe('what a newcomer trips over', () => {
     expect(await ar.page.locator('html').getAttribute('dir')).toBe('rtl');
     await ar.page.locator('.profile__watch').waitFor();
     expect(await serious(ar.page)).toEqual([]);
-    await shot(ar.page, 'profile-live-ar-1280');
+    await screenshot(ar.page, 'profile-live-ar-1280');
     await ar.page.locator('.profile__count').first().click();
     await ar.page.locator('.follow-list__person').nth(19).waitFor();
     expect(await serious(ar.page)).toEqual([]);
-    await shot(ar.page, 'profile-followers-ar-1280');
+    await screenshot(ar.page, 'profile-followers-ar-1280');
     await ar.page.setViewportSize({ width: 390, height: 844 });
-    await shot(ar.page, 'profile-followers-ar-390');
+    await screenshot(ar.page, 'profile-followers-ar-390');
     await ar.page.keyboard.press('Escape');
-    await shot(ar.page, 'profile-live-ar-390');
+    await screenshot(ar.page, 'profile-live-ar-390');
     await ar.context.close();
     if (SHOTS) {
       await page.goto(`${e2e.base}/en/u/${star.shortId}`);
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.locator('.profile__watch').waitFor();
-      await shot(page, 'profile-live-en-1280');
+      await screenshot(page, 'profile-live-en-1280');
     }
     await reader.context.close();
   });
@@ -327,7 +312,7 @@ describe('what a newcomer trips over', () => {
     await page.getByRole('heading', { name: 'The video does not exist' }).waitFor();
     expect(await page.locator('.live-shell').count()).toBe(1);
     expect(await page.getByText('Page not found').count()).toBe(0);
-    await shot(page, 'video-missing-en-390');
+    await screenshot(page, 'video-missing-en-390');
 
     const [host] = await makeUsers(e2e.app.testDb.db, 1);
     const vid = await makeLive(e2e.app.testDb.db, host ?? 0);
@@ -344,11 +329,11 @@ describe('what a newcomer trips over', () => {
     expect(ar?.status()).toBe(410);
     await page.getByRole('heading', { name: 'انتهت صلاحية هذا الفيديو' }).waitFor();
     expect(await serious(page)).toEqual([]);
-    await shot(page, 'video-expired-ar-390');
+    await screenshot(page, 'video-expired-ar-390');
     await page.setViewportSize({ width: 1280, height: 900 });
-    await shot(page, 'video-expired-ar-1280');
+    await screenshot(page, 'video-expired-ar-1280');
     await page.goto(`${e2e.base}/en/v/xyz`);
-    await shot(page, 'video-missing-en-1280');
+    await screenshot(page, 'video-missing-en-1280');
     await context.close();
   });
 });

@@ -1,12 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { makeLive, makeUsers } from '../server/testing/people';
-import { openPage, startE2E, type E2E } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
 
 // Search in real browsers (issue 19 item 3): suggestions as one types in the header, the results
 // page and its tabs, view more, past searches (delete one, delete all) and trending; English and
@@ -14,7 +11,6 @@ import { openPage, startE2E, type E2E } from './fixture';
 let e2e: E2E;
 const kv = new MemoryKv();
 const READER = { email: 'search-reader@example.com', password: 'reader pass 1' };
-const SHOTS = process.env.SCREENSHOTS;
 let liveVid = '';
 
 beforeAll(async () => {
@@ -37,25 +33,11 @@ beforeAll(async () => {
     payload: { q: 'guitar' },
   });
   await signedInPerson(e2e.app, kv, READER.email, READER.password);
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await e2e.close();
   await kv.close();
 });
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-async function serious(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 async function signIn(page: Page): Promise<void> {
   await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
@@ -79,7 +61,7 @@ describe('search', () => {
     await options(page).filter({ hasText: 'Karaoke Queen' }).first().waitFor();
     await options(page).filter({ hasText: 'Late night guitar' }).waitFor();
     expect(await options(page).first().innerText()).toContain('See all results for “karaoke”');
-    await shot(page, 'search-suggest-en-390');
+    await screenshot(page, 'search-suggest-en-390');
     // A typo finds the same person; the arrows and Enter open them.
     await box(page).fill('karaoke quen');
     await options(page).filter({ hasText: 'Karaoke Queen' }).first().waitFor();
@@ -134,7 +116,7 @@ describe('search', () => {
         { timeout: 30_000, interval: 1000 },
       )
       .toBe(true);
-    await shot(page, 'search-start-en-390');
+    await screenshot(page, 'search-start-en-390');
     await page.getByRole('button', { name: 'Delete “nova fan” from recent searches' }).click();
     await expect.poll(() => past.allInnerTexts()).toEqual(['guitar', 'karaoke quen']);
     await page.getByRole('button', { name: 'Delete all' }).click();
@@ -155,13 +137,13 @@ describe('search', () => {
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
     await page.getByRole('combobox').pressSequentially('نُور', { delay: 30 });
     await options(page).filter({ hasText: 'نور الهدى' }).waitFor();
-    await shot(page, 'search-suggest-ar-390');
+    await screenshot(page, 'search-suggest-ar-390');
     await page.getByRole('combobox').press('Enter');
     await page.waitForURL((u) => u.pathname === '/ar/search');
     await expect.poll(() => people(page).count()).toBe(1);
-    await shot(page, 'search-results-ar-390');
+    await screenshot(page, 'search-results-ar-390');
     await page.setViewportSize({ width: 1280, height: 900 });
-    await shot(page, 'search-results-ar-1280');
+    await screenshot(page, 'search-results-ar-1280');
     expect((await serious(page)).join('\n')).toBe('');
     expect(errors.join('\n')).toBe('');
     await context.close();

@@ -157,7 +157,9 @@ export function SearchBox() {
           <Avatar face={o.person.face} name={o.person.nickname} size={28} />
           <bdi className="suggest__name">{o.person.nickname}</bdi>
           {o.person.live && <span className="live-badge">{t('live.badge')}</span>}
-          <span className="muted small suggest__meta">{t('search.idLabel', { id: o.person.short_id })}</span>
+          <span className="muted small suggest__meta suggest__id">
+            {t('search.idLabel', { id: o.person.short_id })}
+          </span>
         </>
       )}
       {o.kind === 'live' && (

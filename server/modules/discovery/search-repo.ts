@@ -31,7 +31,7 @@ const ENOUGH = 20;
 /**
  * The people a query may mean, folded (migration 023's stored `search_name` and its words):
  * names that start with the query, names with a word that starts with the query's longest word
- * ("nova" finds "Nova Star" and "NovaHost", "شرما" the second word of a Hindi name), and whoever
+ * ("nova" finds "Nova Star" and "NovaHost", "शर्मा" the second word of a Hindi name), and whoever
  * has that short id. When those are few and the query has three characters or more, the trigram
  * index too: word similarity (a typo: "novahst" finds "NovaHost") or containment (a Chinese or
  * Japanese name has no spaces: "小王子" is inside "直播小王子"). Needs `q` (the folded query `q`
@@ -115,7 +115,6 @@ function livesSql(short: boolean): string {
                       : `(l.search_title LIKE ${CONTAINS} OR l.search_host LIKE ${CONTAINS})`
                   }
                   LIMIT ${CANDIDATES})`;
-  const hits = holds;
   return `
     SELECT l.vid, l.title, l.cover, l.orientation, l.category, l.viewers, l.started_at, l.uid,
            u.short_id, u.nickname, u.face, u.country,
@@ -123,7 +122,7 @@ function livesSql(short: boolean): string {
            coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
            coalesce(r.newcomer, false) AS newcomer, coalesce(r.score, 0) AS score
     FROM ${QUERY}
-    CROSS JOIN LATERAL (SELECT vid, max(rel) AS rel FROM (${hits}) found GROUP BY vid) h
+    CROSS JOIN LATERAL ${holds} h
     JOIN lives l ON l.vid = h.vid JOIN users u ON u.uid = l.uid
     LEFT JOIN live_rank r ON r.vid = h.vid LEFT JOIN host_marks m ON m.uid = l.uid
     ORDER BY h.rel + 0.1 * coalesce(r.score, 0) DESC, l.vid

@@ -49,7 +49,10 @@ END`;
  * sexes spread out; a live broadcast per host for the first `lives` users, some of them games,
  * some marked; follows from random users to hosts, more to the first hosts (popular ones).
  */
-export async function seed(testDb: TestDb, n: { users: number; follows: number; lives: number }): Promise<void> {
+export async function seed(
+  testDb: TestDb,
+  n: { users: number; follows: number; lives: number },
+): Promise<void> {
   const db = testDb.db;
   const t0 = Date.now();
   await db.query(

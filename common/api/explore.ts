@@ -35,6 +35,15 @@ export const hostMarksSchema = z.object({
 });
 export type HostMarks = z.infer<typeof hostMarksSchema>;
 
+/** Someone as discovery's lists show them (a host on a card, recently watched, a board). */
+export const personSchema = z.object({
+  uid: z.number(),
+  short_id: z.string(),
+  nickname: z.string(),
+  face: z.string().nullable(),
+  country: z.string(),
+});
+
 /** A broadcast on air as explore shows it. */
 export const exploreCardSchema = z.object({
   vid: z.string(),
@@ -44,13 +53,7 @@ export const exploreCardSchema = z.object({
   category: z.enum(LIVE_CATEGORIES),
   viewers: z.number(),
   started_at: z.string(),
-  host: z.object({
-    uid: z.number(),
-    short_id: z.string(),
-    nickname: z.string(),
-    face: z.string().nullable(),
-    country: z.string(),
-  }),
+  host: personSchema,
   marks: hostMarksSchema,
   /** The host's first broadcast was in the last week. */
   newcomer: z.boolean(),
@@ -79,13 +82,7 @@ export const watchedParams = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{12}$
 export const watchedAnswer = z.object({
   list: z.array(
     z.object({
-      host: z.object({
-        uid: z.number(),
-        short_id: z.string(),
-        nickname: z.string(),
-        face: z.string().nullable(),
-        country: z.string(),
-      }),
+      host: personSchema,
       /** When the reader last watched them. */
       at: z.string(),
       /** Their broadcast on air now, if any. */

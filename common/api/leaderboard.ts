@@ -2,7 +2,7 @@
 // and this month, everywhere or in one country (server/modules/leaderboard/routes.ts).
 import { z } from 'zod';
 import { errorResponses, type Answer } from './envelope';
-import { countryCode } from './explore';
+import { countryCode, personSchema } from './explore';
 import { LEADERBOARD_BOARDS, LEADERBOARD_MAX, LEADERBOARD_PAGE, LEADERBOARD_PERIODS } from '../leaderboard';
 
 export { LEADERBOARD_BOARDS, LEADERBOARD_MAX, LEADERBOARD_PAGE, LEADERBOARD_PERIODS };
@@ -26,19 +26,11 @@ export const leaderboardQuery = z.object({
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;
 
-/** A person on a board, as other lists of people show them. */
-export const leaderboardUser = z.object({
-  uid: z.number(),
-  short_id: z.string(),
-  nickname: z.string(),
-  face: z.string().nullable(),
-  country: z.string(),
-});
-
 export const leaderboardItem = z.object({
   /** 1 is the top; equal amounts are ranked by who reached the amount first. */
   rank: z.number(),
-  user: leaderboardUser,
+  /** A person on a board, as discovery's other lists show them. */
+  user: personSchema,
   /** Diamonds received (hosts) or coins sent (gifters) in the period. */
   amount: z.number(),
 });

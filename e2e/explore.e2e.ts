@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { makeLive, makeUsers } from '../server/testing/people';
-import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot, signInWith } from './fixture';
 
 // Explore in real browsers (issue 19, items 1 and 2): the tabs, a filter, a country, scrolling
 // for more, and the follow tab signed out and in; English and Arabic at phone width.
@@ -125,11 +125,7 @@ describe('explore', () => {
     const { page, context } = await openPage(e2e, '/en/explore?tab=follow', 390);
     await page.getByText('Sign in to see who you follow.').waitFor();
     await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(READER.email);
-    await dialog.getByLabel('Password', { exact: true }).fill(READER.password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await signInWith(page, READER);
     await expect.poll(() => cards(page).count()).toBe(1);
     expect(await cards(page).first().getByRole('link').getAttribute('href')).toBe(`/en/v/${followed}`);
     await screenshot(page, 'explore-follow-en-390');

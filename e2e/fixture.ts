@@ -106,3 +106,20 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
 }
+
+/**
+ * Signs in through the login dialog. `fromHeader` opens it with the header's Sign in link first;
+ * otherwise the dialog is already open (an action that needs an account opened it).
+ */
+export async function signInWith(
+  page: Page,
+  who: { email: string; password: string },
+  { fromHeader = false } = {},
+): Promise<void> {
+  if (fromHeader) await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(who.email);
+  await dialog.getByLabel('Password', { exact: true }).fill(who.password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}

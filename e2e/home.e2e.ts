@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { makeLive, makeUsers } from '../server/testing/people';
-import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot, signInWith } from './fixture';
 
 // Home as a place to start (issue 19 items 5 and 7): featured banners, the reader's following
 // live and recently watched, hot and new hosts, countries; English and Arabic at phone width.
@@ -79,12 +79,7 @@ describe('home', () => {
 
   it('gives a signed-in reader who they follow that is live and whom they watched', async () => {
     const { page, errors, context } = await openPage(e2e, '/en', 390);
-    await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(READER.email);
-    await dialog.getByLabel('Password', { exact: true }).fill(READER.password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await signInWith(page, READER, { fromHeader: true });
     const following = row(page, 'Following · live now').getByRole('listitem');
     await expect.poll(() => following.allInnerTexts()).toEqual([expect.stringContaining('Home live 3')]);
     const recent = row(page, 'Recently watched').getByRole('link');

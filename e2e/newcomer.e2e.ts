@@ -6,7 +6,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInPerson, signedInUser } from '../server/testing/auth';
 import { grant, makeLive, makeUsers, recountFollows } from '../server/testing/people';
-import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot, signInWith } from './fixture';
 
 // What a newcomer trips over (issue 16, items 16, 18 and part of 20), in real browsers: the
 // studio's Gifts tab, the personal page (LIVE, birthday, follower lists), Latin titles on Arabic
@@ -40,14 +40,6 @@ afterAll(async () => {
   await kv.close();
 });
 
-async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
-  const dialog = page.getByRole('dialog', { name: 'Sign in' });
-  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(who.email);
-  await dialog.getByLabel('Password', { exact: true }).fill(who.password);
-  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
-
 const sendGift = (giftId: number, count: number, vid: string, key: string) =>
   e2e.app.app.inject({
     method: 'POST',
@@ -73,7 +65,7 @@ describe('what a newcomer trips over', () => {
   it('the studio’s Gifts tab lists this live’s gifts, newest first with totals, as they arrive', async () => {
     const host = await openPage(e2e, '/en/broadcast', 1280);
     await host.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    await signIn(host.page, HOST);
+    await signInWith(host.page, HOST);
     await host.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
     await host.page.getByRole('combobox', { name: 'Camera' }).waitFor();
     await host.page.getByLabel('Title').fill('Gift night');
@@ -201,7 +193,7 @@ describe('what a newcomer trips over', () => {
     expect(await dialog.getByRole('button', { name: 'Show more' }).count()).toBe(0);
     // A visitor's follow button asks them to sign in; signed in, it follows.
     await dialog.getByRole('listitem').first().getByRole('button', { name: 'Follow' }).click();
-    await signIn(page, READER);
+    await signInWith(page, READER);
     const first = page.getByRole('dialog', { name: 'Followers of Star' }).getByRole('listitem').first();
     await first.getByRole('button', { name: 'Follow' }).click();
     await first.getByRole('button', { name: 'Following' }).waitFor();

@@ -6,7 +6,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { FakeEngine } from '../server/testing/fake-engine';
 import { goLive } from '../server/testing/go-live';
-import { openPage, startE2E, type E2E } from './fixture';
+import { openPage, startE2E, type E2E, signInWith } from './fixture';
 
 // The notification bell in a real browser (issue 19 item 6): a signed-in follower at phone width
 // sees the badge go to 1 as a followed host goes live (over /ws, no reload), opens the panel,
@@ -54,12 +54,7 @@ const host = (i: number): Person => {
 describe('the notification bell', () => {
   it('a follower at phone width sees the badge, opens the panel, and lands on the live', async () => {
     ({ context, page } = await openPage(e2e, '/en/news', 390));
-    await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(FAN.email);
-    await dialog.getByLabel('Password', { exact: true }).fill(FAN.password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    await signInWith(page, FAN, { fromHeader: true });
 
     // Empty first; Escape closes the panel and gives focus back to the bell.
     await bell('Notifications').click();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { makeLive, makeUsers } from '../server/testing/people';
-import { openPage, startE2E, type E2E, serious, screenshot } from './fixture';
+import { openPage, startE2E, type E2E, serious, screenshot, signInWith } from './fixture';
 
 // Search in real browsers (issue 19 item 3): suggestions as one types in the header, the results
 // page and its tabs, view more, past searches (delete one, delete all) and trending; English and
@@ -39,15 +39,6 @@ afterAll(async () => {
   await kv.close();
 });
 
-async function signIn(page: Page): Promise<void> {
-  await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign in' });
-  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(READER.email);
-  await dialog.getByLabel('Password', { exact: true }).fill(READER.password);
-  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
-
 const box = (page: Page) => page.getByRole('combobox', { name: 'Search' });
 const options = (page: Page) => page.getByRole('listbox').getByRole('option');
 const people = (page: Page) => page.locator('.search-people__person');
@@ -55,7 +46,7 @@ const people = (page: Page) => page.locator('.search-people__person');
 describe('search', () => {
   it('suggests as one types, shows results by kind, and pages through people (phone)', async () => {
     const { page, errors, context } = await openPage(e2e, '/en', 390);
-    await signIn(page);
+    await signInWith(page, READER, { fromHeader: true });
     // As one types: the way to all results, then people and the live room.
     await box(page).pressSequentially('karaoke', { delay: 30 });
     await options(page).filter({ hasText: 'Karaoke Queen' }).first().waitFor();
@@ -97,7 +88,7 @@ describe('search', () => {
 
   it('keeps past searches to delete one or all, and shows what is trending', async () => {
     const { page, errors, context } = await openPage(e2e, '/en/search', 390);
-    await signIn(page);
+    await signInWith(page, READER, { fromHeader: true });
     // The reader's searches of the test above, newest first; "guitar" trends (two people).
     const past = page.getByRole('region', { name: 'Recent searches' }).getByRole('listitem');
     await expect.poll(() => past.allInnerTexts()).toEqual(['guitar', 'nova fan', 'karaoke quen']);

@@ -59,8 +59,16 @@ export function createMetrics() {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  // Search's in-memory index (server/modules/discovery/search-index.ts): 0 until it has loaded,
+  // and the database answers searches until then.
+  const searchIndexPeople = new Gauge({
+    name: 'search_index_people',
+    help: "People in this node's in-memory search index (0 until it has loaded)",
+    registers: [registry],
+  });
   return {
     registry,
+    searchIndexPeople,
     httpDuration,
     ssrRenders,
     clientErrors,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { EXPLORE_REFRESH_MS, type DiscoveryService } from '../modules/discovery';
+import { EXPLORE_REFRESH_MS, type DiscoveryService, type SearchService } from '../modules/discovery';
 import type { Ledger } from '../modules/ledger';
 import type { LeaderboardService } from '../modules/leaderboard';
 import type { NotificationService } from '../modules/notifications';
@@ -25,11 +25,12 @@ export async function startJobs(
     room: RoomService;
     payments: PaymentService;
     discovery: DiscoveryService;
+    search: SearchService;
     leaderboards: LeaderboardService;
     notifications: NotificationService;
   },
 ): Promise<Jobs> {
-  const { live, ledger, room, payments, discovery, leaderboards, notifications } = deps;
+  const { live, ledger, room, payments, discovery, search, leaderboards, notifications } = deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
   // Gifts' pending credits into balances, their top-fans rows and their leaderboard rows, every
@@ -52,6 +53,8 @@ export async function startJobs(
   const explore = every(EXPLORE_REFRESH_MS, () => {
     void discovery.refresh().catch(fail('refreshing explore failed'));
   });
+  // Search's in-memory index, loaded in the background (the database answers until it is).
+  search.start(fail('search index failed'));
   // Go-live fan-outs and queued pushes any node left, and old notifications dropped.
   const notify = every(1000, () => {
     void notifications.work().catch(fail('notification work failed'));
@@ -60,6 +63,7 @@ export async function startJobs(
     async stop() {
       clearInterval(explore);
       clearInterval(notify);
+      search.stop();
       await live.shutdown().catch(fail('releasing broadcast leases failed'));
       clearInterval(rollUp);
       clearInterval(repair);

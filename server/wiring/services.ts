@@ -133,7 +133,10 @@ export async function buildServices(
     log: (msg, detail) => app.log.error({ detail }, msg),
   });
   const discovery = new DiscoveryService(db);
-  const search = new SearchService(db);
+  const search = new SearchService(db, (people, ms) => {
+    metrics.searchIndexPeople.set(people);
+    app.log.info({ people, ms }, 'search index loaded');
+  });
   const watched = new WatchHistory(db);
   const rules = moneyRules(config);
   // The boards' days, weeks and months are the cash-out week's time zone's.

@@ -98,6 +98,13 @@ function peopleSql(short: boolean): string {
     ORDER BY p.exact DESC, p.rank DESC, p.uid`;
 }
 
+/** A broadcast's card (RankRow) from lives `l`, users `u`, live_rank `r` and host_marks `m`. */
+const CARD = `l.vid, l.title, l.cover, l.orientation, l.category, l.viewers, l.started_at, l.uid,
+  u.short_id, u.nickname, u.face, u.country,
+  coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
+  coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
+  coalesce(r.newcomer, false) AS newcomer, coalesce(r.score, 0) AS score`;
+
 /**
  * Live rooms on air whose title or host's name holds the query (both kept folded on the
  * broadcast's row; a few thousand broadcasts are on air, read through their partial index):
@@ -116,11 +123,7 @@ function livesSql(short: boolean): string {
                   }
                   LIMIT ${CANDIDATES})`;
   return `
-    SELECT l.vid, l.title, l.cover, l.orientation, l.category, l.viewers, l.started_at, l.uid,
-           u.short_id, u.nickname, u.face, u.country,
-           coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
-           coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
-           coalesce(r.newcomer, false) AS newcomer, coalesce(r.score, 0) AS score
+    SELECT ${CARD}
     FROM ${QUERY}
     CROSS JOIN LATERAL ${holds} h
     JOIN lives l ON l.vid = h.vid JOIN users u ON u.uid = l.uid
@@ -140,6 +143,83 @@ function indexed<T>(db: Db, run: (tx: Queryable) => Promise<T>): Promise<T> {
     return run(tx);
   });
 }
+
+/** A person as the in-memory index keeps them (search-index.ts), with their change number. */
+export interface PersonFeedRow {
+  uid: number;
+  short_id: string;
+  nickname: string;
+  search_name: string;
+  face: string | null;
+  country: string;
+  followers: number;
+  seq: number;
+}
+
+/** A broadcast on air as the in-memory index keeps it: its card, title and host folded. */
+export interface LiveFeedRow extends RankRow {
+  search_title: string;
+  search_host: string;
+}
+
+const PERSON_FEED = `SELECT u.uid, u.short_id, u.nickname, u.search_name, u.face, u.country,
+         coalesce(fc.followers, 0) AS followers, u.search_seq::float8 AS seq
+  FROM users u LEFT JOIN follow_counts fc ON fc.uid = u.uid`;
+
+/** What the in-memory index reads (migration 028's change numbers). */
+export const searchFeedRepo = {
+  /** The highest change number given so far. */
+  async position(db: Queryable): Promise<number> {
+    const [row] = await db.query<{ seq: number }>(
+      `SELECT greatest((SELECT max(search_seq) FROM users), (SELECT max(search_seq) FROM follow_counts), 0)::float8 AS seq`,
+    );
+    return row?.seq ?? 0;
+  },
+
+  /** People after `uid` in uid order: the index's first load, a batch at a time. */
+  people(db: Queryable, afterUid: number, limit: number): Promise<PersonFeedRow[]> {
+    return db.query<PersonFeedRow>(
+      `${PERSON_FEED} WHERE u.uid > $1 ORDER BY u.uid LIMIT $2`,
+      [afterUid, limit],
+      'search_feed_people',
+    );
+  },
+
+  /** People who joined or changed name, avatar or country after change number `after`. */
+  peopleChanged(db: Queryable, after: number, limit: number): Promise<PersonFeedRow[]> {
+    return db.query<PersonFeedRow>(
+      `${PERSON_FEED} WHERE u.search_seq > $1 ORDER BY u.search_seq LIMIT $2`,
+      [after, limit],
+      'search_feed_people_changed',
+    );
+  },
+
+  /** Follower counts that moved after change number `after`. */
+  followersChanged(
+    db: Queryable,
+    after: number,
+    limit: number,
+  ): Promise<{ uid: number; followers: number; seq: number }[]> {
+    return db.query<{ uid: number; followers: number; seq: number }>(
+      `SELECT uid, followers, search_seq::float8 AS seq FROM follow_counts
+       WHERE search_seq > $1 ORDER BY search_seq LIMIT $2`,
+      [after, limit],
+      'search_feed_followers',
+    );
+  },
+
+  /** Every broadcast on air, as its card, with its title and host folded. */
+  livesOnAir(db: Queryable): Promise<LiveFeedRow[]> {
+    return db.query<LiveFeedRow>(
+      `SELECT ${CARD}, l.search_title, l.search_host
+       FROM lives l JOIN users u ON u.uid = l.uid
+       LEFT JOIN live_rank r ON r.vid = l.vid LEFT JOIN host_marks m ON m.uid = l.uid
+       WHERE l.status = 'live'`,
+      [],
+      'search_feed_lives',
+    );
+  },
+};
 
 export const searchRepo = {
   async people(db: Db, q: string, short: boolean, limit: number, offset: number): Promise<PersonRow[]> {

@@ -4,61 +4,82 @@ import { EXPLORE_PAGE, SEARCH_PREVIEW } from '../../../common/discovery';
 import type { Db } from '../../db/client';
 import { Recent } from '../../infra/recent';
 import { card } from './cards';
+import { foldedLength } from './fold';
+import { SearchIndex } from './search-index';
 import { searchRepo } from './search-repo';
 
 /** How long a result page is reused: results as one types are asked for by many. */
-const RESULTS_MS = 10_000;
+const RESULTS_MS = 5000;
 /** Trending is the same for everyone: counted again every few seconds, on one query. */
 const TRENDING_MS = 10_000;
 const TRENDING_SIZE = 10;
-
-/**
- * search_fold's length (migration 023) in JavaScript: whether the query has a trigram decides
- * which statement runs, and asking the database costs a round trip per keystroke. The two agree
- * (both are NFKD with the same marks dropped); where they might not, either statement is correct.
- */
-export function foldedLength(q: string): number {
-  const folded = q
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f\u064b-\u065f\u0670\u0640]/g, '');
-  // Code points, as PostgreSQL's length() counts them.
-  return folded.length - (folded.match(/[\uD800-\uDBFF]/g)?.length ?? 0);
-}
 
 /**
  * Search (spec §2, §7 searchKeyword): people by nickname or short id, live rooms by title or
  * host, ranked by relevance then popularity; each reader's history; what is trending.
  */
 export class SearchService {
-  readonly #results = new Recent<string, SearchAnswer>({ ttlMs: RESULTS_MS, max: 5000 });
+  readonly #results = new Recent<string, SearchAnswer>({ ttlMs: RESULTS_MS, max: 20_000 });
   readonly #trending = new Recent<'all', string[]>({ ttlMs: TRENDING_MS });
   /** Visitors are counted for trending by a salted hash of their address, never the address. */
   readonly #salt = randomBytes(16);
 
-  constructor(private readonly db: Db) {}
+  /**
+   * The in-memory index that answers once loaded (`start`); until then, and without it, the
+   * database's trigram search does (docs/decisions.md, "Search").
+   */
+  readonly index: SearchIndex;
+
+  /** `loaded`: told how many people the index holds, and how long it took, once it has loaded. */
+  constructor(
+    private readonly db: Db,
+    private readonly loaded?: (people: number, ms: number) => void,
+  ) {
+    this.index = new SearchIndex(db);
+  }
+
+  /** Loads the index in the background and keeps it equal to the database. */
+  start(fail: (err: unknown) => void): void {
+    const t = performance.now();
+    this.index.start(fail, () => this.loaded?.(this.index.size, Math.round(performance.now() - t)));
+  }
+
+  stop(): void {
+    this.index.stop();
+  }
 
   search(q: SearchQuery): Promise<SearchAnswer> {
     const text = q.q.trim();
+    // The same letters are typed by many (the first two of a name, a popular name): an answer is
+    // kept a few seconds, whichever answers (the index is a second or two behind at most).
     return this.#results.get(`${q.type}|${q.page}|${text.toLowerCase()}`, () =>
       this.#search({ ...q, q: text }),
     );
   }
 
   async #search(q: SearchQuery): Promise<SearchAnswer> {
-    const short = foldedLength(q.q) < 3;
     const size = q.type === 'all' ? SEARCH_PREVIEW : EXPLORE_PAGE;
     const offset = q.type === 'all' ? 0 : q.page * size;
     // One more than shown says whether there is more.
     const [people, lives] = await Promise.all([
-      q.type === 'lives' ? [] : searchRepo.people(this.db, q.q, short, size + 1, offset),
-      q.type === 'people' ? [] : searchRepo.lives(this.db, q.q, short, size + 1, offset),
+      q.type === 'lives' ? [] : this.#people(q.q, size + 1, offset),
+      q.type === 'people' ? [] : this.#lives(q.q, size + 1, offset),
     ]);
     return {
       q: q.q,
       people: { list: people.slice(0, size), more: people.length > size },
       lives: { list: lives.slice(0, size).map(card), more: lives.length > size },
     };
+  }
+
+  #people(q: string, limit: number, offset: number) {
+    if (this.index.ready) return this.index.people(q, limit, offset);
+    return searchRepo.people(this.db, q, foldedLength(q) < 3, limit, offset);
+  }
+
+  #lives(q: string, limit: number, offset: number) {
+    if (this.index.ready) return this.index.lives(q, limit, offset);
+    return searchRepo.lives(this.db, q, foldedLength(q) < 3, limit, offset);
   }
 
   /** A search made: kept in the reader's history, counted for trending. */

@@ -5,7 +5,8 @@ import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { makeLive, makeUsers, recountFollows } from '../../testing/people';
-import { foldedLength, SearchService } from './search-service';
+import { foldedLength } from './fold';
+import { SearchService } from './search-service';
 
 // Search on PostgreSQL (and PGlite): what each script finds, typos, ranking, the short id, live
 // rooms by title and by host, pages; then history and trending over HTTP.
@@ -36,24 +37,44 @@ async function person(nickname: string, followers = 0): Promise<{ uid: number; s
   return { uid, short_id: row?.short_id ?? '' };
 }
 
-// Each call asks afresh: the service's few seconds of reuse would hide what a test changed.
-const find = async (q: string, opts: Partial<SearchQuery> = {}): Promise<SearchAnswer> =>
-  new SearchService(testDb.db).search({ q, type: 'all', page: 0, ...opts });
 const names = (a: SearchAnswer) => a.people.list.map((p) => p.nickname);
 
-describe('finding people', () => {
-  beforeAll(async () => {
-    await person('NovaHost');
-    await person('Nova Star');
-    await person('Nova Moon', 30);
-    await person('نور الهدى');
-    await person('أحمد المصري');
-    await person('直播小王子');
-    await person('さくらライブ');
-    await person('राहुल शर्मा');
-    await person('Nguyễn Văn Anh');
-    await person('ＺＥＮ');
-  });
+/** Everyone the searches below look for, made once for both ways of searching. */
+const made = { unusual: { uid: 0, short_id: '' }, live: '' };
+beforeAll(async () => {
+  await person('NovaHost');
+  await person('Nova Star');
+  await person('Nova Moon', 30);
+  await person('نور الهدى');
+  await person('أحمد المصري');
+  await person('直播小王子');
+  await person('さくらライブ');
+  await person('राहुल शर्मा');
+  await person('Nguyễn Văn Anh');
+  await person('ＺＥＮ');
+  made.unusual = await person('Somebody Unusual');
+  for (let i = 0; i < 26; i += 1) await person(`Pager Person ${i}`);
+  const host = await person('Karaoke Queen');
+  made.live = await makeLive(testDb.db, host.uid);
+  await testDb.db.query("UPDATE lives SET title = 'Late night guitar' WHERE vid = $1", [made.live]);
+  const other = await person('Quiet One');
+  const ended = await makeLive(testDb.db, other.uid);
+  await testDb.db.query(
+    "UPDATE lives SET title = 'Guitar lessons', status = 'ended', ended_at = now() WHERE vid = $1",
+    [ended],
+  );
+});
+
+// The same searches through the database's trigram indexes (what answers until a node has loaded
+// its index) and through the in-memory index (what answers after): both must find the same.
+describe.each(['database', 'memory'] as const)('searching in the %s', (engine) => {
+  // Each call asks afresh: the service's few seconds of reuse would hide what a test changed.
+  const find = async (q: string, opts: Partial<SearchQuery> = {}): Promise<SearchAnswer> => {
+    const service = new SearchService(testDb.db);
+    if (engine === 'memory') await service.index.load();
+    expect(service.index.ready).toBe(engine === 'memory');
+    return service.search({ q, type: 'all', page: 0, ...opts });
+  };
 
   it('finds a nickname whole, by a word of it, and with a typo', async () => {
     expect(names(await find('NovaHost'))[0]).toBe('NovaHost');
@@ -89,14 +110,12 @@ describe('finding people', () => {
 
   it('folds full-width letters and finds a short id typed in full', async () => {
     expect(names(await find('zen'))).toContain('ＺＥＮ');
-    const who = await person('Somebody Unusual');
-    const found = await find(who.short_id);
-    expect(found.people.list[0]?.uid).toBe(who.uid);
+    const found = await find(made.unusual.short_id);
+    expect(found.people.list[0]?.uid).toBe(made.unusual.uid);
   });
 
   it('says when nothing matches, and pages through many', async () => {
     expect((await find('qqxzzv')).people.list).toEqual([]);
-    for (let i = 0; i < 26; i += 1) await person(`Pager Person ${i}`);
     const all = await find('pager person');
     expect(all.people.list).toHaveLength(5);
     expect(all.people.more).toBe(true);
@@ -110,30 +129,48 @@ describe('finding people', () => {
     expect(new Set(seen).size).toBe(26);
   });
 
-  it('measures a query as the database folds it', () => {
-    expect(foldedLength('直播')).toBe(2);
-    expect(foldedLength('Việt')).toBe(4);
-    expect(foldedLength('أَحْمَد')).toBe(4);
+  it('finds broadcasts on air by title or by their host, and not ended ones', async () => {
+    const byTitle = await find('guitar');
+    expect(byTitle.lives.list.map((l) => l.vid)).toEqual([made.live]);
+    expect((await find('karaoke')).lives.list.map((l) => l.vid)).toEqual([made.live]);
+    // The host found as a person says they are live.
+    expect((await find('karaoke queen')).people.list[0]?.live).toBe(made.live);
+    expect((await find('guitar', { type: 'people' })).lives.list).toEqual([]);
   });
 });
 
-describe('finding live rooms', () => {
-  it('finds broadcasts on air by title or by their host, and not ended ones', async () => {
-    const host = await person('Karaoke Queen');
-    const vid = await makeLive(testDb.db, host.uid);
-    await testDb.db.query("UPDATE lives SET title = 'Late night guitar' WHERE vid = $1", [vid]);
-    const other = await person('Quiet One');
-    const ended = await makeLive(testDb.db, other.uid);
+it('measures a query as the database folds it', () => {
+  expect(foldedLength('直播')).toBe(2);
+  expect(foldedLength('Việt')).toBe(4);
+  expect(foldedLength('أَحْمَد')).toBe(4);
+});
+
+describe('the in-memory index follows the database', () => {
+  it('finds a renamed person by the new name only, and a new broadcast, after a sync', async () => {
+    const service = new SearchService(testDb.db);
+    await service.index.load();
+    const who = await person('Renamed Before');
+    const search = (q: string) => service.search({ q, type: 'all', page: 0 });
+    await service.index.sync();
+    expect(names(await search('renamed before'))).toContain('Renamed Before');
+    await testDb.db.query("UPDATE users SET nickname = 'Changed After', face = '/f.webp' WHERE uid = $1", [
+      who.uid,
+    ]);
+    await testDb.db.query('UPDATE follow_counts SET followers = 7 WHERE uid = $1', [who.uid]);
     await testDb.db.query(
-      "UPDATE lives SET title = 'Guitar lessons', status = 'ended', ended_at = now() WHERE vid = $1",
-      [ended],
+      'INSERT INTO follow_counts (uid, followers) VALUES ($1, 7) ON CONFLICT DO NOTHING',
+      [who.uid],
     );
-    const byTitle = await find('guitar');
-    expect(byTitle.lives.list.map((l) => l.vid)).toEqual([vid]);
-    expect((await find('karaoke')).lives.list.map((l) => l.vid)).toEqual([vid]);
-    // The host found as a person says they are live.
-    expect((await find('karaoke queen')).people.list[0]?.live).toBe(vid);
-    expect((await find('guitar', { type: 'people' })).lives.list).toEqual([]);
+    const vid = await makeLive(testDb.db, who.uid);
+    await service.index.sync();
+    // (Answers are kept a few seconds: each question below is asked once.)
+    expect(names(await search('renamed befor'))).not.toContain('Renamed Before');
+    const [found] = (await search('changed after')).people.list;
+    expect(found).toMatchObject({ uid: who.uid, face: '/f.webp', followers: 7, live: vid });
+    expect((await search('test live')).lives.list.map((l) => l.vid)).toContain(vid);
+    await testDb.db.query("UPDATE lives SET status = 'ended', ended_at = now() WHERE vid = $1", [vid]);
+    await service.index.sync();
+    expect((await search('changed aft')).people.list[0]?.live).toBeNull();
   });
 });
 

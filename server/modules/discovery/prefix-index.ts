@@ -1,0 +1,307 @@
+// An in-memory index of texts by the places a search may start in them (words, characters of
+// unspaced scripts): what starts with a prefix is a binary search and a short walk, and a word
+// typed with a typo is found by comparing the few entries that share its first letters. It answers
+// search as one types (server/modules/discovery/search-index.ts) in microseconds, where the
+// database's trigram search cost milliseconds a query (docs/decisions.md, "Search").
+//
+// Entries are kept in sorted runs, as a log-structured merge tree keeps them: what changes goes
+// into a new small run, and runs of like size are merged in the background, a slice at a time,
+// so that neither a million names loaded at start nor a stream of renames blocks the event loop.
+// An entry names a text by its slot and version: a changed text gets a new version, and entries of
+// an older one are skipped by searches (their runs stay sorted by the text they were sorted by)
+// and dropped by the next merge.
+
+/** An entry as one number: slot, version and the offset where the search starts. */
+const OFFSETS = 256;
+const VERSIONS = 65_536;
+const pack = (slot: number, version: number, offset: number) =>
+  (slot * VERSIONS + version) * OFFSETS + offset;
+const offsetOf = (e: number) => e % OFFSETS;
+const versionOf = (e: number) => Math.floor(e / OFFSETS) % VERSIONS;
+const slotOf = (e: number) => Math.floor(e / (OFFSETS * VERSIONS));
+
+/** Columns of prefixDistance's table: texts are compared on their first ROW - 1 characters. */
+const ROW = 320;
+const ROWS: [Int32Array, Int32Array, Int32Array] = [
+  new Int32Array(ROW),
+  new Int32Array(ROW),
+  new Int32Array(ROW),
+];
+
+/** Entries merged between two yields to the event loop. */
+const MERGE_SLICE = 20_000;
+
+/**
+ * `text` from `offset` against `q`: negative if it sorts before every text starting with `q`, 0 if
+ * it starts with `q`, positive if after (UTF-16 code units, as the runs are sorted).
+ */
+function against(text: string, offset: number, q: string): number {
+  for (let i = 0; i < q.length; i += 1) {
+    const c = text.charCodeAt(offset + i);
+    if (Number.isNaN(c)) return -1;
+    const d = c - q.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Two suffixes in the runs' order (a shorter one that the other starts with first). */
+function order(a: string, ai: number, b: string, bi: number): number {
+  const n = Math.min(a.length - ai, b.length - bi);
+  for (let i = 0; i < n; i += 1) {
+    const d = a.charCodeAt(ai + i) - b.charCodeAt(bi + i);
+    if (d !== 0) return d;
+  }
+  return a.length - ai - (b.length - bi);
+}
+
+/**
+ * The least edits (insert, delete, change, swap two neighbours) that make `q` a prefix of `text`
+ * from `offset`, or `max + 1` when it takes more than `max`: a word being typed, with a typo.
+ * `same`: how many first characters the caller knows are the same in both.
+ */
+export function prefixDistance(q: string, text: string, offset: number, max: number, same = 0): number {
+  const n = q.length;
+  const m = Math.min(text.length - offset, n + max, ROW - 2);
+  const far = max + 1;
+  // Three rows of the optimal-string-alignment table (columns are text characters), reused, and
+  // only the band of cells within `max` of the diagonal computed: the rest cost more than `max`.
+  // The first `same` characters are the same in both, so the table's row `same` is known: each
+  // cell is how far it is from the diagonal (and the row before it likewise).
+  let [before, prev, row] = ROWS;
+  const from = Math.min(same, n, m);
+  for (let j = 0; j <= m + 1; j += 1) {
+    prev[j] = Math.abs(j - from) <= max ? Math.abs(j - from) : far;
+    before[j] = from > 0 && Math.abs(j - from + 1) <= max ? Math.abs(j - from + 1) : far;
+  }
+  for (let i = from + 1; i <= n; i += 1) {
+    const lo = Math.max(1, i - max);
+    const hi = Math.min(m, i + max);
+    row[lo - 1] = lo === 1 ? i : far;
+    let least = row[lo - 1] ?? far;
+    const qc = q.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j += 1) {
+      const tc = text.charCodeAt(offset + j - 1);
+      let d = Math.min(
+        (prev[j] ?? far) + 1,
+        (row[j - 1] ?? far) + 1,
+        (prev[j - 1] ?? far) + (qc === tc ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && qc === text.charCodeAt(offset + j - 2) && q.charCodeAt(i - 2) === tc)
+        d = Math.min(d, (before[j - 2] ?? far) + 1);
+      row[j] = d;
+      if (d < least) least = d;
+    }
+    // The cell right of the band is read by the next row: never a value of another call.
+    if (hi + 1 <= m + 1) row[hi + 1] = far;
+    if (least > max) return far;
+    [before, prev, row] = [prev, row, before];
+  }
+  // A prefix of the text of any length: the best of the last row's band.
+  let best = far;
+  for (let j = Math.max(0, n - max); j <= Math.min(m, n + max); j += 1) best = Math.min(best, prev[j] ?? far);
+  return best;
+}
+
+export class PrefixIndex {
+  /** Each slot's text now, and its version (entries of other versions are stale). */
+  readonly #texts: (string | undefined)[] = [];
+  readonly #versions: number[] = [];
+  /** Texts of older versions still named by entries in runs, by pack(slot, version, 0). */
+  readonly #old = new Map<number, string>();
+  /** Entries added since the last flush, and the sorted runs (oldest, largest first). */
+  #pending: number[] = [];
+  #runs: Float64Array[] = [];
+  #merging: Promise<void> | null = null;
+  readonly #slice: number;
+
+  /** `mergeSlice`: entries merged between two yields to the event loop. */
+  constructor(opts: { mergeSlice?: number } = {}) {
+    this.#slice = opts.mergeSlice ?? MERGE_SLICE;
+  }
+
+  /** The text of a slot now, if it has one. */
+  text(slot: number): string | undefined {
+    return this.#texts[slot];
+  }
+
+  /** How many entries the runs hold (stale ones too, until merged away). */
+  get size(): number {
+    return this.#runs.reduce((n, r) => n + r.length, 0) + this.#pending.length;
+  }
+
+  /**
+   * Gives `slot` the text `text` (searches may start at `starts` in it), or none (null). A text
+   * equal to the slot's own changes nothing.
+   */
+  set(slot: number, text: string | null, starts: readonly number[]): void {
+    const was = this.#texts[slot];
+    if (was === (text ?? undefined)) return;
+    const version = ((this.#versions[slot] ?? 0) + 1) % VERSIONS;
+    if (was !== undefined) this.#old.set(pack(slot, this.#versions[slot] ?? 0, 0), was);
+    this.#versions[slot] = version;
+    this.#texts[slot] = text ?? undefined;
+    if (text === null) return;
+    for (const s of starts) if (s < OFFSETS && s < text.length) this.#pending.push(pack(slot, version, s));
+  }
+
+  #keyText(e: number): string {
+    const slot = slotOf(e);
+    const version = versionOf(e);
+    if (this.#versions[slot] === version) return this.#texts[slot] ?? '';
+    return this.#old.get(pack(slot, version, 0)) ?? '';
+  }
+
+  #current(e: number): boolean {
+    const slot = slotOf(e);
+    return this.#versions[slot] === versionOf(e) && this.#texts[slot] !== undefined;
+  }
+
+  #compare = (a: number, b: number): number =>
+    order(this.#keyText(a), offsetOf(a), this.#keyText(b), offsetOf(b)) || a - b;
+
+  /**
+   * Makes what was set since the last flush searchable (a sort of the new entries only), then
+   * merges runs of like size in the background. Resolves when those merges are done.
+   */
+  flush(): Promise<void> {
+    if (this.#pending.length > 0) {
+      const run = Float64Array.from(this.#pending.filter((e) => this.#current(e)));
+      this.#pending = [];
+      run.sort(this.#compare);
+      if (run.length > 0) this.#runs.push(run);
+    }
+    this.#merging ??= this.#mergeRuns().finally(() => {
+      this.#merging = null;
+    });
+    return this.#merging;
+  }
+
+  /** Merges the two newest runs while the older is at most twice the newer; all when `all`. */
+  async #mergeRuns(all = false): Promise<void> {
+    for (;;) {
+      const n = this.#runs.length;
+      const a = this.#runs[n - 2];
+      const b = this.#runs[n - 1];
+      if (!a || !b || (!all && a.length > 2 * b.length)) break;
+      // Old texts named by no entry once a merge of every run has dropped the stale ones; texts
+      // made old during the merge may still be named (by entries it read before they changed).
+      const whole = n === 2;
+      const before = whole ? [...this.#old.keys()] : [];
+      const merged = await this.#merge(a, b);
+      // Runs flushed during the merge came after b: the merged run takes a's and b's place.
+      const at = this.#runs.indexOf(a);
+      this.#runs.splice(at, 2, ...(merged.length > 0 ? [merged] : []));
+      for (const key of before) this.#old.delete(key);
+    }
+  }
+
+  /** Merges everything into one run (after many changes, to drop stale entries and old texts). */
+  async compact(): Promise<void> {
+    await this.flush();
+    await this.#mergeRuns(true);
+  }
+
+  /** Whether stale entries are many enough to be worth a compaction. */
+  get stale(): number {
+    return this.#old.size;
+  }
+
+  async #merge(a: Float64Array, b: Float64Array): Promise<Float64Array> {
+    const out = new Float64Array(a.length + b.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    let steps = 0;
+    while (i < a.length || j < b.length) {
+      const x = a[i];
+      const y = b[j];
+      let e: number;
+      if (x === undefined) e = b[j++] ?? 0;
+      else if (y === undefined) e = a[i++] ?? 0;
+      else e = this.#compare(x, y) <= 0 ? (a[i++] ?? 0) : (b[j++] ?? 0);
+      if (this.#current(e)) out[k++] = e;
+      if (++steps % this.#slice === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return out.slice(0, k);
+  }
+
+  /** The first entry of `run` whose text is not before `q`. */
+  #lowerBound(run: Float64Array, q: string): number {
+    let lo = 0;
+    let hi = run.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const e = run[mid] ?? 0;
+      if (against(this.#keyText(e), offsetOf(e), q) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Slots with a place that starts with `q`, into `out` (slot → the first such offset): at most
+   * `limit` from each run, in the run's order.
+   */
+  collect(q: string, limit: number, out: Map<number, number>): void {
+    for (const run of this.#runs) {
+      let taken = 0;
+      for (let i = this.#lowerBound(run, q); i < run.length && taken < limit; i += 1) {
+        const e = run[i] ?? 0;
+        const text = this.#keyText(e);
+        if (against(text, offsetOf(e), q) !== 0) break;
+        if (!this.#current(e)) continue;
+        taken += 1;
+        const slot = slotOf(e);
+        if (!out.has(slot)) out.set(slot, offsetOf(e));
+      }
+    }
+  }
+
+  /** The first entry of `run` whose text is after every text that starts with `q`. */
+  #upperBound(run: Float64Array, q: string, from: number): number {
+    let lo = from;
+    let hi = run.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const e = run[mid] ?? 0;
+      if (against(this.#keyText(e), offsetOf(e), q) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** How many entries start with `q` (stale ones too): two binary searches a run. */
+  count(q: string): number {
+    let n = 0;
+    for (const run of this.#runs) {
+      const from = this.#lowerBound(run, q);
+      n += this.#upperBound(run, q, from) - from;
+    }
+    return n;
+  }
+
+  /**
+   * Slots with a place where `word` starts with at most `max` typos, into `out` (slot → edits),
+   * looking at no more than `cap` entries: those that share the longest of `word`'s first letters
+   * that `cap` entries or fewer start with (a typo among the first two letters is not found).
+   */
+  near(word: string, max: number, cap: number, out: Map<number, number>): void {
+    let k = Math.min(2, word.length);
+    while (k < word.length - 1 && this.count(word.slice(0, k)) > cap) k += 1;
+    const head = word.slice(0, k);
+    for (const run of this.#runs) {
+      let seen = 0;
+      for (let i = this.#lowerBound(run, head); i < run.length && seen < cap; i += 1) {
+        const e = run[i] ?? 0;
+        const text = this.#keyText(e);
+        if (against(text, offsetOf(e), head) !== 0) break;
+        seen += 1;
+        if (!this.#current(e)) continue;
+        const d = prefixDistance(word, text, offsetOf(e), max, head.length);
+        const slot = slotOf(e);
+        if (d <= max && d < (out.get(slot) ?? max + 1)) out.set(slot, d);
+      }
+    }
+  }
+}

@@ -90,7 +90,7 @@ describe('the live room’s people', () => {
     await signIn(fan.page, FAN);
     // Signed in, chat works at once and the video carries on (with the session now).
     await fan.page.getByPlaceholder('Say something…').fill('hi from the fan');
-    await fan.page.getByRole('button', { name: 'Send' }).click();
+    await fan.page.getByRole('button', { name: 'Send', exact: true }).click();
     await host.page.locator('.chat__message', { hasText: 'hi from the fan' }).waitFor({ timeout: 10_000 });
     // 200 characters as people count them: an emoji with its skin tone is one, none is cut in two.
     const fanInput = fan.page.getByPlaceholder('Say something…');
@@ -116,7 +116,7 @@ describe('the live room’s people', () => {
     const input = host.page.getByPlaceholder('Say something…');
     expect(await input.inputValue()).toBe('@RoomFan ');
     await input.pressSequentially('welcome!');
-    await host.page.getByRole('button', { name: 'Send' }).click();
+    await host.page.getByRole('button', { name: 'Send', exact: true }).click();
     await fan.page
       .locator('.chat__message--mentions-me', { hasText: '@RoomFan welcome!' })
       .waitFor({ timeout: 10_000 });
@@ -131,12 +131,15 @@ describe('the live room’s people', () => {
     await hostCard.getByText(/^0 followers$/).waitFor();
     await hostCard.getByRole('button', { name: 'Follow', exact: true }).click();
     await hostCard.getByText(/^1 follower$/).waitFor();
-    await fan.page.locator('.live-page__host-actions').getByRole('button', { name: 'Following' }).waitFor();
+    // (On a phone, the room's bar over the video holds the host's Follow.)
+    await fan.page.locator('.live-room-bar').getByRole('button', { name: 'Following' }).waitFor();
     await fan.page.keyboard.press('Escape');
     await hostCard.waitFor({ state: 'hidden' });
 
-    // The fan reports the host: a category and a few words.
-    await fan.page.getByRole('button', { name: 'Report' }).click();
+    // The fan reports the host from the host's card (the chip in the room's bar): a category and
+    // a few words.
+    await fan.page.locator('.live-room-bar__host').click();
+    await fan.page.getByRole('dialog').getByRole('button', { name: 'Report' }).click();
     const report = fan.page.getByRole('dialog', { name: /^Report / });
     await report.getByRole('button', { name: 'Send report' }).click();
     await report.getByText('Choose what is wrong.').waitFor();
@@ -149,10 +152,12 @@ describe('the live room’s people', () => {
     );
     expect(stored).toEqual({ category: 'violence', reason: 'Fighting on stream', vid });
 
-    // Top fans: none yet (gifts rank them).
-    await fan.page.getByRole('tab', { name: 'Top fans' }).click();
-    await fan.page.getByText('No gifts yet.', { exact: false }).waitFor();
-    await fan.page.getByRole('tab', { name: 'Chat' }).click();
+    // Top fans: none yet (gifts rank them); on a phone a sheet from the room's bar.
+    await fan.page.locator('.live-room-bar').getByRole('button', { name: 'Top fans' }).click();
+    const fans = fan.page.getByRole('dialog', { name: 'Top fans' });
+    await fans.getByText('No gifts yet.', { exact: false }).waitFor();
+    await fans.getByRole('button', { name: 'Close' }).click();
+    await fans.waitFor({ state: 'hidden' });
 
     // The host blocks the fan from their card in the chat: chat and video end at once.
     await host.page.getByRole('tab', { name: 'Chat' }).click();
@@ -204,7 +209,8 @@ describe('the live room’s people', () => {
     await host.page.getByRole('tab', { name: 'Top fans' }).click();
     await host.page.getByText('No gifts yet.', { exact: false }).waitFor();
 
-    const viewer = await open(share.pathname, 390);
+    // (A desktop: the gifts tab beside the video; the phone's gift tray is in phone-room.e2e.ts.)
+    const viewer = await open(share.pathname, 1280);
     // The follow invitation may come up meanwhile (the test above covers it): not now.
     const invite = viewer.page.getByRole('dialog', { name: /Enjoying .+’s live\?|Enjoying .+'s live\?/ });
     await viewer.page.addLocatorHandler(invite, (d) =>

@@ -6,8 +6,11 @@ import { reportScriptErrors } from './app/error-report';
 import { PAGES } from './app/pages';
 import { restoreProse, STATE_ELEMENT_ID, type AppState } from './app/state';
 import { MESSAGE_LOADERS } from './i18n/load';
+import { watchLiveLinks } from './live/swipe';
 
 reportScriptErrors();
+// The list a live is opened from, for swiping between lives on the live page.
+watchLiveLinks();
 
 async function start() {
   const el = document.getElementById(STATE_ELEMENT_ID);

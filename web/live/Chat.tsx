@@ -41,6 +41,7 @@ export function Chat({
   mention,
   onViewers,
   onBlocked,
+  actions,
 }: {
   vid: string;
   hostUid: number;
@@ -49,6 +50,8 @@ export function Chat({
   onViewers?: (n: number) => void;
   /** The host blocked this viewer (now, or before they came). */
   onBlocked?: () => void;
+  /** Buttons at the end of the message bar (the phone's gift and share). */
+  actions?: ReactNode;
 }) {
   const { t } = useI18n();
   const { user, requireLogin } = useAuth();
@@ -184,7 +187,8 @@ export function Chat({
           {t('chat.reconnecting')}
         </p>
       )}
-      <ol className="chat__list" ref={list} role="log" aria-live="polite">
+      {/* A list that announces what is added (a role of "log" would take its items' list semantics). */}
+      <ol className="chat__list" ref={list} aria-live="polite" aria-relevant="additions">
         {messages.length === 0 && <li className="chat__empty muted">{t('chat.empty')}</li>}
         {messages.map((m) =>
           m.t === 'gift' ? (
@@ -291,6 +295,7 @@ export function Chat({
         <button type="submit" className="btn btn--primary chat__send" disabled={sending}>
           {t('chat.send')}
         </button>
+        {actions}
       </form>
       {staff && (
         <button type="button" className="btn btn--ghost chat__warn" onClick={() => void moderate()}>

@@ -3,10 +3,13 @@ import { formatCount } from '../../common/format';
 import { useI18n } from '../i18n/i18n';
 import { Chat, type Mention } from './Chat';
 import { FollowProvider } from './follow-store';
+import { Modal } from '../ui/Modal';
 import { PersonalCard } from './PersonalCard';
 import { Audience, TopFans } from './RoomPeople';
 
 type Tab = 'chat' | 'audience' | 'fans' | 'extra';
+/** On phones the tabs give way to chat over the video; the others open as bottom sheets. */
+export type RoomSheet = 'audience' | 'fans';
 
 type RoomPanelProps = Parameters<typeof Panel>[0];
 
@@ -30,6 +33,9 @@ function Panel({
   onViewers,
   onBlocked,
   extra,
+  sheet = null,
+  onSheet,
+  actions,
 }: {
   vid: string;
   hostUid: number;
@@ -37,6 +43,11 @@ function Panel({
   onViewers: (n: number) => void;
   onBlocked?: () => void;
   extra?: { label: string; content: ReactNode };
+  /** The sheet open over the room (phones), and how to close it. */
+  sheet?: RoomSheet | null;
+  onSheet?: (sheet: RoomSheet | null) => void;
+  /** Buttons at the end of the chat's message bar. */
+  actions?: ReactNode;
 }) {
   const { t, locale } = useI18n();
   const [tab, setTab] = useState<Tab>('chat');
@@ -79,6 +90,7 @@ function Panel({
           onPick={setCard}
           mention={mention}
           onViewers={onViewers}
+          actions={actions}
           {...(onBlocked ? { onBlocked } : {})}
         />
       </div>
@@ -93,6 +105,20 @@ function Panel({
           {tab === 'fans' && <TopFans vid={vid} onPick={setCard} />}
           {tab === 'extra' && extra?.content}
         </div>
+      )}
+      {sheet !== null && (
+        <Modal
+          label={t(sheet === 'fans' ? 'room.tabFans' : 'room.tabAudience')}
+          onClose={() => onSheet?.(null)}
+          className="sheet"
+        >
+          <h2 className="sheet__title">{t(sheet === 'fans' ? 'room.tabFans' : 'room.tabAudience')}</h2>
+          {sheet === 'audience' ? (
+            <Audience vid={vid} viewers={viewers} onPick={setCard} />
+          ) : (
+            <TopFans vid={vid} onPick={setCard} />
+          )}
+        </Modal>
       )}
       {card !== null && (
         <PersonalCard

@@ -1,5 +1,5 @@
 // WHIP (publish) and WHEP (play) clients: the site's own pages use exactly the standard endpoints.
-import { deviceId } from '../lib/api';
+import { csrfHeader, deviceId } from '../lib/api';
 
 function gathered(pc: RTCPeerConnection, timeoutMs = 3000): Promise<void> {
   return new Promise((resolve) => {
@@ -106,12 +106,14 @@ export async function whipPublish(url: string, token: string, stream: MediaStrea
 
 /**
  * Plays a broadcast over WHEP; `onStream` receives the media as tracks arrive. The device id goes
- * along: signed out, a viewer is counted once per device however many times they play.
+ * along: signed out, a viewer is counted once per device however many times they play. Signed
+ * in, the session cookie goes along too, so the CSRF token does (explore's previews and the next
+ * live's first frame were refused without it).
  */
 export async function whepPlay(
   url: string,
   onStream: (stream: MediaStream) => void,
-  headers: () => Record<string, string> = () => ({}),
+  headers: () => Record<string, string> = csrfHeader,
 ): Promise<Session> {
   const pc = new RTCPeerConnection();
   pc.addTransceiver('video', { direction: 'recvonly' });

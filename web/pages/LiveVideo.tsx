@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { formatCount } from '../../common/format';
+import { localizedPath } from '../../common/routes';
 import type { PageProps } from '../lib/page';
 import { api, csrfHeader, sessionMark } from '../lib/api';
 import { Link } from '../ui/Link';
@@ -12,15 +13,26 @@ import { GiftOverlay } from '../live/GiftOverlay';
 import { GiftWall } from '../live/GiftWall';
 import { ReportButton } from '../live/ReportDialog';
 import { realtime } from '../live/realtime';
-import { RoomPanel } from '../live/RoomPanel';
+import { RoomPanel, type RoomSheet } from '../live/RoomPanel';
+import { PersonalCard } from '../live/PersonalCard';
 import { LivePlayer } from '../live/player';
+import { ShareButton } from '../live/ShareButton';
+import { frameOf, livesAround, takeFrame } from '../live/swipe';
+import { useKeyboardInset, useSwipe } from '../live/use-swipe';
 import { whepPlay, watchFlow } from '../live/webrtc';
+import { useRouter } from '../lib/router';
+import { Modal } from '../ui/Modal';
+import { BackIcon, GiftIcon } from '../ui/icons';
 import { VideoGone } from '../live/VideoGone';
 import { isVideoGone, type LiveVideoData } from './data';
 
 /**
  * /v/{videoid}: the live player (WHEP) with its states, host card and viewer count. Follow
- * buttons of the page (header, invitation, cards) share one state per person.
+ * buttons of the page (header, invitation, cards) share one state per person. On a phone the
+ * video fills the screen and the room floats over it: the host's chip at the top, chat at the
+ * bottom over a gradient, a bar with the message box, gifts and share; the audience, top fans and
+ * gifts open as bottom sheets; swiping up or down (or the arrow keys) moves to the next live of
+ * the list the viewer came from.
  */
 export default function LiveVideo(props: PageProps) {
   if (isVideoGone(props.data)) return <VideoGone data={props.data} />;
@@ -62,6 +74,17 @@ function LivePage({ data }: PageProps) {
       ),
   );
   const { view, live } = useSyncExternalStore(player.subscribe, player.getState, player.getState);
+  const router = useRouter();
+  const page = useRef<HTMLDivElement>(null);
+  const [sheet, setSheet] = useState<RoomSheet | null>(null);
+  /** The next live whose first frame is ready to show. */
+  const [nextFrame, setNextFrame] = useState<string | null>(null);
+  const [gifting, setGifting] = useState(false);
+  const [hostCard, setHostCard] = useState(false);
+  const [around, setAround] = useState<{ prev: string | null; next: string | null }>({
+    prev: null,
+    next: null,
+  });
   const [muted, setMuted] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
   // The room's audience across nodes (from the realtime gateway), starting from the page's count.
@@ -73,6 +96,37 @@ function LivePage({ data }: PageProps) {
   }, [player]);
 
   useEffect(() => player.setSession(session), [player, session]);
+
+  // The lives before and after this one; once this one plays, the next one's first frame is
+  // taken, so that swiping shows it at once while its own connection opens.
+  useEffect(() => {
+    let live = true;
+    void livesAround(initial.vid).then((a) => {
+      if (live) setAround(a);
+    });
+    return () => {
+      live = false;
+    };
+  }, [initial.vid]);
+  useEffect(() => {
+    if (view !== 'playing' || !around.next) return;
+    const next = around.next;
+    const timer = window.setTimeout(
+      () => void takeFrame(next).then((taken) => setNextFrame(taken ? next : null)),
+      1500,
+    );
+    router.preload(localizedPath(locale, `/v/${next}`));
+    return () => window.clearTimeout(timer);
+  }, [view, around.next, router, locale]);
+  const move = useCallback(
+    (to: 'next' | 'prev') => {
+      const vid = to === 'next' ? around.next : around.prev;
+      if (vid) router.navigate(localizedPath(locale, `/v/${vid}`));
+    },
+    [around, router, locale],
+  );
+  useSwipe(page, move);
+  useKeyboardInset(page);
 
   // Once the video plays, the host goes into the viewer's recently watched (home's row).
   const watched = useRef(false);
@@ -92,8 +146,14 @@ function LivePage({ data }: PageProps) {
   if (view === 'blocked') return <LiveBlocked />;
   if (view === 'ended') return <LiveEnded live={live} />;
 
+  const isHost = user?.uid === host.uid;
+  const shareUrl =
+    typeof window === 'undefined'
+      ? ''
+      : `${window.location.origin}${localizedPath(locale, `/v/${live.vid}`)}`;
+  const poster = typeof window === 'undefined' ? undefined : (frameOf(live.vid) ?? live.cover ?? undefined);
   return (
-    <div className={`live-page live-page--${live.orientation} live-page--live`}>
+    <div className={`live-page live-page--${live.orientation} live-page--live`} ref={page}>
       <div className="live-page__stage" ref={stage}>
         <video
           ref={video}
@@ -101,10 +161,47 @@ function LivePage({ data }: PageProps) {
           autoPlay
           playsInline
           muted={muted}
+          poster={poster}
           onPlaying={() => player.playing()}
           aria-label={live.title}
         />
         <GiftOverlay vid={live.vid} />
+        {/* Phones: the room's top bar over the video (the page's own header gives way to it). */}
+        <div className="live-room-bar">
+          <button
+            type="button"
+            className="round-button round-button--back"
+            aria-label={t('live.back')}
+            title={t('live.back')}
+            onClick={() => {
+              if (window.history.length > 1) window.history.back();
+              else router.navigate(localizedPath(locale, '/explore'));
+            }}
+          >
+            <BackIcon />
+          </button>
+          {/* The host's card: their page, Report, and for the host's moderators more. */}
+          <button type="button" className="live-room-bar__host" onClick={() => setHostCard(true)}>
+            <span className="live-room-bar__avatar" aria-hidden="true">
+              {host.face ? <img src={host.face} alt="" width={36} height={36} /> : host.nickname.slice(0, 1)}
+            </span>
+            <bdi className="live-room-bar__name">{host.nickname}</bdi>
+          </button>
+          <FollowButton uid={host.uid} vid={live.vid} />
+          <span className="live-room-bar__end">
+            <button type="button" className="live-room-bar__chip" onClick={() => setSheet('fans')}>
+              {t('room.tabFans')}
+            </button>
+            <button
+              type="button"
+              className="live-room-bar__chip"
+              onClick={() => setSheet('audience')}
+              aria-label={`${t('room.tabAudience')}: ${formatCount(viewers, locale)}`}
+            >
+              {formatCount(viewers, locale)}
+            </button>
+          </span>
+        </div>
         <div className="live-page__top">
           <span className="live-badge">{t('live.badge')}</span>
           <span className="live-page__viewers">
@@ -133,11 +230,51 @@ function LivePage({ data }: PageProps) {
           aria-pressed={fullscreen}
           onClick={() => {
             if (document.fullscreenElement) void document.exitFullscreen();
-            else void stage.current?.requestFullscreen().catch(() => undefined);
+            else
+              void stage.current
+                ?.requestFullscreen()
+                // A landscape broadcast on a phone turns the screen with it, where the browser lets it.
+                .then(() => {
+                  const orientation = screen.orientation as ScreenOrientation & {
+                    lock?: (o: string) => Promise<void>;
+                  };
+                  if (live.orientation === 'landscape') return orientation.lock?.('landscape');
+                })
+                .catch(() => undefined);
           }}
         >
-          {fullscreen ? t('live.exitFullscreen') : t('live.fullscreen')}
+          {fullscreen ? (
+            t('live.exitFullscreen')
+          ) : live.orientation === 'landscape' ? (
+            // On a phone, full screen turns a landscape broadcast (and the phone) sideways.
+            <>
+              <span className="live-phone-only">{t('live.rotate')}</span>
+              <span className="live-desktop-only">{t('live.fullscreen')}</span>
+            </>
+          ) : (
+            t('live.fullscreen')
+          )}
         </button>
+        {(around.prev ?? around.next) && (
+          <div className="live-page__nav" data-next-frame={nextFrame === around.next ? 'ready' : undefined}>
+            <button
+              type="button"
+              className="round-button"
+              onClick={() => move('prev')}
+              aria-label={t('live.previous')}
+            >
+              <span aria-hidden="true">▲</span>
+            </button>
+            <button
+              type="button"
+              className="round-button"
+              onClick={() => move('next')}
+              aria-label={t('live.next')}
+            >
+              <span aria-hidden="true">▼</span>
+            </button>
+          </div>
+        )}
       </div>
       <div className="live-page__info">
         <div className="live-page__host">
@@ -151,6 +288,7 @@ function LivePage({ data }: PageProps) {
           </Link>
           <div className="live-page__host-actions">
             <FollowButton uid={host.uid} vid={live.vid} />
+            <ShareButton url={shareUrl} title={live.title} />
             {user?.uid !== host.uid && <ReportButton vid={live.vid} target={host} />}
           </div>
         </div>
@@ -163,11 +301,34 @@ function LivePage({ data }: PageProps) {
         hostUid={host.uid}
         viewers={viewers}
         onViewers={setViewers}
-        {...(user?.uid === host.uid
-          ? {}
-          : { extra: { label: t('gifts.title'), content: <GiftWall vid={live.vid} /> } })}
+        {...(isHost ? {} : { extra: { label: t('gifts.title'), content: <GiftWall vid={live.vid} /> } })}
         onBlocked={() => player.blocked()}
+        sheet={sheet}
+        onSheet={setSheet}
+        actions={
+          <>
+            {!isHost && (
+              <button
+                type="button"
+                className="round-button round-button--gift live-phone-only"
+                aria-label={t('live.sendGift')}
+                title={t('live.sendGift')}
+                onClick={() => setGifting(true)}
+              >
+                <GiftIcon />
+              </button>
+            )}
+            <ShareButton url={shareUrl} title={live.title} className="round-button live-phone-only" />
+          </>
+        }
       />
+      {hostCard && <PersonalCard vid={live.vid} uid={host.uid} onClose={() => setHostCard(false)} />}
+      {gifting && (
+        <Modal label={t('gifts.title')} onClose={() => setGifting(false)} className="sheet">
+          <h2 className="sheet__title">{t('gifts.title')}</h2>
+          <GiftWall vid={live.vid} />
+        </Modal>
+      )}
       {view === 'playing' && <FollowInvite host={host} vid={live.vid} />}
     </div>
   );

@@ -51,3 +51,47 @@ export const LiveIcon = () => (
     <path d="M7.8 7.8a6 6 0 0 0 0 8.4M16.2 7.8a6 6 0 0 1 0 8.4M5 5a10 10 0 0 0 0 14M19 5a10 10 0 0 1 0 14" />
   </svg>
 );
+export const ShareIcon = () => (
+  <svg
+    {...base}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d="M12 15V3M7 8l5-5 5 5" />
+    <path d="M5 12v7a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-7" />
+  </svg>
+);
+export const GiftIcon = () => (
+  <svg {...base} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+    <rect x="3" y="8" width="18" height="5" rx="1" />
+    <path d="M5 13v8h14v-8M12 8v13M12 8C10 4 6.5 4 6.5 6.3 6.5 8 12 8 12 8zm0 0c2-4 5.5-4 5.5-1.7C17.5 8 12 8 12 8z" />
+  </svg>
+);
+export const BackIcon = () => (
+  <svg
+    {...base}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2.2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d="M15 5l-7 7 7 7" />
+  </svg>
+);
+export const CameraSwitchIcon = () => (
+  <svg
+    {...base}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d="M4 8h3l2-3h6l2 3h3v11H4z" />
+    <path d="M9 13a3 3 0 0 1 5.2-2M15 13a3 3 0 0 1-5.2 2M14 9.5l.3 1.6-1.6.2M10 16.5l-.3-1.6 1.6-.2" />
+  </svg>
+);

@@ -1,21 +1,21 @@
 import { useEffect, useState } from 'react';
-import type { RoomEvent } from '../../common/realtime';
 import { useI18n } from '../i18n/i18n';
+import { queueGift, type Shown } from './gift-queue';
 import { realtime } from './realtime';
 import { giftName, loadGifts, type Gift } from './room-api';
-
-type GiftEvent = Extract<RoomEvent, { t: 'gift' }>;
 
 /** How many gifts wait at most; in a flood the oldest are dropped (they were shown in the chat). */
 const QUEUE = 20;
 
 /**
  * Gift animations over the video, one after another, for everyone in the room: the gift's clip
- * (drawn on black, blended with `screen` so black disappears) and who sent it.
+ * (drawn on black, blended with `screen` so black disappears) and who sent it. The same gift sent
+ * again by the same person while theirs is on screen or next in line adds to a combo counter
+ * instead of waiting its turn (as live apps count a tapped-again gift).
  */
 export function GiftOverlay({ vid }: { vid: string }) {
   const { t } = useI18n();
-  const [queue, setQueue] = useState<GiftEvent[]>([]);
+  const [queue, setQueue] = useState<Shown[]>([]);
   const [gifts, setGifts] = useState<Gift[]>([]);
 
   useEffect(() => {
@@ -24,7 +24,7 @@ export function GiftOverlay({ vid }: { vid: string }) {
       joined: () => undefined,
       event: (e) => {
         if (e.t !== 'gift') return;
-        setQueue((q) => [...q, e].slice(-QUEUE));
+        setQueue((q) => queueGift(q, e, QUEUE));
         void loadGifts()
           .then(setGifts)
           .catch(() => undefined);
@@ -65,6 +65,12 @@ export function GiftOverlay({ vid }: { vid: string }) {
           count: current.count,
         })}
       </p>
+      {current.combo > current.count && (
+        // Keyed by the total, so that each new one bumps it again.
+        <p key={current.combo} className="gift-overlay__combo">
+          <bdi>{t('gifts.comboCount', { count: current.combo })}</bdi>
+        </p>
+      )}
     </div>
   );
 }

@@ -153,11 +153,21 @@ describe('WHIP publish and WHEP playback', () => {
     const { vid, token } = await startLive();
     const publisher = await page();
     expect((await publish(publisher, vid, token)).status).toBe(201);
-    // Search lists broadcasts on air straight from the table (explore waits for its refresh).
+    // Search lists broadcasts on air within a couple of seconds (each node reads them every 2 s).
     const viewer = await page();
-    await viewer.goto(`${e2e.base}/en/search?type=lives&q=${encodeURIComponent('Hello from the test')}`);
-    await waitReady(viewer);
     const card = viewer.locator(`a[href="/en/v/${vid}"]`).first();
+    await expect
+      .poll(
+        async () => {
+          await viewer.goto(
+            `${e2e.base}/en/search?type=lives&q=${encodeURIComponent('Hello from the test')}`,
+          );
+          await waitReady(viewer);
+          return card.count();
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
+      .toBe(1);
     await card.hover();
     const preview = viewer.locator('.live-card__preview');
     await expect

@@ -21,6 +21,7 @@ import { GiftOverlay } from '../live/GiftOverlay';
 import { ReceivedGifts } from '../live/ReceivedGifts';
 import { realtime } from '../live/realtime';
 import { RoomPanel } from '../live/RoomPanel';
+import { ShareButton } from '../live/ShareButton';
 import { browserCanBroadcast, DeviceCheck, Preview, useDevices, type Orientation } from '../live/devices';
 
 type Phase =
@@ -43,8 +44,12 @@ export default function Studio() {
   const [orientation, setOrientation] = useState<Orientation>('landscape');
   const devices = useDevices(orientation);
   const [phase, setPhase] = useState<Phase>({ id: 'setup' });
-  // eslint-disable-next-line react-hooks/set-state-in-effect -- the browser check needs the browser
-  useEffect(() => setSupported(browserCanBroadcast()), []);
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the browser check needs the browser
+    setSupported(browserCanBroadcast());
+    // A phone is held upright: its lives are portrait unless the host chooses otherwise.
+    if (matchMedia('(max-width: 760px)').matches) setOrientation('portrait');
+  }, []);
 
   if (!supported) return <StudioNotice text={t('studio.oldBrowser')} />;
   if (!user) return <SignInPrompt title={t('studio.signInTitle')} className="studio studio--center" />;
@@ -433,6 +438,8 @@ function LiveView({
             <input readOnly value={shareUrl} onFocus={(e) => e.target.select()} />
           </label>
           <CopyLinkButton text={shareUrl} />
+          {/* The phone's own share sheet, where the browser has one. */}
+          {typeof navigator.share === 'function' && <ShareButton url={shareUrl} title={t('studio.share')} />}
         </div>
         <RoomPanel
           vid={vid}

@@ -151,7 +151,9 @@ function LivePage({ data }: PageProps) {
     typeof window === 'undefined'
       ? ''
       : `${window.location.origin}${localizedPath(locale, `/v/${live.vid}`)}`;
-  const poster = typeof window === 'undefined' ? undefined : (frameOf(live.vid) ?? live.cover ?? undefined);
+  // The next live's first frame when this page came from a swipe; otherwise (and while the page
+  // hydrates, when no frame has been taken yet) its cover, as the server rendered it.
+  const poster = frameOf(live.vid) ?? live.cover ?? undefined;
   return (
     <div className={`live-page live-page--${live.orientation} live-page--live`} ref={page}>
       <div className="live-page__stage" ref={stage}>

@@ -115,6 +115,7 @@ export class SearchIndex {
   #ready = false;
   #timers: NodeJS.Timeout[] = [];
   #syncing: Promise<void> | null = null;
+  #livesSyncing: Promise<void> | null = null;
   #stopped = false;
 
   constructor(private readonly db: Db) {}
@@ -134,6 +135,8 @@ export class SearchIndex {
     const start = await searchFeedRepo.position(this.db);
     let after = 0;
     for (;;) {
+      // A node shutting down (or a test's app closing) stops loading between batches.
+      if (this.#stopped) return;
       const rows = await searchFeedRepo.people(this.db, after, BATCH);
       for (const row of rows) this.#putPerson(row);
       await this.#people.flush();
@@ -145,8 +148,8 @@ export class SearchIndex {
     await this.#people.compact();
     this.#positions = [{ at: 0, seq: Math.max(0, start - FIRST_OVERLAP) }];
     await this.#syncPeople();
-    await this.#syncLives();
-    this.#ready = true;
+    await this.#livesOnce();
+    this.#ready = !this.#stopped;
   }
 
   /** Loads in the background, then reads changes every second and what is on air every two. */
@@ -161,7 +164,7 @@ export class SearchIndex {
         if (this.#stopped) return;
         loaded?.();
         every(PEOPLE_MS, () => this.#once(() => this.#syncPeople()));
-        every(LIVES_MS, () => this.#syncLives());
+        every(LIVES_MS, () => this.#livesOnce());
       })
       .catch(fail);
   }
@@ -175,7 +178,15 @@ export class SearchIndex {
   /** Reads what changed now (tests; the timers do it otherwise). */
   async sync(): Promise<void> {
     await this.#once(() => this.#syncPeople());
-    await this.#syncLives();
+    await this.#livesOnce();
+  }
+
+  /** One read of what is on air at a time (a slow one is not overtaken by the next). */
+  #livesOnce(): Promise<void> {
+    this.#livesSyncing ??= this.#syncLives().finally(() => {
+      this.#livesSyncing = null;
+    });
+    return this.#livesSyncing;
   }
 
   #once(run: () => Promise<void>): Promise<void> {

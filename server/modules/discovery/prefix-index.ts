@@ -226,17 +226,25 @@ export class PrefixIndex {
     return out.slice(0, k);
   }
 
-  /** The first entry of `run` whose text is not before `q`. */
-  #lowerBound(run: Float64Array, q: string): number {
-    let lo = 0;
-    let hi = run.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const e = run[mid] ?? 0;
-      if (against(this.#keyText(e), offsetOf(e), q) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  /**
+   * The entries of `run` whose text starts with `q`, as [from, to): two binary searches, for the
+   * first entry not before `q` and the first after every text that starts with it.
+   */
+  #range(run: Float64Array, q: string): [number, number] {
+    const bound = (from: number, after: boolean) => {
+      let lo = from;
+      let hi = run.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const e = run[mid] ?? 0;
+        const d = against(this.#keyText(e), offsetOf(e), q);
+        if (d < 0 || (after && d === 0)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const from = bound(0, false);
+    return [from, bound(from, true)];
   }
 
   /**
@@ -245,11 +253,10 @@ export class PrefixIndex {
    */
   collect(q: string, limit: number, out: Map<number, number>): void {
     for (const run of this.#runs) {
+      const [from, to] = this.#range(run, q);
       let taken = 0;
-      for (let i = this.#lowerBound(run, q); i < run.length && taken < limit; i += 1) {
+      for (let i = from; i < to && taken < limit; i += 1) {
         const e = run[i] ?? 0;
-        const text = this.#keyText(e);
-        if (against(text, offsetOf(e), q) !== 0) break;
         if (!this.#current(e)) continue;
         taken += 1;
         const slot = slotOf(e);
@@ -258,25 +265,12 @@ export class PrefixIndex {
     }
   }
 
-  /** The first entry of `run` whose text is after every text that starts with `q`. */
-  #upperBound(run: Float64Array, q: string, from: number): number {
-    let lo = from;
-    let hi = run.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const e = run[mid] ?? 0;
-      if (against(this.#keyText(e), offsetOf(e), q) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   /** How many entries start with `q` (stale ones too): two binary searches a run. */
   count(q: string): number {
     let n = 0;
     for (const run of this.#runs) {
-      const from = this.#lowerBound(run, q);
-      n += this.#upperBound(run, q, from) - from;
+      const [from, to] = this.#range(run, q);
+      n += to - from;
     }
     return n;
   }
@@ -291,14 +285,11 @@ export class PrefixIndex {
     while (k < word.length - 1 && this.count(word.slice(0, k)) > cap) k += 1;
     const head = word.slice(0, k);
     for (const run of this.#runs) {
-      let seen = 0;
-      for (let i = this.#lowerBound(run, head); i < run.length && seen < cap; i += 1) {
+      const [from, to] = this.#range(run, head);
+      for (let i = from; i < Math.min(to, from + cap); i += 1) {
         const e = run[i] ?? 0;
-        const text = this.#keyText(e);
-        if (against(text, offsetOf(e), head) !== 0) break;
-        seen += 1;
         if (!this.#current(e)) continue;
-        const d = prefixDistance(word, text, offsetOf(e), max, head.length);
+        const d = prefixDistance(word, this.#keyText(e), offsetOf(e), max, head.length);
         const slot = slotOf(e);
         if (d <= max && d < (out.get(slot) ?? max + 1)) out.set(slot, d);
       }

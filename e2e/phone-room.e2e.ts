@@ -4,7 +4,16 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
 import { grant } from '../server/testing/people';
-import { screenshot, serious, signInWith, startE2E, waitReady, watchErrors, type E2E } from './fixture';
+import {
+  openPage,
+  screenshot,
+  serious,
+  signInWith,
+  startE2E,
+  waitReady,
+  watchErrors,
+  type E2E,
+} from './fixture';
 
 // The live room as an app on a phone (issue 20): the video fills the screen with the room over
 // it, the message box in reach without scrolling, the gift tray as a bottom sheet that sends,
@@ -50,12 +59,7 @@ afterAll(async () => {
 
 /** A studio in its own desktop browser, signed in as `email`, live. */
 async function liveStudio(email: string, title: string, orientation: 'Portrait' | 'Landscape') {
-  const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'cookie_consent', value: 'all', url: e2e.base }]);
-  await context.grantPermissions(['camera', 'microphone'], { origin: e2e.base });
-  const page = await context.newPage();
-  await page.goto(`${e2e.base}/en/broadcast`);
-  await waitReady(page);
+  const { context, page } = await openPage(e2e, '/en/broadcast', 1280);
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
   await signInWith(page, { email, password: PASSWORD });
   await page.getByRole('button', { name: 'Turn on camera and microphone' }).click();

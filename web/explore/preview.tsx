@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { whepPlay, type Session } from '../live/webrtc';
+import { previewsAllowed, whepPlay, type Session } from '../live/webrtc';
 
 /** How long the pointer rests on a card before its preview starts (passing over starts none). */
 const HOVER_MS = 350;
@@ -7,14 +7,10 @@ const HOVER_MS = 350;
 /** The one preview playing on the page: starting another stops it. */
 let current: { stop(): void } | null = null;
 
-/**
- * Previews cost a peer connection each: none for people who asked for less motion or less data,
- * nor where the browser has no WebRTC.
- */
+/** Moving previews: as `previewsAllowed` says, and none for people who asked for less motion. */
 function allowed(): boolean {
-  if (typeof RTCPeerConnection === 'undefined' || typeof matchMedia === 'undefined') return false;
-  const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
-  return !saveData && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+  if (!previewsAllowed() || typeof matchMedia === 'undefined') return false;
+  return !matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
 /** Phones have no pointer to rest: there the card in view plays (see `useInView`). */

@@ -1,5 +1,5 @@
 import { useI18n } from '../i18n/i18n';
-import { useFeedback } from '../lib/feedback';
+import { useCopyLink } from '../ui/CopyLinkButton';
 import { ShareIcon } from '../ui/icons';
 
 /**
@@ -8,7 +8,7 @@ import { ShareIcon } from '../ui/icons';
  */
 export function ShareButton({ url, title, className }: { url: string; title: string; className?: string }) {
   const { t } = useI18n();
-  const { toast } = useFeedback();
+  const copyLink = useCopyLink();
   const share = async () => {
     if (typeof navigator.share === 'function') {
       try {
@@ -19,12 +19,7 @@ export function ShareButton({ url, title, className }: { url: string; title: str
         // Not allowed here (no user activation, a desktop without a share target): copy instead.
       }
     }
-    try {
-      await navigator.clipboard.writeText(url);
-      toast(t('common.linkCopied'));
-    } catch {
-      toast(t('common.copyFailed'));
-    }
+    await copyLink(url);
   };
   return (
     <button

@@ -5,7 +5,7 @@
 import type { Answer } from '../../common/api/envelope';
 import type { exploreAnswer } from '../../common/api/explore';
 import { api } from '../lib/api';
-import { whepPlay, type Session } from './webrtc';
+import { previewsAllowed, whepPlay, type Session } from './webrtc';
 
 const KEY = 'beamly.live-list';
 /** A live link's path: /v/{vid}, with or without a locale before it. */
@@ -95,9 +95,7 @@ export function frameOf(vid: string): string | undefined {
 export async function takeFrame(vid: string): Promise<boolean> {
   const had = frames.get(vid);
   if (had && Date.now() - had.at < FRAME_MS) return true;
-  if (typeof RTCPeerConnection === 'undefined') return false;
-  const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
-  if (saveData) return false;
+  if (!previewsAllowed()) return false;
   const video = document.createElement('video');
   video.muted = true;
   video.playsInline = true;

@@ -105,6 +105,15 @@ export async function whipPublish(url: string, token: string, stream: MediaStrea
 }
 
 /**
+ * Whether this browser may open preview sessions (explore's cards, the next live's first frame):
+ * each costs a peer connection, so none without WebRTC or for people who asked to save data.
+ */
+export function previewsAllowed(): boolean {
+  if (typeof RTCPeerConnection === 'undefined') return false;
+  return !(navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
+}
+
+/**
  * Plays a broadcast over WHEP; `onStream` receives the media as tracks arrive. The device id goes
  * along: signed out, a viewer is counted once per device however many times they play. Signed
  * in, the session cookie goes along too, so the CSRF token does (explore's previews and the next

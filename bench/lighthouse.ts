@@ -1,5 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH } from '../e2e/browser';
 import { startSite } from './servers';
 
@@ -20,18 +21,51 @@ export interface LighthouseResult {
   scriptKbGzip: number;
 }
 
+/** Leaves the Chromium at `port` signed in to `url`: its cookies, and local storage set from a page there. */
+async function signIn(
+  port: number,
+  url: string,
+  cookies: Record<string, string>,
+  storage: Record<string, string>,
+): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0];
+    if (!context) throw new Error('no default browser context');
+    await context.addCookies(Object.entries(cookies).map(([name, value]) => ({ name, value, url })));
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.evaluate((entries) => {
+      for (const [k, v] of entries) localStorage.setItem(k, v);
+    }, Object.entries(storage));
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+}
+
 const score = (s: number | null | undefined) => Math.round((s ?? 0) * 100);
 
 /**
  * Lighthouse's default (mobile, simulated slow 4G and 4x CPU) on pages of the built site, each
  * page `runs` times; the median run by performance score is reported.
  */
-export async function lighthouseAudit(paths: string[], runs = 5): Promise<LighthouseResult[]> {
-  const site = await startSite(3903);
+export async function lighthouseAudit(
+  paths: string[],
+  runs = 5,
+  /**
+   * A site already running instead of a fresh one; with `cookies` and `storage`, the browser is
+   * signed in first (what a sign-in leaves: the session cookies and the stored login) and
+   * Lighthouse keeps them.
+   */
+  on?: { url: string; cookies?: Record<string, string>; storage?: Record<string, string> },
+): Promise<LighthouseResult[]> {
+  const site = on ? { url: on.url, stop: async () => undefined } : await startSite(3903);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
+  if (on?.cookies || on?.storage) await signIn(chrome.port, on.url, on.cookies ?? {}, on.storage ?? {});
   const results: LighthouseResult[] = [];
   try {
     for (const path of paths) {
@@ -58,6 +92,7 @@ export async function lighthouseAudit(paths: string[], runs = 5): Promise<Lighth
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility', 'seo', 'best-practices'],
+        ...(on?.cookies || on?.storage ? { disableStorageReset: true } : {}),
       });
       if (!run) throw new Error('lighthouse returned nothing');
       const { categories, audits } = run.lhr;
@@ -90,7 +125,33 @@ export async function lighthouseAudit(paths: string[], runs = 5): Promise<Lighth
       const failing = Object.values(audits).filter(
         (a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary',
       );
-      for (const a of failing) console.log(`  ${path}: ${a.id}: ${a.title}`);
+      for (const a of failing) {
+        const items = (a.details as { items?: { node?: { selector?: string } }[] } | undefined)?.items ?? [];
+        const where = items
+          .map((i) => i.node?.selector)
+          .filter(Boolean)
+          .slice(0, 3)
+          .join(' | ');
+        console.log(`  ${path}: ${a.id}: ${a.title}${where ? ` (${where})` : ''}`);
+      }
+      // LIGHTHOUSE_DETAIL=1: what shifted, and where the main thread's time went.
+      if (process.env.LIGHTHOUSE_DETAIL === '1') {
+        type Items = { items?: Record<string, unknown>[] } | undefined;
+        const shifts = (audits['layout-shifts']?.details as Items)?.items ?? [];
+        for (const i of shifts)
+          console.log(
+            `  ${path}: shift ${Number(i.score).toFixed(3)} ${JSON.stringify((i.node as { selector?: string } | undefined)?.selector ?? '')}`,
+          );
+        const work = (audits['mainthread-work-breakdown']?.details as Items)?.items ?? [];
+        console.log(
+          `  ${path}: main thread ${work.map((w) => `${String(w.groupLabel)} ${Math.round(Number(w.duration))} ms`).join(', ')}`,
+        );
+        const tasks = (audits['long-tasks']?.details as Items)?.items ?? [];
+        for (const t of tasks.slice(0, 6))
+          console.log(
+            `  ${path}: long task ${Math.round(Number(t.duration))} ms at ${Math.round(Number(t.startTime))} ms ${String(t.url)}`,
+          );
+      }
       return result;
     }
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashToken } from '../server/modules/auth/crypto';
 import { Ledger } from '../server/modules/ledger';
+import type { Queryable } from '../server/db/client';
 import type { TestDb } from '../server/testing/db';
 import { makeLive, makeUsers } from '../server/testing/people';
 
@@ -8,6 +9,21 @@ export interface Person {
   uid: number;
   /** What a browser on the site sends: session and CSRF cookies, the CSRF header, the Origin. */
   headers: Record<string, string>;
+}
+
+/**
+ * A live session for `uid` (what a sign-in leaves behind), as the headers a browser on the site
+ * sends with it: session and CSRF cookies, the CSRF header, the Origin.
+ */
+export async function signedIn(db: Queryable, uid: number, origin: string): Promise<Record<string, string>> {
+  const token = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(16).toString('base64url');
+  await db.query(
+    `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at)
+     VALUES ($1, $2, $3, true, now() + interval '1 day')`,
+    [hashToken(token), uid, `bench-device-${uid}`],
+  );
+  return { cookie: `sid=${token}; csrf=${csrf}`, 'x-csrf-token': csrf, origin, 'accept-language': 'en' };
 }
 
 /**
@@ -26,13 +42,7 @@ export async function seedRoom(
   const ledger = new Ledger(db);
   const people: Person[] = [];
   for (const uid of uids) {
-    const token = randomBytes(32).toString('base64url');
-    const csrf = randomBytes(16).toString('base64url');
-    await db.query(
-      `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at)
-       VALUES ($1, $2, $3, true, now() + interval '1 day')`,
-      [hashToken(token), uid, `bench-device-${uid}`],
-    );
+    const headers = await signedIn(db, uid, origin);
     if (coins)
       await ledger.post({
         kind: 'grant',
@@ -41,15 +51,7 @@ export async function seedRoom(
           { from: { system: 'promotions', currency: 'coin' }, to: { uid, currency: 'coin' }, amount: coins },
         ],
       });
-    people.push({
-      uid,
-      headers: {
-        cookie: `sid=${token}; csrf=${csrf}`,
-        'x-csrf-token': csrf,
-        origin,
-        'accept-language': 'en',
-      },
-    });
+    people.push({ uid, headers });
   }
   return { people, host, vid };
 }

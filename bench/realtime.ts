@@ -82,7 +82,7 @@ interface Served {
   stop(): Promise<void>;
 }
 
-interface Publishers {
+export interface Publishers {
   send(text: string): void;
   close(): void;
 }
@@ -185,7 +185,11 @@ async function baselinePublisher(impl: string, port: number): Promise<Publishers
 }
 
 /** One signed-in person in the site's room (session cookie, Origin), as the page sends chat. */
-async function sitePublisher(port: number, room: string, who: Person | undefined): Promise<Publishers> {
+export async function sitePublisher(
+  port: number,
+  room: string,
+  who: Person | undefined,
+): Promise<Publishers> {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: who?.headers ?? {} });
   await new Promise((r) => ws.once('open', r));
   const joined = new Promise((r) =>

@@ -8,13 +8,17 @@
 // Issue 18 targets (--only=api [--connections=200], needs DATABASE_URL): see bench/api.ts.
 // Issue 19 item 6 (--only=notify [--followers=1000000], needs DATABASE_URL): see bench/notify.ts.
 // Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000], needs DATABASE_URL): see bench/explore.ts.
+// Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
+// Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { apiBench, type ApiRow } from './api';
 import { exploreBench } from './explore';
 import { notifyBench } from './notify';
+import { pkBench } from './pk';
 import { lighthouseAudit } from './lighthouse';
 import { realtimeBench } from './realtime';
+import { roomBench } from './room';
 import { sfuCapacity } from './sfu-capacity';
 import { giftsBench } from './gifts';
 import { latencyBench } from './latency';
@@ -42,6 +46,49 @@ if (!only || only === 'lighthouse') {
     `targets (perf ≥ 95, a11y 100, SEO 100, LCP ≤ 1500 ms, JS ≤ 120 KB gz): ${ok ? 'met' : 'NOT met'}`,
   );
   report.lighthouse = lh;
+}
+
+if (only === 'pk') {
+  const viewers = Number(arg('viewers') ?? 2000);
+  const rate = Number(arg('rate') ?? 1000);
+  const pk = await pkBench(seconds, viewers, rate);
+  console.log(
+    `\nA PK battle: ${rate} gifts/s offered into its two rooms (${pk.acceptedPerSec}/s accepted, ${pk.refused} refused, answer p99 ${pk.giftP99Ms} ms), ${viewers} viewers in each; CPU: server ${pk.serverCpuPct}%, viewers ${pk.viewersCpuPct}%, senders ${pk.senderCpuPct}% (of 200%)`,
+  );
+  console.table(pk.rows);
+  const score = pk.rows[1];
+  console.log(
+    `score updates p99 ${score?.p99Ms ?? '–'} ms after the gift's answer (target ≤ 300: ${(score?.p99Ms ?? Infinity) <= 300 && score?.missed === 0 ? 'met' : 'NOT met'}); final scores ${pk.scores.a}:${pk.scores.b}, the ledger's ${pk.ledger.a}:${pk.ledger.b} (${pk.scores.a === pk.ledger.a && pk.scores.b === pk.ledger.b && pk.audit.length === 0 ? 'exact' : 'NOT exact'})`,
+  );
+  if (pk.refused) console.log('refused:', pk.refusals);
+  if (pk.audit.length) console.log(pk.audit.slice(0, 10));
+  report.pk = pk;
+}
+
+if (only === 'room') {
+  const { phases, lighthouse, swipe } = await roomBench(seconds);
+  if (phases.length) {
+    console.log('\nThe live room on a phone (390×844, CPU 4× slower), one page through three phases');
+    console.table(phases);
+  }
+  const [quiet, chat, using] = phases;
+  if (quiet && chat && using) {
+    console.log(
+      `long tasks over 50 ms: ${quiet.longTasks} quiet (baseline), ${chat.longTasks} while chat scrolls at 20/s (target 0: ${chat.longTasks === 0 ? 'met' : 'NOT met'}); INP ${using.inpMs ?? '–'} ms (target ≤ 200: ${(using.inpMs ?? 0) <= 200 ? 'met' : 'NOT met'})`,
+    );
+  }
+  if (lighthouse.length) {
+    console.log('\nLighthouse, mobile profile, the live page (a visitor) and the studio (signed in)');
+    console.table(lighthouse);
+    const ok = lighthouse.every((r) => r.performance >= 90 && r.accessibility === 100 && r.cls <= 0.05);
+    console.log(`targets (performance ≥ 90, accessibility 100, CLS ≤ 0.05): ${ok ? 'met' : 'NOT met'}`);
+  }
+  if (swipe) {
+    console.log(
+      `\nSwiping to the next live (${swipe.swipes} swipes, phone, CPU 4× slower): its first frame ${swipe.frameMs.median} ms (worst ${swipe.frameMs.worst}), its video ${swipe.playingMs.median} ms (worst ${swipe.playingMs.worst}); a page load of a live plays after ${swipe.pageLoadPlayingMs} ms (baseline). Target ≤ 1000 ms: ${swipe.frameMs.worst <= 1000 ? 'met' : 'NOT met'}`,
+    );
+  }
+  report.room = { phases, lighthouse, swipe };
 }
 
 if (!only || only === 'throughput') {

@@ -92,6 +92,18 @@ export const ERRORS = {
   reversal_shortfall: { code: 1620, http: 403 },
   /** Staff deciding on their own payee account or cash-out: someone else must. */
   review_own: { code: 1630, http: 403 },
+  // PK battles.
+  /** A battle is between two hosts who are live now. */
+  pk_not_live: { code: 1701, http: 409 },
+  /** The other host is not live, takes no invitations, or is in another battle. */
+  pk_unavailable: { code: 1702, http: 409 },
+  /** This host is already in a battle (or has an invitation open). */
+  pk_busy: { code: 1703, http: 409 },
+  /** The invitation was answered, withdrawn or ran out of time. */
+  pk_invite_gone: { code: 1704, http: 410 },
+  pk_self: { code: 1705, http: 400 },
+  /** A dare is suggested by the winner's room during the dare, once the result is known. */
+  pk_no_dare: { code: 1706, http: 409 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

@@ -58,3 +58,12 @@ export function formatBirthday(birthday: string, locale: Locale): string {
     new Date(`${birthday}T00:00:00Z`),
   );
 }
+
+/** A span of whole seconds as a clock shows it: 4:05, 1:02:09. */
+export function formatDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const mm = String(m).padStart(h ? 2 : 1, '0');
+  return `${h ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+}

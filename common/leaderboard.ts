@@ -1,8 +1,11 @@
 // Leaderboards' vocabulary, shared by the API contract (common/api/leaderboard.ts) and the page:
 // plain values, so the browser bundle imports them without zod.
 
-/** Hosts ranked by the diamonds their gifts gave them; gifters by the coins they spent on gifts. */
-export const LEADERBOARD_BOARDS = ['hosts', 'gifters'] as const;
+/**
+ * Hosts ranked by the diamonds their gifts gave them; gifters by the coins they spent on gifts;
+ * hosts by the PK battles they won.
+ */
+export const LEADERBOARD_BOARDS = ['hosts', 'gifters', 'pk'] as const;
 export type LeaderboardBoard = (typeof LEADERBOARD_BOARDS)[number];
 
 /**

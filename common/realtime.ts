@@ -12,6 +12,7 @@ import type { EndReason } from './api/live';
 import type {
   clientMessage,
   countEventSchema,
+  pkEventSchema,
   roomEventSchema,
   senderSchema,
   serverReplySchema,
@@ -41,6 +42,9 @@ export type RoomEventBody = RoomEvent extends infer E
 
 /** Ephemeral room state that is not kept in history: the latest value wins. */
 export type CountEvent = z.infer<typeof countEventSchema>;
+
+/** A room's PK battle, ephemeral too: the latest value wins. */
+export type PkEvent = z.infer<typeof pkEventSchema>;
 
 /** Replies to one client: joined, left, ack, error, pong. */
 export type ServerReply = z.infer<typeof serverReplySchema>;

@@ -32,9 +32,16 @@ export function safeRedirect(raw: string | null | undefined): string | null {
   return raw && raw.length <= 2048 && /^\/(?!\/)[^\s\\]*$/.test(raw) ? raw : null;
 }
 
-const segmenter = new Intl.Segmenter();
+// Made on first use: a segmenter loads the language's break rules, which no page needs to load.
+let segmenter: Intl.Segmenter | null = null;
+
+/** The text's characters as people count them (an emoji with skin tone or a flag is one). */
+export function graphemes(text: string): Intl.Segments {
+  segmenter ??= new Intl.Segmenter();
+  return segmenter.segment(text);
+}
 
 /** Characters as people count them (an emoji with skin tone or a flag is one). */
 export function countGraphemes(text: string): number {
-  return Array.from(segmenter.segment(text)).length;
+  return Array.from(graphemes(text)).length;
 }

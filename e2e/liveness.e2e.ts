@@ -175,7 +175,9 @@ describe('broadcast liveness in the browser', () => {
     expect((await e2e.app.app.inject({ url: `/api/v1/live/${host.vid}` })).json()).toMatchObject({
       data: { status: 'ended', ended_reason: 'lost' },
     });
-    expect(viewer.errors).toEqual([]);
+    // The player retries while the broadcaster is away; an offer made as the grace runs out is
+    // answered 410 (the live is gone), which the page takes as the end, and Chromium logs as an error.
+    expect(viewer.errors.filter((e) => !e.includes('status of 410'))).toEqual([]);
     await closeAll(host.context, viewer.context);
   });
 });

@@ -115,9 +115,15 @@ describe('what a newcomer trips over', () => {
     expect(await totals(host.page)).toEqual(want);
     expect(await serious(host.page)).toEqual([]);
     await screenshot(host.page, 'studio-gifts-en-1280');
+    // On a phone the studio is the room over the preview: the gifts open as a sheet.
     await host.page.setViewportSize({ width: 390, height: 844 });
-    await host.page.getByRole('tab', { name: 'Gifts' }).scrollIntoViewIfNeeded();
+    await host.page.getByRole('button', { name: 'Gifts', exact: true }).click();
+    const sheet = host.page.getByRole('dialog', { name: 'Gifts' });
+    await sheet.getByText('Crown ×1').waitFor();
     await screenshot(host.page, 'studio-gifts-en-390');
+    await host.page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+    await host.page.setViewportSize({ width: 1280, height: 900 });
     expect(host.errors).toEqual([]);
 
     // The same tab in Arabic (for the screenshots): a second live in the Arabic studio.
@@ -131,17 +137,20 @@ describe('what a newcomer trips over', () => {
       await host.page.getByRole('combobox', { name: 'الكاميرا' }).waitFor();
       await host.page.getByLabel('العنوان').fill('Gift night · ليلة الهدايا');
       await host.page.getByRole('button', { name: 'ابدأ البث' }).click();
-      await host.page.locator('.studio--live').waitFor({ timeout: 15_000 });
+      // On air (the server has the media), or gifts are refused as to a host offline.
+      await host.page
+        .locator('.studio--live .live-badge:not(.live-badge--waiting)')
+        .waitFor({ timeout: 15_000 });
       const vid2 =
         new URL(await host.page.getByLabel('شارك بثك المباشر').inputValue()).pathname.split('/').pop() ?? '';
       await sendGift(1, 1, vid2, 'studio-ar-rose');
       await sendGift(5, 1, vid2, 'studio-ar-rocket');
       await host.page.getByRole('tab', { name: 'الهدايا' }).click();
       await host.page.locator('.gift-log__row').nth(1).waitFor();
-      await host.page.setViewportSize({ width: 1280, height: 900 });
       await screenshot(host.page, 'studio-gifts-ar-1280');
       await host.page.setViewportSize({ width: 390, height: 844 });
-      await host.page.getByRole('tab', { name: 'الهدايا' }).scrollIntoViewIfNeeded();
+      await host.page.getByRole('button', { name: 'الهدايا', exact: true }).click();
+      await host.page.getByRole('dialog', { name: 'الهدايا' }).locator('.gift-log__row').nth(1).waitFor();
       await screenshot(host.page, 'studio-gifts-ar-390');
     }
     await host.context.close();
@@ -248,30 +257,33 @@ describe('what a newcomer trips over', () => {
     const { page, context } = await openPage(e2e, '/ar', 390);
     /** Where the title's first and last letters are, against its box. */
     const measure = (vid: string) =>
-      page.locator(`a[href="/ar/v/${vid}"] .live-card__title`).evaluate((el) => {
-        const text =
-          [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE) ??
-          el.querySelector('bdi')?.firstChild;
-        const letter = (at: number) => {
-          const range = document.createRange();
-          if (text) {
-            range.setStart(text, at);
-            range.setEnd(text, at + 1);
-          }
-          return range.getBoundingClientRect();
-        };
-        const box = el.getBoundingClientRect();
-        const first = letter(0);
-        const last = letter((text?.textContent?.length ?? 1) - 1);
-        return {
-          truncated: el.scrollWidth > el.clientWidth,
-          // The first letter is inside the card: the ellipsis took the other end.
-          firstInside: first.left >= box.left - 0.5 && first.right <= box.right + 0.5,
-          direction: getComputedStyle(el).direction,
-          // A short title still lines up with the page's side (the right, in Arabic).
-          endsAtRight: Math.abs(last.right - box.right) < 1,
-        };
-      });
+      page
+        .locator(`a[href="/ar/v/${vid}"] .live-card__title`)
+        .first()
+        .evaluate((el) => {
+          const text =
+            [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE) ??
+            el.querySelector('bdi')?.firstChild;
+          const letter = (at: number) => {
+            const range = document.createRange();
+            if (text) {
+              range.setStart(text, at);
+              range.setEnd(text, at + 1);
+            }
+            return range.getBoundingClientRect();
+          };
+          const box = el.getBoundingClientRect();
+          const first = letter(0);
+          const last = letter((text?.textContent?.length ?? 1) - 1);
+          return {
+            truncated: el.scrollWidth > el.clientWidth,
+            // The first letter is inside the card: the ellipsis took the other end.
+            firstInside: first.left >= box.left - 0.5 && first.right <= box.right + 0.5,
+            direction: getComputedStyle(el).direction,
+            // A short title still lines up with the page's side (the right, in Arabic).
+            endsAtRight: Math.abs(last.right - box.right) < 1,
+          };
+        });
     expect(await measure(long)).toMatchObject({ truncated: true, firstInside: true, direction: 'ltr' });
     expect(await measure(short)).toEqual({
       truncated: false,

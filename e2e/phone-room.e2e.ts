@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
-import { grant } from '../server/testing/people';
+import { grant, makeLive } from '../server/testing/people';
+import { plays, swipeUp } from './live-page';
 import {
   openPage,
   screenshot,
@@ -90,18 +91,6 @@ async function device(
   return { context, page, errors };
 }
 
-/** Waits until the page's live video plays (its picture has a size). */
-async function plays(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const v = document.querySelector<HTMLVideoElement>('.live-page__video');
-      return !!v && v.videoWidth > 0 && !v.paused;
-    },
-    undefined,
-    { timeout: 20_000 },
-  );
-}
-
 /**
  * Waits until the page has taken the next live's first frame (its short preview session over):
  * before swiping, and before closing a page, so that no preview outlives its page.
@@ -110,18 +99,6 @@ async function nextFrameTaken(page: Page): Promise<void> {
   await page
     .locator('.live-page__nav[data-next-frame="ready"]')
     .waitFor({ state: 'attached', timeout: 20_000 });
-}
-
-/** A finger swiping up the middle of the screen (the browser's own touch events). */
-async function swipeUp(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  // Over the video's upper half: a swipe that starts in the chat scrolls the chat.
-  const point = (y: number) => [{ x: 195, y }];
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(460) });
-  for (const y of [420, 360, 300, 240])
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(y) });
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
 }
 
 const [portrait, landscape] = [
@@ -157,6 +134,8 @@ describe('the live room on a phone', () => {
     await nextFrameTaken(page);
     await swipeUp(page);
     await page.waitForURL((u) => u.pathname.endsWith(`/v/${landscape().vid}`));
+    // (The address changes before the next live's page renders: wait for its title.)
+    await page.getByRole('heading', { name: landscape().title }).waitFor({ state: 'attached' });
     // The next live's first frame shows at once, while its own connection opens.
     expect(await page.locator('.live-page__video').getAttribute('poster')).toMatch(
       /^data:image\/jpeg;base64,/,
@@ -171,6 +150,33 @@ describe('the live room on a phone', () => {
     expect(await serious(page)).toEqual([]);
     await nextFrameTaken(page);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('skips a live of the list that ended since the list was made', async () => {
+    const [row] = await e2e.app.testDb.db.query<{ uid: number }>('SELECT uid FROM users WHERE email = $1', [
+      GIFTER.email,
+    ]);
+    const over = await makeLive(e2e.app.testDb.db, row?.uid ?? 0);
+    await e2e.app.testDb.db.query("UPDATE lives SET status = 'ended', ended_at = now() WHERE vid = $1", [
+      over,
+    ]);
+    const { page, errors, context } = await device(`/en/v/${portrait().vid}`, false);
+    // The list it came from, as a list page would have left it: the ended live comes next.
+    await page.evaluate(
+      (list) => sessionStorage.setItem('beamly.live-list', JSON.stringify(list)),
+      [portrait().vid, over, landscape().vid],
+    );
+    await page.reload();
+    await plays(page);
+    // The next live's first frame is refused as ended: the one after it is taken instead.
+    await nextFrameTaken(page);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForURL((u) => u.pathname.endsWith(`/v/${landscape().vid}`));
+    await page.getByRole('heading', { name: landscape().title }).waitFor({ state: 'attached' });
+    await plays(page);
+    // The browser logs the refused offer; nothing else is.
+    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 410 (Gone)']);
     await context.close();
   });
 
@@ -238,8 +244,11 @@ describe('the live room on a desktop', () => {
     await page.getByRole('button', { name: 'Next live' }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.waitForURL((u) => u.pathname.endsWith(`/v/${landscape().vid}`));
+    // The address changes before the next live's page renders: until then the buttons and keys
+    // are still the last live's (whose Previous is this same live).
+    await page.getByRole('heading', { name: landscape().title }).waitFor({ state: 'attached' });
     await plays(page);
-    // This live's own list (the hot list: it was not opened from one) is known.
+    // This live's own list (kept from the hot list it was opened in) is known.
     await page.getByRole('button', { name: 'Previous live' }).waitFor();
     await page.keyboard.press('ArrowUp');
     await page.waitForURL((u) => u.pathname.endsWith(`/v/${portrait().vid}`));

@@ -8,8 +8,10 @@ import { connect, type Socket } from 'node:net';
 
 const READ_BUFFER = Buffer.alloc(256 * 1024);
 
+/** An event as the servers send it (the fields the benches read). */
+export type BenchEvent = { t?: string; text?: unknown } & Record<string, unknown>;
 /** What the servers send: one event (the bare loop, replies) or an array of a tick's events. */
-type Frame = { t?: string; text?: unknown } | { t?: string; text?: unknown }[];
+type Frame = BenchEvent | BenchEvent[];
 
 /** A client → server frame: masked (RFC 6455 §5.3), here with a zero mask. */
 function clientFrame(opcode: number, payload: Buffer): Buffer {
@@ -18,14 +20,16 @@ function clientFrame(opcode: number, payload: Buffer): Buffer {
 }
 
 /**
- * Opens a subscriber; `onText(text, at)` gets each chat message's text as it arrives. Resolves
- * when connected (and, with `join`, when the room's `joined` reply came).
+ * Opens a subscriber; `onText(text, at)` gets each chat message's text as it arrives, `onEvent`
+ * (when given) every other event of a room's frames. Resolves when connected (and, with `join`,
+ * when the room's `joined` reply came).
  */
 export function rawSubscriber(
   port: number,
   join: string | null,
   onText: (text: string, at: number) => void,
   now: () => number,
+  onEvent?: (e: BenchEvent, at: number) => void,
 ): Promise<Socket> {
   return new Promise((resolve, reject) => {
     // Reads land in one buffer per process (onread), skipping the stream machinery per read;
@@ -58,7 +62,8 @@ export function rawSubscriber(
       if (!open) {
         const end = buf.indexOf('\r\n\r\n');
         if (end < 0) return void (buf = Buffer.from(buf));
-        if (!buf.subarray(0, 12).toString().includes(' 101')) return reject(new Error('no upgrade'));
+        if (!buf.subarray(0, 12).toString().includes(' 101'))
+          return reject(new Error(`no upgrade: ${buf.subarray(0, 200).toString()}`));
         open = true;
         buf = buf.subarray(end + 4);
         if (join) socket.write(clientFrame(0x1, Buffer.from(JSON.stringify({ t: 'join', room: join }))));
@@ -94,6 +99,7 @@ export function rawSubscriber(
         }
         for (const e of Array.isArray(message) ? message : [message])
           if (e.t === 'chat' && typeof e.text === 'string') onText(e.text, at);
+          else if (onEvent && Array.isArray(message)) onEvent(e, at);
       }
       buf = pos < buf.length ? Buffer.from(buf.subarray(pos)) : Buffer.alloc(0);
     };

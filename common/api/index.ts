@@ -15,4 +15,5 @@ export * from './social';
 export * from './gifts';
 export * from './wallet';
 export * from './payments';
+export * from './pk';
 export * from './ws';

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { END_REASONS } from './live';
 import { notificationItem } from './notifications';
+import { pkBattleSchema, pkInviteSchema } from './pk';
 
 const room = z.string().regex(/^[A-Za-z0-9]{4,32}$/);
 const eventId = z.string().regex(/^\d{1,16}-\d{1,10}$/);
@@ -96,6 +97,20 @@ export const countEventSchema = z.object({
   seq: z.number().optional(),
 });
 
+/**
+ * Server → client: a room's PK battle (issue 21), ephemeral like the count: only the latest goes
+ * to each subscriber (null once the battle is over and closed). Both rooms of a battle hear it.
+ */
+export const pkEventSchema = z.object({
+  t: z.literal('pk'),
+  room: z.string(),
+  battle: pkBattleSchema.nullable(),
+  /** The battle's version: a state older than one already applied is stale. */
+  seq: z.number(),
+  /** How long a room keeps this state for people who join later (a result: a few seconds). */
+  ttl_ms: z.number().optional(),
+});
+
 /** Server → client: replies to one client. */
 export const serverReplySchema = z.discriminatedUnion('t', [
   z.object({
@@ -120,10 +135,12 @@ export const serverReplySchema = z.discriminatedUnion('t', [
    * subscribes each signed-in connection to; `room` is that topic, never a joinable room).
    */
   z.object({ t: z.literal('notification'), room: z.string(), notification: notificationItem }),
+  /** A PK invitation to or from the connection's user, on their own topic, at each change. */
+  z.object({ t: z.literal('pk_invite'), room: z.string(), invite: pkInviteSchema }),
 ]);
 
 /** Server → client: one frame is either a room tick's events (an array) or one reply. */
 export const serverFrameSchema = z.union([
-  z.array(z.union([roomEventSchema, countEventSchema])),
+  z.array(z.union([roomEventSchema, countEventSchema, pkEventSchema])),
   serverReplySchema,
 ]);

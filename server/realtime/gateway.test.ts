@@ -207,6 +207,41 @@ describe('realtime gateway (one node, in-process bus)', () => {
     expect(b.ws.readyState).toBe(WebSocket.OPEN);
   });
 
+  it('a client that resets its connection while refused or being identified does not bring the node down', async () => {
+    const { url } = await node(new MemoryBus(), new MemoryPresence(), 'n1', 1, { identifyMs: 100 });
+    const { port } = new URL(url);
+    const first = await client(url);
+    // Refused (over the address's limit) or still being identified: each resets at once. A
+    // socket error with no listener would be an uncaught exception, and the test run would fail.
+    const upgrade = (socket: ReturnType<typeof connect>) =>
+      socket.write(
+        'GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      );
+    for (let i = 0; i < 20; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise((r) => socket.once('connect', r));
+      upgrade(socket);
+      await new Promise((r) => setTimeout(r, i % 4));
+      socket.resetAndDestroy();
+    }
+    first.ws.close();
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 10; i++) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise((r) => socket.once('connect', r));
+      upgrade(socket);
+      await new Promise((r) => setTimeout(r, 20));
+      socket.resetAndDestroy();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    // Still serving, with its slot free again.
+    const again = await client(url);
+    expect(again.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
   it('someone blocked while their join is under way is refused, not let in', async () => {
     const bus = new MemoryBus();
     const { url } = await node(bus, new MemoryPresence(), 'n1', undefined, { canJoinMs: 100 });

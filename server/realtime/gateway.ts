@@ -210,6 +210,10 @@ export class Gateway {
   /** Takes over upgrade requests for /ws on `server`. */
   attach(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Node hands an upgrade's socket over without an error listener: until `ws` adds its own, a
+      // client that resets (refused, or while being identified) would raise an uncaught
+      // ECONNRESET and stop the process. Such a socket is simply let go.
+      socket.on('error', () => socket.destroy());
       // The app serves WebSockets on /ws only; any other upgrade is refused.
       if (new URL(req.url ?? '/', 'http://x').pathname !== '/ws') return void socket.destroy();
       if (!this.opts.allowOrigin(req.headers.origin, req.headers.host)) {
@@ -253,7 +257,7 @@ export class Gateway {
   }
 
   /**
-   * The connection hears its own user's notifications: the server subscribes it to that user's
+   * The connection hears its own user's notifications and PK invitations: the server subscribes it to that user's
    * topic (never one a client names), one bus subscription per person on this node.
    */
   #listen(c: Connection, uid: number): void {
@@ -261,7 +265,7 @@ export class Gateway {
     if (!inbox) {
       const conns = new Set<Connection>();
       const sub = this.opts.bus.subscribe(userTopic(uid), (e, json) => {
-        if (e.t !== 'notification') return;
+        if (e.t !== 'notification' && e.t !== 'pk_invite') return;
         // The signal's JSON is the page's frame: written as it is to each of the person's tabs.
         const frame = textFrame(Buffer.from(json));
         for (const conn of conns) conn.sendFrame(frame);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryBus, type Bus, type BusListener } from './bus';
+import type { PkBattle } from '../../common/api/pk';
 import type { RoomEventBody } from './events';
 import {
   LocalRoom,
@@ -131,6 +132,33 @@ describe('a room on this node', () => {
     vi.runAllTimers();
     for (const s of subs) expect(s.items()).toEqual([{ t: 'count', room: 'roomA1', viewers: 6, seq: 2 }]);
     expect(room.viewers).toBe(6);
+    room.close();
+  });
+
+  it('keeps a battle as its latest state: newcomers get it, a result only for its while', async () => {
+    const { bus, room, subs } = roomWith(1);
+    const battle = (phase: string) => ({ phase }) as unknown as PkBattle;
+    await bus.signal({ t: 'pk', room: 'roomA1', battle: battle('start'), seq: 5 });
+    await bus.signal({ t: 'pk', room: 'roomA1', battle: battle('await'), seq: 4 }); // stale
+    vi.runAllTimers();
+    expect(subs[0]?.items()).toEqual([{ t: 'pk', room: 'roomA1', battle: { phase: 'start' }, seq: 5 }]);
+    // Someone who comes in now gets the battle with their first frame.
+    const late = new Recorder();
+    room.add(late);
+    vi.runAllTimers();
+    expect(late.items().map((e) => e.t)).toEqual(['pk']);
+    // A result is kept for people who come in within its time to live, then no more.
+    await bus.signal({ t: 'pk', room: 'roomA1', battle: battle('end'), seq: 6, ttl_ms: 15_000 });
+    vi.runAllTimers();
+    const soon = new Recorder();
+    room.add(soon);
+    vi.runAllTimers();
+    expect(soon.items().map((e) => e.t)).toEqual(['pk']);
+    vi.setSystemTime(Date.now() + 15_001);
+    const later = new Recorder();
+    room.add(later);
+    vi.runAllTimers();
+    expect(later.items()).toEqual([]);
     room.close();
   });
 

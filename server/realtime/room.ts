@@ -72,7 +72,10 @@ const SLICE = 1000;
 /** Events are kept this long after everyone here had them, for joins whose history was read meanwhile. */
 const RETAIN_MS = 10_000;
 
-/** Where a subscriber is: the next event (absolute index in the room's log) and the count it has. */
+/**
+ * Where a subscriber is: the next event (absolute index in the room's log) and the version of the
+ * room's state (count, PK battle) it has.
+ */
 interface Cursor {
   next: number;
   count: number;
@@ -100,10 +103,16 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   /** Events that came through, from absolute index #base on. */
   #log: { id: string; json: string; at: number; chat: boolean }[] = [];
   #base = 0;
-  /** The latest viewer count's JSON and its version; counts are coalesced to the latest. */
-  #count: string | null = null;
+  /**
+   * The room's ephemeral state, each kept as its latest value (the JSON as signalled), with the
+   * state version at which it last changed: the viewer count and the PK battle. A subscriber gets
+   * those that changed since the version it has; values come in coalesced to the latest.
+   */
+  readonly #state = {
+    count: { json: null as string | null, version: 0, seq: 0 },
+    pk: { json: null as string | null, version: 0, seq: 0, until: Infinity },
+  };
   #countVersion = 0;
-  #countSeq = 0;
   /** The pass under way: where it is, when it began, the lowest cursor it left behind. */
   #pass: MapIterator<[S, Cursor]> | null = null;
   #passStart = 0;
@@ -153,7 +162,13 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
     let next = this.#base + this.#log.length;
     if (seen === undefined) next = this.#base;
     else while (next > this.#base && compareIds(this.#log[next - 1 - this.#base]?.id ?? '', seen) > 0) next--;
-    this.#subs.set(s, { next, count: this.#countVersion, ...(seen === undefined ? {} : { seen }) });
+    // A battle under way (or its result, for its while) is sent to a newcomer with the first
+    // pass (the count is in their join).
+    const pk = this.#state.pk;
+    const fresh = pk.json !== null && Date.now() < pk.until;
+    const has = fresh ? Math.min(pk.version - 1, this.#countVersion) : this.#countVersion;
+    this.#subs.set(s, { next, count: has, ...(seen === undefined ? {} : { seen }) });
+    if (has < this.#countVersion) this.#wake();
     if (next < this.#base + this.#log.length) this.#wake();
   }
 
@@ -164,16 +179,24 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   #receive(event: RoomEvent | Signal, json: string): void {
     if (event.t === 'kick') return this.onKick(event.uid);
     // The sessions', change and people's topics', never a room's.
-    if (event.t === 'sessions-ended' || event.t === 'changed' || event.t === 'notification') return;
-    if (event.t === 'count') {
-      // Nodes signal totals concurrently: one computed before the last applied is stale.
+    if (
+      event.t === 'sessions-ended' ||
+      event.t === 'changed' ||
+      event.t === 'notification' ||
+      event.t === 'pk_invite'
+    )
+      return;
+    if (event.t === 'count' || event.t === 'pk') {
+      // Nodes signal concurrently: a value computed before the last applied is stale.
+      const slot = this.#state[event.t];
       if (event.seq !== undefined) {
-        if (event.seq < this.#countSeq) return;
-        this.#countSeq = event.seq;
+        if (event.seq < slot.seq) return;
+        slot.seq = event.seq;
       }
-      this.viewers = event.viewers;
-      this.#count = json;
-      this.#countVersion++;
+      if (event.t === 'count') this.viewers = event.viewers;
+      else this.#state.pk.until = Date.now() + (event.ttl_ms ?? Infinity);
+      slot.json = json;
+      slot.version = ++this.#countVersion;
     } else this.#log.push({ id: event.id, json, at: Date.now(), chat: event.t === 'chat' });
     this.#wake();
   }
@@ -258,12 +281,13 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   }
 
   /**
-   * One frame of the events from `from` to `to` and, when `count` is not the latest, the count;
+   * One frame of the events from `from` to `to` and the state (count, battle) that changed after
+   * version `count`;
    * with `mode`, only the newest chat or none (`shed` says how many chat messages were left
    * out). No bytes when nothing is left to send.
    */
   #frameFor(from: number, to: number, count: number, mode: ChatMode): { bytes: Buffer | null; shed: number } {
-    const withCount = count !== this.#countVersion && this.#count !== null ? this.#countVersion : -1;
+    const withCount = count !== this.#countVersion ? count : -1;
     const f = this.#frame;
     if (f && f.from === from && f.to === to && f.count === withCount && f.mode === mode) return f;
     const events = this.#log.slice(from - this.#base, to - this.#base);
@@ -274,7 +298,9 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       if (skip) kept = events.filter((e) => !(e.chat && skip-- > 0));
     }
     const parts = kept.map((e) => e.json);
-    if (withCount >= 0 && this.#count) parts.push(this.#count);
+    if (withCount >= 0)
+      for (const slot of [this.#state.count, this.#state.pk])
+        if (slot.json !== null && slot.version > withCount) parts.push(slot.json);
     const frame = {
       from,
       to,

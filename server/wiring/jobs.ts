@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { PkService } from '../modules/pk';
 import { EXPLORE_REFRESH_MS, type DiscoveryService, type SearchService } from '../modules/discovery';
 import type { Ledger } from '../modules/ledger';
 import type { LeaderboardService } from '../modules/leaderboard';
@@ -28,9 +29,10 @@ export async function startJobs(
     search: SearchService;
     leaderboards: LeaderboardService;
     notifications: NotificationService;
+    pk: PkService;
   },
 ): Promise<Jobs> {
-  const { live, ledger, room, payments, discovery, search, leaderboards, notifications } = deps;
+  const { live, ledger, room, payments, discovery, search, leaderboards, notifications, pk } = deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
   // Gifts' pending credits into balances, their top-fans rows and their leaderboard rows, every
@@ -59,8 +61,11 @@ export async function startJobs(
   const notify = every(1000, () => {
     void notifications.work().catch(fail('notification work failed'));
   });
+  // PK battles whose phase is over move on, on whichever node looks first (PK_TICK_MS).
+  pk.start();
   return {
     async stop() {
+      pk.stop();
       clearInterval(explore);
       clearInterval(notify);
       search.stop();

@@ -6,6 +6,7 @@ import { registerAuthContext, phoneRoutes, authRoutes, thirdPartyRoutes } from '
 import { ledgerRoutes } from '../modules/ledger';
 import { leaderboardRoutes } from '../modules/leaderboard';
 import { discoveryRoutes, searchRoutes } from '../modules/discovery';
+import { pkRoutes } from '../modules/pk';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
 import { registerMediaRoutes, liveRoutes } from '../modules/live';
@@ -51,6 +52,7 @@ export async function registerApiRoutes(
     discoveryRoutes({ discovery: s.discovery, watched: s.watched, db, staffEmails: config.STAFF_EMAILS }),
   );
   await app.register(leaderboardRoutes(s.leaderboards));
+  await app.register(pkRoutes(s.pk));
   await app.register(notificationRoutes(s.notifications));
   await app.register(searchRoutes({ search: s.search, kv, limitScale }));
   await app.register(socialRoutes(s.social, s.users));

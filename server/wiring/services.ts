@@ -18,6 +18,8 @@ import { ChatService } from '../modules/chat';
 import { GiftService } from '../modules/gifts';
 import { LeaderboardService } from '../modules/leaderboard';
 import { DiscoveryService, SearchService, WatchHistory } from '../modules/discovery';
+import { PkService } from '../modules/pk';
+import type { EndReason } from '../../common/api/live';
 import { Ledger, WalletView } from '../modules/ledger';
 import { LiveService, DEFAULT_VIEWER_LIMITS, LiveDirectory } from '../modules/live';
 import { NewsService } from '../modules/news';
@@ -86,10 +88,22 @@ export async function buildServices(
     },
     log: (err) => app.log.error({ err }, 'notifying followers failed'),
   });
-  const live = liveService(app, deps, infra, rt, isBlocked, (started) => {
-    void notifications
-      .wentLive(started)
-      .catch((err: unknown) => app.log.error({ err }, 'queueing go-live notifications failed'));
+  const live = liveService(app, deps, infra, rt, isBlocked, {
+    onLive: (started) => {
+      void notifications
+        .wentLive(started)
+        .catch((err: unknown) => app.log.error({ err }, 'queueing go-live notifications failed'));
+    },
+    // Declared below; a broadcast cannot end before the services are made.
+    onEnded: (vid, reason) => {
+      void discovery
+        .ended(vid)
+        .catch((err: unknown) => app.log.error({ err }, 'dropping an ended live failed'));
+      // A host who leaves a battle loses it (or calls off its invitation).
+      void pk
+        .liveEnded(vid, reason)
+        .catch((err: unknown) => app.log.error({ err }, 'ending a battle failed'));
+    },
   });
   const ledger = new Ledger(db, { changed: walletChanges.changed });
   const wallets = new WalletView(db);
@@ -99,6 +113,7 @@ export async function buildServices(
     diamondsPerCoin: config.GIFT_DIAMONDS_PER_COIN,
     log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
     walletsChanged: walletChanges.changed,
+    gifted: (vid) => pk.gifted(vid),
   });
   const chat = new ChatService(bus, {
     directory,
@@ -133,6 +148,12 @@ export async function buildServices(
     log: (msg, detail) => app.log.error({ detail }, msg),
   });
   const discovery = new DiscoveryService(db);
+  const pk = new PkService(db, bus, kv, {
+    limitScale: config.RATE_LIMIT_SCALE,
+    blocksAmong: (uids) => room.blocksAmong(uids),
+    mask: (text) => infra.sensitive.mask(text),
+    log: (err) => app.log.error({ err }, 'a PK battle step failed'),
+  });
   const search = new SearchService(db, (people, ms) => {
     metrics.searchIndexPeople.set(people);
     app.log.info({ people, ms }, 'search index loaded');
@@ -152,6 +173,7 @@ export async function buildServices(
     ledger,
     wallets,
     discovery,
+    pk,
     leaderboards,
     notifications,
     search,
@@ -255,8 +277,12 @@ function liveService(
   infra: Infra,
   rt: Realtime,
   isBlocked: (host: number, uid: number) => Promise<boolean>,
-  onLive: (live: { vid: string; uid: number; title: string }) => void,
+  on: {
+    onLive: (live: { vid: string; uid: number; title: string }) => void;
+    onEnded: (vid: string, reason: EndReason) => void;
+  },
 ): LiveService {
+  const { onLive, onEnded } = on;
   const { config, db } = deps;
   const { bus } = rt;
   return new LiveService(db, infra.media, infra.files, {
@@ -272,8 +298,10 @@ function liveService(
     },
     kv: infra.kv,
     limitScale: config.RATE_LIMIT_SCALE,
-    onHostState: (vid, state, reason) =>
-      bus.publish(vid, { t: 'host', state, ...(reason ? { reason } : {}) }),
+    onHostState: (vid, state, reason) => {
+      if (state === 'ended') onEnded(vid, reason ?? 'host');
+      return bus.publish(vid, { t: 'host', state, ...(reason ? { reason } : {}) });
+    },
     watchBlocks: (vid, onBlock) => {
       const sub = bus.subscribe(vid, (e) => {
         if (e.t === 'kick') onBlock(e.uid);

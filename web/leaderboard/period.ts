@@ -39,6 +39,9 @@ export function periodLabel(
     }).formatRange(start, last);
   else
     dates = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(start);
+  // Node's ICU puts thin spaces around a range's dash where Chromium's puts plain ones: the same
+  // spaces on both sides, or a page opened at a weekly board fails to hydrate (React #418).
+  dates = dates.replace(/[\u2009\u202f]/g, ' ');
   const hours = Math.abs(p.utcOffset);
   const offset = p.utcOffset === 0 ? '' : `${p.utcOffset < 0 ? '−' : '+'}${hours}`;
   return t('leaderboard.range', { dates, zone: t('leaderboard.zone', { offset }) });

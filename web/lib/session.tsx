@@ -16,6 +16,12 @@ import { clearStoredLogin, readStoredLogin, writeStoredLogin, type StoredUser } 
 interface Auth {
   /** The signed-in user, or null (anonymous; also during server rendering). */
   user: StoredUser | null;
+  /**
+   * False while the server renders and until the browser has read the stored login: a page that
+   * shows a visitor something else (a sign-in prompt) holds it back until then, or a signed-in
+   * person would see it flash before their own page.
+   */
+  known: boolean;
   signedIn: (user: StoredUser) => void;
   signOut: (everywhere?: boolean) => Promise<void>;
   /** Opens the login dialog; with a reason such as 'Please sign in first' shown as a toast. */
@@ -34,6 +40,7 @@ export function useAuth(): Auth {
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<StoredUser | null>(null);
+  const [known, setKnown] = useState(false);
   const [loginOpen, setLoginOpen] = useState(false);
   const { toast } = useFeedback();
   const { t } = useI18n();
@@ -66,9 +73,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     // The stored login shows the user at once; the server then confirms the session is alive.
     const stored = readStoredLogin();
-    if (!stored) return;
     // After hydration on purpose: the server renders every page signed out (pages are shared).
     // eslint-disable-next-line react-hooks/set-state-in-effect
+    setKnown(true);
+    if (!stored) return;
     setUser(stored);
     hasUser.current = true;
     api<{ user_info: StoredUser }>('GET', '/api/v1/me')
@@ -82,6 +90,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const value = useMemo<Auth>(
     () => ({
       user,
+      known,
       loginOpen,
       signedIn(u) {
         hasUser.current = true;
@@ -115,7 +124,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
       closeLogin: () => setLoginOpen(false),
     }),
-    [user, loginOpen, forget, toast, t],
+    [user, known, loginOpen, forget, toast, t],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

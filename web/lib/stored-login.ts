@@ -5,7 +5,7 @@ export type StoredUser = Pick<UserInfo, 'uid' | 'short_id' | 'nickname' | 'face'
   staff?: boolean;
 };
 
-const LOGIN_KEY = 'beamly.login';
+export const LOGIN_KEY = 'beamly.login';
 
 /**
  * The stored login, or null. Spec §4: stored data without the user's area is reset (user info,

@@ -1,23 +1,17 @@
-import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
-import { escapeChat, unescapeChat } from '../../common/realtime';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { escapeChat, type RoomEvent } from '../../common/realtime';
+import { countGraphemes } from '../../common/validation';
 import { sessionMark } from '../lib/api';
 import { useAuth } from '../lib/session';
 import { useI18n } from '../i18n/i18n';
-import {
-  applyEvents,
-  chatErrorText,
-  chatLength,
-  clampChat,
-  CHAT_MAX_CHARS,
-  hostTexts,
-  noticeText,
-  type ChatLine,
-} from './chat-lines';
+import { applyEvents, chatErrorText, isLine, clampChat, CHAT_MAX_CHARS, type ChatLine } from './chat-lines';
+import { ChatList } from './ChatList';
 import { realtime, RealtimeError, type ConnectionState } from './realtime';
-import { giftName, useGifts } from './room-api';
-import { StickerImage, StickerPicker } from './Stickers';
+import { StickerPicker } from './Stickers';
 
 const KEEP = 200;
+/** Lines arriving within this long of a redraw wait for the next one. */
+const FLUSH_MS = 200;
 /** The length is shown once a message is this close to the limit. */
 const COUNT_FROM = CHAT_MAX_CHARS - 20;
 
@@ -60,7 +54,8 @@ export function Chat({
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const list = useRef<HTMLOListElement>(null);
+  /** Lines received since the page opened (on the list as data-received, for measuring). */
+  const [received, setReceived] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const [mentioned, setMentioned] = useState<Mention[]>([]);
   const [lastMention, setLastMention] = useState(mention);
@@ -102,6 +97,20 @@ export function Chat({
 
   useEffect(() => {
     const rt = realtime();
+    // A busy room sends lines faster than anyone reads them: at most one redraw per FLUSH_MS
+    // (the first line of a quiet spell at once). A timer, not an animation frame: a tab in the
+    // background catches up when shown, and headless browsers draw frames only on demand.
+    let pending: RoomEvent[] = [];
+    let timer = 0;
+    let last = 0;
+    const flush = () => {
+      timer = 0;
+      last = performance.now();
+      const events = pending;
+      pending = [];
+      setMessages((old) => applyEvents(old, events, KEEP));
+      setReceived((n) => n + events.filter(isLine).length);
+    };
     const stopState = rt.onState(setState);
     const leave = rt.join(vid, {
       joined: (events, viewers, fresh) => {
@@ -112,7 +121,8 @@ export function Chat({
         setMessages((old) => applyEvents(fresh ? [] : old, events, KEEP));
       },
       event: (e) => {
-        setMessages((old) => applyEvents(old, [e], KEEP));
+        pending.push(e);
+        if (!timer) timer = window.setTimeout(flush, Math.max(0, last + FLUSH_MS - performance.now()));
       },
       count: (viewers) => callbacks.current.onViewers?.(viewers),
       error: (name) => {
@@ -121,16 +131,11 @@ export function Chat({
       },
     });
     return () => {
+      window.clearTimeout(timer);
       leave();
       stopState();
     };
   }, [vid]);
-
-  // Keep the newest message in view unless the reader has scrolled up.
-  useEffect(() => {
-    const el = list.current;
-    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight;
-  }, [messages]);
 
   const send = async (e: SyntheticEvent | null, sticker?: number) => {
     e?.preventDefault();
@@ -164,22 +169,28 @@ export function Chat({
     }
   };
 
-  /** Deletes a message (host, staff), or reminds the room of the guidelines (staff). */
-  const moderate = async (mid?: string) => {
-    try {
-      await realtime().act(mid ? { t: 'delete', room: vid, mid } : { t: 'warn', room: vid });
-      setError(null);
-    } catch (err) {
-      setError(err instanceof RealtimeError ? err.message : 'networkError');
-    }
-  };
+  /**
+   * Deletes a message (host, staff), or reminds the room of the guidelines (staff). One function
+   * per room: the lines are drawn once each.
+   */
+  const moderate = useCallback(
+    async (mid?: string) => {
+      try {
+        await realtime().act(mid ? { t: 'delete', room: vid, mid } : { t: 'warn', room: vid });
+        setError(null);
+      } catch (err) {
+        setError(err instanceof RealtimeError ? err.message : 'networkError');
+      }
+    },
+    [vid],
+  );
+  const deleteMessage = useCallback((mid: string) => void moderate(mid), [moderate]);
 
   const isHost = user?.uid === hostUid;
   const staff = user?.staff === true;
   // The server lets the host and staff delete (and checks again).
   const canDelete = isHost || staff;
-  const length = chatLength(text);
-  const hostSays = hostTexts(messages, isHost);
+  const length = countGraphemes(text);
   return (
     <section className="chat" aria-label={t('chat.title')}>
       {state === 'reconnecting' && (
@@ -187,59 +198,15 @@ export function Chat({
           {t('chat.reconnecting')}
         </p>
       )}
-      {/* A list that announces what is added (a role of "log" would take its items' list semantics). */}
-      <ol className="chat__list" ref={list} aria-live="polite" aria-relevant="additions">
-        {messages.length === 0 && <li className="chat__empty muted">{t('chat.empty')}</li>}
-        {messages.map((m) =>
-          m.t === 'gift' ? (
-            <GiftLine key={m.id} name={m.from.name} giftId={m.gift_id} count={m.count} />
-          ) : m.t === 'host' ? (
-            <li key={m.id} className={`chat__system chat__system--host-${m.state}`}>
-              {t(hostSays.get(m.id) ?? 'chat.hostEnded')}
-            </li>
-          ) : m.t === 'notice' ? (
-            <NoticeLine key={m.id} noticeKey={m.key} params={m.params} />
-          ) : m.t === 'follow' ? (
-            <li key={m.id} className="chat__notice">
-              {t('chat.followed', { name: m.from.name })}
-            </li>
-          ) : (
-            <li
-              key={m.mid}
-              className={`chat__message chat__message--${m.from.role}${
-                user && m.mentions.includes(user.uid) ? ' chat__message--mentions-me' : ''
-              }`}
-            >
-              <Name uid={m.from.uid} onPick={onPick}>
-                <bdi>{m.from.name}</bdi>
-                {m.from.role !== 'viewer' && (
-                  <span className="chat__role">{t(m.from.role === 'host' ? 'chat.host' : 'chat.staff')}</span>
-                )}
-              </Name>{' '}
-              {user && m.mentions.includes(user.uid) && (
-                <span className="sr-only">{t('chat.mentionsYou')} </span>
-              )}
-              {m.text && (
-                <span className="chat__text">
-                  <bdi>{unescapeChat(m.text)}</bdi>
-                </span>
-              )}
-              {m.sticker !== undefined && <StickerImage id={m.sticker} />}
-              {canDelete && (
-                <button
-                  type="button"
-                  className="chat__delete"
-                  aria-label={t('chat.delete')}
-                  title={t('chat.delete')}
-                  onClick={() => void moderate(m.mid)}
-                >
-                  ×
-                </button>
-              )}
-            </li>
-          ),
-        )}
-      </ol>
+      <ChatList
+        lines={messages}
+        received={received}
+        isHost={isHost}
+        viewerUid={user?.uid ?? null}
+        canDelete={canDelete}
+        onPick={onPick}
+        onDelete={deleteMessage}
+      />
       {error && (
         <p className="form-error chat__error" role="alert">
           {chatErrorText(t, error)}
@@ -303,42 +270,5 @@ export function Chat({
         </button>
       )}
     </section>
-  );
-}
-
-/** A sender's name: a button that opens their card where the page offers one. */
-function Name({
-  uid,
-  onPick,
-  children,
-}: {
-  uid: number;
-  onPick: ((uid: number) => void) | undefined;
-  children: ReactNode;
-}) {
-  if (!onPick) return <span className="chat__name">{children}</span>;
-  return (
-    <button type="button" className="chat__name chat__name--button" onClick={() => onPick(uid)}>
-      {children}
-    </button>
-  );
-}
-
-/** A notice from the team, in the reader's language; one this page has no text for is not shown. */
-function NoticeLine({ noticeKey, params }: { noticeKey: string; params?: Record<string, string | number> }) {
-  const { t } = useI18n();
-  const text = noticeText(t, noticeKey, params);
-  if (!text) return null;
-  return <li className="chat__system chat__system--notice">{text}</li>;
-}
-
-/** '… sent Rose ×3' in the chat. */
-function GiftLine({ name, giftId, count }: { name: string; giftId: number; count: number }) {
-  const { t } = useI18n();
-  const gift = useGifts().gifts?.find((g) => g.gift_id === giftId);
-  return (
-    <li className="chat__notice chat__gift">
-      {t('gifts.sent', { name, gift: gift ? giftName(t, gift) : '', count })}
-    </li>
   );
 }

@@ -8,8 +8,11 @@ import { PersonalCard } from './PersonalCard';
 import { Audience, TopFans } from './RoomPeople';
 
 type Tab = 'chat' | 'audience' | 'fans' | 'extra';
-/** On phones the tabs give way to chat over the video; the others open as bottom sheets. */
-export type RoomSheet = 'audience' | 'fans';
+/**
+ * On phones the tabs give way to chat over the video; the others open as bottom sheets ('extra':
+ * the page's own tab).
+ */
+export type RoomSheet = 'audience' | 'fans' | 'extra';
 
 type RoomPanelProps = Parameters<typeof Panel>[0];
 
@@ -64,6 +67,8 @@ function Panel({
     ['fans', t('room.tabFans')],
   ];
   if (extra) tabs.push(['extra', extra.label]);
+  const sheetTitle =
+    sheet === 'extra' ? (extra?.label ?? '') : t(sheet === 'fans' ? 'room.tabFans' : 'room.tabAudience');
   return (
     <section className="room-panel" aria-label={t('room.title')}>
       <div className="tabs" role="tablist">
@@ -107,17 +112,11 @@ function Panel({
         </div>
       )}
       {sheet !== null && (
-        <Modal
-          label={t(sheet === 'fans' ? 'room.tabFans' : 'room.tabAudience')}
-          onClose={() => onSheet?.(null)}
-          className="sheet"
-        >
-          <h2 className="sheet__title">{t(sheet === 'fans' ? 'room.tabFans' : 'room.tabAudience')}</h2>
-          {sheet === 'audience' ? (
-            <Audience vid={vid} viewers={viewers} onPick={setCard} />
-          ) : (
-            <TopFans vid={vid} onPick={setCard} />
-          )}
+        <Modal label={sheetTitle} onClose={() => onSheet?.(null)} className="sheet">
+          <h2 className="sheet__title">{sheetTitle}</h2>
+          {sheet === 'audience' && <Audience vid={vid} viewers={viewers} onPick={setCard} />}
+          {sheet === 'fans' && <TopFans vid={vid} onPick={setCard} />}
+          {sheet === 'extra' && extra?.content}
         </Modal>
       )}
       {card !== null && (
@@ -132,5 +131,21 @@ function Panel({
         />
       )}
     </section>
+  );
+}
+
+/** The room's top-bar chip with the audience's size (phones); it opens the audience sheet. */
+export function AudienceChip({ viewers, onOpen }: { viewers: number; onOpen: () => void }) {
+  const { t, locale } = useI18n();
+  const count = formatCount(viewers, locale);
+  return (
+    <button
+      type="button"
+      className="live-room-bar__chip"
+      onClick={onOpen}
+      aria-label={`${t('room.tabAudience')}: ${count}`}
+    >
+      {count}
+    </button>
   );
 }

@@ -31,8 +31,21 @@ export class Broadcast {
 
   constructor(
     readonly started: Started,
-    private readonly stream: MediaStream,
+    private stream: MediaStream,
   ) {}
+
+  /**
+   * Sends another stream's tracks (the other camera) in place of the current ones, on the same
+   * connection: viewers keep playing, and a republish takes the new stream.
+   */
+  async useStream(stream: MediaStream): Promise<void> {
+    this.stream = stream;
+    for (const sender of this.#session?.pc.getSenders() ?? []) {
+      const kind = sender.track?.kind;
+      const track = stream.getTracks().find((t) => t.kind === kind);
+      if (track && track !== sender.track) await sender.replaceTrack(track);
+    }
+  }
 
   /** Who hears about reconnecting and about the broadcast being lost or over for good. */
   listen(on: BroadcastEvents): void {

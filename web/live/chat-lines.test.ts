@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { escapeChat, type RoomEvent } from '../../common/realtime';
+import { countGraphemes } from '../../common/validation';
 import type { I18n } from '../i18n/i18n';
 import {
   applyEvents,
   chatErrorText,
-  chatLength,
   clampChat,
   CHAT_MAX_CHARS,
   hostTexts,
@@ -101,7 +101,7 @@ describe('clampChat', () => {
     const thumb = '👍🏽'; // 4 code units, one character
     const cut = clampChat(thumb.repeat(CHAT_MAX_CHARS + 5));
     expect(cut).toBe(thumb.repeat(CHAT_MAX_CHARS));
-    expect(chatLength(cut)).toBe(CHAT_MAX_CHARS);
+    expect(countGraphemes(cut)).toBe(CHAT_MAX_CHARS);
   });
 
   it('lets 200 characters through, also when < and > grow in escaping', () => {

@@ -1,5 +1,6 @@
 import { ERRORS } from '../../common/errors';
 import { escapeChat, type RoomEvent } from '../../common/realtime';
+import { graphemes } from '../../common/validation';
 import type { I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
 
@@ -86,12 +87,6 @@ export function noticeText(
 export const CHAT_MAX_CHARS = 200;
 /** The realtime protocol's limit on a message's text as sent (escaped). */
 const CHAT_MAX_WIRE = 1000;
-const segmenter = new Intl.Segmenter();
-
-/** Characters as people count them (an emoji with skin tone or a flag is one). */
-export function chatLength(text: string): number {
-  return Array.from(segmenter.segment(text)).length;
-}
 
 /**
  * The text cut to what may be sent: CHAT_MAX_CHARS characters (never half an emoji), and no more
@@ -102,7 +97,7 @@ export function clampChat(text: string): string {
   let out = '';
   let chars = 0;
   let wire = 0;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     const size = escapeChat(segment).length;
     if (chars + 1 > CHAT_MAX_CHARS || wire + size > CHAT_MAX_WIRE) break;
     out += segment;

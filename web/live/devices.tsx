@@ -72,6 +72,48 @@ export function useDevices(orientation: Orientation = 'landscape') {
     track.applyConstraints(cameraConstraints(orientation)).catch(() => void start(cameraId, micId));
   }, [orientation, start, cameraId, micId]);
 
+  /**
+   * The other camera (a phone's front and back), the microphone left running: the new picture
+   * replaces the old one in a fresh stream, which a live broadcast then sends instead.
+   */
+  const switchCamera = useCallback(async () => {
+    const old = current.current;
+    const oldVideo = old?.getVideoTracks()[0];
+    if (!old || !oldVideo) return;
+    const facing = oldVideo.getSettings().facingMode;
+    const at = cameras.findIndex((c) => c.deviceId === cameraId);
+    const nextId = cameras[(at + 1) % cameras.length]?.deviceId ?? '';
+    // A phone says which way its cameras face: ask for the other way (the lens the phone would
+    // pick); a camera that says so but has no other side (a laptop's) takes the next in the list.
+    const tries: MediaTrackConstraints[] = [{ deviceId: { exact: nextId } }];
+    if (facing === 'user' || facing === 'environment')
+      tries.unshift({ facingMode: { exact: facing === 'user' ? 'environment' : 'user' } });
+    const open = async () => {
+      for (const other of tries) {
+        const got = await navigator.mediaDevices
+          .getUserMedia({ video: { ...cameraConstraints(shape.current), ...other } })
+          .catch(() => null);
+        if (got) return got.getVideoTracks()[0];
+      }
+      return undefined;
+    };
+    let video = await open();
+    if (!video) {
+      // Many phones open one camera at a time: let go of this one, then try again.
+      oldVideo.stop();
+      video = await open();
+      if (!video) {
+        await start(cameraId, micId);
+        return;
+      }
+    }
+    oldVideo.stop();
+    const next = new MediaStream([video, ...old.getAudioTracks()]);
+    current.current = next;
+    setStream(next);
+    setCameraId(video.getSettings().deviceId ?? nextId);
+  }, [cameras, cameraId, micId, start]);
+
   return {
     stream,
     problem,
@@ -80,6 +122,7 @@ export function useDevices(orientation: Orientation = 'landscape') {
     cameraId,
     micId,
     start,
+    switchCamera,
     chooseCamera: (id: string) => void start(id, micId),
     chooseMic: (id: string) => void start(cameraId, id),
   };

@@ -1,8 +1,10 @@
 import type { NotificationItem } from '../../common/api/notifications';
+import type { PkBattle, PkInvite } from '../../common/api/pk';
 import {
   CLOSE_SESSION_ENDED,
   type ClientMessageInput,
   type CountEvent,
+  type PkEvent,
   type RoomEvent,
   type ServerReply,
 } from '../../common/realtime';
@@ -18,12 +20,16 @@ export interface RoomHandlers {
   joined(events: RoomEvent[], viewers: number, fresh: boolean): void;
   event(e: RoomEvent): void;
   count(viewers: number): void;
+  /** The room's PK battle as it is now (null: none), newer than any before. */
+  pk?(battle: PkBattle | null): void;
   error?(name: string): void;
 }
 
 /** The signed-in person's own notifications (the server subscribes the connection to them). */
 export interface InboxHandlers {
   notification(n: NotificationItem): void;
+  /** A PK invitation to or from this person changed (sent, answered, lapsed). */
+  pkInvite?(invite: PkInvite): void;
   /** The connection came back: what arrived while it was down is read again over HTTP. */
   reconnected(): void;
 }
@@ -49,6 +55,8 @@ class Realtime {
   #rooms = new Map<string, { handlers: Set<RoomHandlers>; lastId: string | undefined; joined: boolean }>();
   #pending = new Map<string, Pending>();
   #inbox = new Set<InboxHandlers>();
+  /** The newest PK state applied per room (its seq). */
+  #pkSeq = new Map<string, number>();
   #openedBefore = false;
   /** Whose inbox the open connection was made for (the server reads the session as it connects). */
   #socketUser: number | null = null;
@@ -119,9 +127,9 @@ class Realtime {
 
   #receive(text: string): void {
     window.clearTimeout(this.#pongDue);
-    let frame: (RoomEvent | CountEvent)[] | ServerReply;
+    let frame: (RoomEvent | CountEvent | PkEvent)[] | ServerReply;
     try {
-      frame = JSON.parse(text) as (RoomEvent | CountEvent)[] | ServerReply;
+      frame = JSON.parse(text) as (RoomEvent | CountEvent | PkEvent)[] | ServerReply;
     } catch {
       return; // not ours to understand; the connection itself is fine
     }
@@ -130,7 +138,12 @@ class Realtime {
         const r = this.#rooms.get(e.room);
         if (!r?.joined) continue;
         if (e.t === 'count') for (const h of r.handlers) h.count(e.viewers);
-        else {
+        else if (e.t === 'pk') {
+          // Signals from several nodes may cross: only a newer state of the battle is shown.
+          if (e.seq < (this.#pkSeq.get(e.room) ?? 0)) continue;
+          this.#pkSeq.set(e.room, e.seq);
+          for (const h of r.handlers) h.pk?.(e.battle);
+        } else {
           r.lastId = e.id;
           for (const h of r.handlers) h.event(e);
         }
@@ -146,6 +159,8 @@ class Realtime {
       for (const h of r.handlers) h.joined(frame.events, frame.viewers, fresh);
     } else if (frame.t === 'notification') {
       for (const h of this.#inbox) h.notification(frame.notification);
+    } else if (frame.t === 'pk_invite') {
+      for (const h of this.#inbox) h.pkInvite?.(frame.invite);
     } else if (frame.t === 'ack') this.#settle(frame.ref)?.resolve(frame.id);
     else if (frame.t === 'error') {
       const p = frame.ref ? this.#settle(frame.ref) : undefined;

@@ -5,7 +5,7 @@
 import type { Answer } from '../../common/api/envelope';
 import type { exploreAnswer } from '../../common/api/explore';
 import { api } from '../lib/api';
-import { previewsAllowed, whepPlay, type Session } from './webrtc';
+import { MediaHttpError, previewsAllowed, whepPlay, type Session } from './webrtc';
 
 const KEY = 'beamly.live-list';
 /** A live link's path: /v/{vid}, with or without a locale before it. */
@@ -30,10 +30,13 @@ export function rememberList(link: HTMLAnchorElement): void {
   const vids = [...list.querySelectorAll<HTMLAnchorElement>('a[href]')]
     .map((a) => vidOfHref(a.href))
     .filter((v): v is string => v !== null);
-  const unique = [...new Set(vids)];
-  if (unique.length < 2) return;
+  storeList([...new Set(vids)]);
+}
+
+function storeList(vids: string[]): void {
+  if (vids.length < 2) return;
   try {
-    sessionStorage.setItem(KEY, JSON.stringify(unique));
+    sessionStorage.setItem(KEY, JSON.stringify(vids));
   } catch {
     // Storage refused (private mode): the hot list stands in.
   }
@@ -62,13 +65,16 @@ function storedList(): string[] {
 
 /**
  * The lives before and after `vid` in the list it was opened from; opened otherwise (a shared
- * link), in explore's hot list. The list goes round: after the last comes the first.
+ * link), in explore's hot list as it was then, kept as the list: the hot list reorders as viewers
+ * move, and going down then up must lead back to the live they came from. The list goes round:
+ * after the last comes the first.
  */
 export async function livesAround(vid: string): Promise<{ prev: string | null; next: string | null }> {
   let list = storedList();
   if (!list.includes(vid)) {
     const hot = await api<Answer<typeof exploreAnswer>>('GET', '/api/v1/explore').catch(() => null);
     list = [vid, ...(hot?.list.map((c) => c.vid).filter((v) => v !== vid) ?? [])];
+    storeList(list);
   }
   if (list.length < 2) return { prev: null, next: null };
   const i = list.indexOf(vid);
@@ -76,6 +82,21 @@ export async function livesAround(vid: string): Promise<{ prev: string | null; n
     prev: list[(i - 1 + list.length) % list.length] ?? null,
     next: list[(i + 1) % list.length] ?? null,
   };
+}
+
+/**
+ * A live of the list turned out to be over (its first frame was refused as ended): it leaves the
+ * list, so that swiping skips it. The list is a snapshot, and explore's lists trail what is on
+ * air by a few seconds.
+ */
+export function forgetLive(vid: string): void {
+  const list = storedList();
+  if (!list.includes(vid)) return;
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(list.filter((v) => v !== vid)));
+  } catch {
+    // Storage refused: nothing was kept either.
+  }
 }
 
 /** First frames of lives taken ahead (a JPEG data URL), shown as the video's poster. */
@@ -89,13 +110,13 @@ export function frameOf(vid: string): string | undefined {
 
 /**
  * Takes a live's current frame through a short preview session (never counted as a viewer; see
- * explore's previews) and hangs up; true once a frame is there. Nothing happens where previews
- * would cost too much.
+ * explore's previews) and hangs up: 'taken' once a frame is there, 'ended' when the live is over.
+ * Nothing happens where previews would cost too much.
  */
-export async function takeFrame(vid: string): Promise<boolean> {
+export async function takeFrame(vid: string): Promise<'taken' | 'missed' | 'ended'> {
   const had = frames.get(vid);
-  if (had && Date.now() - had.at < FRAME_MS) return true;
-  if (!previewsAllowed()) return false;
+  if (had && Date.now() - had.at < FRAME_MS) return 'taken';
+  if (!previewsAllowed()) return 'missed';
   const video = document.createElement('video');
   video.muted = true;
   video.playsInline = true;
@@ -112,6 +133,8 @@ export async function takeFrame(vid: string): Promise<boolean> {
         { once: true },
       );
     });
+    // Handled here too: when the session itself fails, nothing awaits the frame any more.
+    frame.catch(() => undefined);
     session = await whepPlay(`/api/v1/whep/${vid}?preview=1`, (stream) => {
       video.srcObject = stream;
       void video.play().catch(() => undefined);
@@ -124,10 +147,11 @@ export async function takeFrame(vid: string): Promise<boolean> {
     canvas.height = Math.round(video.videoHeight * scale);
     canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
     frames.set(vid, { url: canvas.toDataURL('image/jpeg', 0.7), at: Date.now() });
-    return true;
-  } catch {
+    return 'taken';
+  } catch (err) {
+    if (err instanceof MediaHttpError && err.status === 410) return 'ended';
     // No frame is no loss: the next live shows its cover, then its video.
-    return false;
+    return 'missed';
   } finally {
     video.srcObject = null;
     if (session) void session.stop();

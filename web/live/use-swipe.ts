@@ -1,4 +1,4 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 
 /** How far (px) and how fast (ms) a vertical swipe must go to move to another live. */
 const DISTANCE = 60;
@@ -12,8 +12,15 @@ const OWNED =
  * Swipe up (next) and down (previous) on `area`, and the arrow and page keys anywhere on the
  * page, as on phones' live apps; a swipe that starts in the chat or a form scrolls or types.
  */
-export function useSwipe(area: RefObject<HTMLElement | null>, move: (to: 'next' | 'prev') => void): void {
+export function useSwipe(area: RefObject<HTMLElement | null>, onMove: (to: 'next' | 'prev') => void): void {
+  // The newest lives around, as soon as the page shows them (before paint, not after it: a key
+  // pressed as the Previous button appears went to the old neighbours, or nowhere).
+  const latest = useRef(onMove);
+  useLayoutEffect(() => {
+    latest.current = onMove;
+  });
   useEffect(() => {
+    const move = (to: 'next' | 'prev') => latest.current(to);
     const el = area.current;
     if (!el) return;
     let start: { x: number; y: number; at: number } | null = null;
@@ -52,7 +59,7 @@ export function useSwipe(area: RefObject<HTMLElement | null>, move: (to: 'next' 
       el.removeEventListener('touchend', onEnd);
       window.removeEventListener('keydown', onKey);
     };
-  }, [area, move]);
+  }, [area]);
 }
 
 /**

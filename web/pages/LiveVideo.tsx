@@ -13,11 +13,13 @@ import { GiftOverlay } from '../live/GiftOverlay';
 import { GiftWall } from '../live/GiftWall';
 import { ReportButton } from '../live/ReportDialog';
 import { realtime } from '../live/realtime';
-import { RoomPanel, type RoomSheet } from '../live/RoomPanel';
+import { AudienceChip, RoomPanel, type RoomSheet } from '../live/RoomPanel';
 import { PersonalCard } from '../live/PersonalCard';
+import { PkArena } from '../live/pk/PkArena';
+import { usePkBattle } from '../live/pk/use-pk';
 import { LivePlayer } from '../live/player';
 import { ShareButton } from '../live/ShareButton';
-import { frameOf, livesAround, takeFrame } from '../live/swipe';
+import { forgetLive, frameOf, livesAround, takeFrame } from '../live/swipe';
 import { useKeyboardInset, useSwipe } from '../live/use-swipe';
 import { whepPlay, watchFlow } from '../live/webrtc';
 import { useRouter } from '../lib/router';
@@ -81,14 +83,17 @@ function LivePage({ data }: PageProps) {
   const [nextFrame, setNextFrame] = useState<string | null>(null);
   const [gifting, setGifting] = useState(false);
   const [hostCard, setHostCard] = useState(false);
-  const [around, setAround] = useState<{ prev: string | null; next: string | null }>({
-    prev: null,
-    next: null,
-  });
+  // The lives around the one they were looked up for: after a swipe the page stays mounted, and
+  // until the new live's neighbours are known it has none (the old ones would lead back to it).
+  const [found, setFound] = useState<{ of: string; prev: string | null; next: string | null } | null>(null);
+  const around = found?.of === initial.vid ? found : { prev: null, next: null };
+  const { prev, next } = around;
   const [muted, setMuted] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
   // The room's audience across nodes (from the realtime gateway), starting from the page's count.
   const [viewers, setViewers] = useState(initial.viewers);
+  // A PK battle this room is in: the opponent's video beside this one, the bar, the result.
+  const pk = usePkBattle(initial.vid);
 
   useEffect(() => {
     player.start();
@@ -102,28 +107,39 @@ function LivePage({ data }: PageProps) {
   useEffect(() => {
     let live = true;
     void livesAround(initial.vid).then((a) => {
-      if (live) setAround(a);
+      if (live) setFound({ of: initial.vid, ...a });
     });
     return () => {
       live = false;
     };
   }, [initial.vid]);
   useEffect(() => {
-    if (view !== 'playing' || !around.next) return;
-    const next = around.next;
+    if (view !== 'playing' || !next) return;
+    let live = true;
     const timer = window.setTimeout(
-      () => void takeFrame(next).then((taken) => setNextFrame(taken ? next : null)),
+      () =>
+        void takeFrame(next).then(async (got) => {
+          setNextFrame(got === 'taken' ? next : null);
+          if (got !== 'ended' || !live) return;
+          // Over since the list was made: skipped, and the one after it becomes the next.
+          forgetLive(next);
+          const a = await livesAround(initial.vid);
+          if (live) setFound({ of: initial.vid, ...a });
+        }),
       1500,
     );
     router.preload(localizedPath(locale, `/v/${next}`));
-    return () => window.clearTimeout(timer);
-  }, [view, around.next, router, locale]);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [view, next, router, locale, initial.vid]);
   const move = useCallback(
     (to: 'next' | 'prev') => {
-      const vid = to === 'next' ? around.next : around.prev;
+      const vid = to === 'next' ? next : prev;
       if (vid) router.navigate(localizedPath(locale, `/v/${vid}`));
     },
-    [around, router, locale],
+    [prev, next, router, locale],
   );
   useSwipe(page, move);
   useKeyboardInset(page);
@@ -156,7 +172,7 @@ function LivePage({ data }: PageProps) {
   const poster = frameOf(live.vid) ?? live.cover ?? undefined;
   return (
     <div className={`live-page live-page--${live.orientation} live-page--live`} ref={page}>
-      <div className="live-page__stage" ref={stage}>
+      <div className={`live-page__stage${pk ? ' live-page__stage--pk' : ''}`} ref={stage}>
         <video
           ref={video}
           className="live-page__video"
@@ -167,6 +183,7 @@ function LivePage({ data }: PageProps) {
           onPlaying={() => player.playing()}
           aria-label={live.title}
         />
+        {pk && <PkArena vid={live.vid} state={pk} muted={muted} />}
         <GiftOverlay vid={live.vid} />
         {/* Phones: the room's top bar over the video (the page's own header gives way to it). */}
         <div className="live-room-bar">
@@ -194,14 +211,7 @@ function LivePage({ data }: PageProps) {
             <button type="button" className="live-room-bar__chip" onClick={() => setSheet('fans')}>
               {t('room.tabFans')}
             </button>
-            <button
-              type="button"
-              className="live-room-bar__chip"
-              onClick={() => setSheet('audience')}
-              aria-label={`${t('room.tabAudience')}: ${formatCount(viewers, locale)}`}
-            >
-              {formatCount(viewers, locale)}
-            </button>
+            <AudienceChip viewers={viewers} onOpen={() => setSheet('audience')} />
           </span>
         </div>
         <div className="live-page__top">

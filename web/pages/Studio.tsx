@@ -2,7 +2,7 @@ import type { Answer } from '../../common/api/envelope';
 import type { liveSchema } from '../../common/api/live';
 import { LIVE_CATEGORIES, type LiveCategory } from '../../common/discovery';
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
-import { formatCount } from '../../common/format';
+import { formatCount, formatDuration } from '../../common/format';
 import type { EndReason, RoomEvent } from '../../common/realtime';
 import { localizedPath } from '../../common/routes';
 import { useLeaveGuard } from '../lib/router';
@@ -20,8 +20,13 @@ import { Broadcast, type Started } from '../live/broadcast';
 import { GiftOverlay } from '../live/GiftOverlay';
 import { ReceivedGifts } from '../live/ReceivedGifts';
 import { realtime } from '../live/realtime';
-import { RoomPanel } from '../live/RoomPanel';
+import { AudienceChip, RoomPanel, type RoomSheet } from '../live/RoomPanel';
+import { useKeyboardInset } from '../live/use-swipe';
+import { CameraSwitchIcon, CloseIcon } from '../ui/icons';
 import { ShareButton } from '../live/ShareButton';
+import { PkArena } from '../live/pk/PkArena';
+import { PkInvites } from '../live/pk/PkInvites';
+import { usePkBattle } from '../live/pk/use-pk';
 import { browserCanBroadcast, DeviceCheck, Preview, useDevices, type Orientation } from '../live/devices';
 
 type Phase =
@@ -84,6 +89,7 @@ export default function Studio() {
         since={phase.since}
         stream={devices.stream}
         orientation={orientation}
+        {...(devices.cameras.length > 1 ? { onSwitchCamera: devices.switchCamera } : {})}
         onEnded={(duration, peak, reason) => setPhase({ id: 'ended', duration, peak, reason })}
       />
     );
@@ -128,14 +134,6 @@ async function coverPreview(file: File, box: CropBox): Promise<string> {
   canvas.getContext('2d')?.drawImage(bitmap, box.x, box.y, box.width, box.height, 0, 0, 180, 240);
   bitmap.close();
   return canvas.toDataURL('image/jpeg', 0.85);
-}
-
-function formatDuration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  const mm = String(m).padStart(h ? 2 : 1, '0');
-  return `${h ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
 /** Data step (spec §2): title (required), portrait or landscape (the camera follows), then go live. */
@@ -286,32 +284,46 @@ function DetailsForm({
   );
 }
 
-/** The live view: preview, LIVE and time, viewers, share link, chat and gift tabs, end. */
+/**
+ * The live view: preview, LIVE and time, viewers, share link, chat and gift tabs, end. On a phone
+ * the preview fills the screen with the room over it, as viewers see theirs: the chat at the
+ * bottom, the audience, top fans and gifts as sheets, the camera switch, share and end at the top.
+ */
 function LiveView({
   broadcast,
   since,
   stream,
   orientation,
+  onSwitchCamera,
   onEnded,
 }: {
   broadcast: Broadcast;
   since: number;
   stream: MediaStream | null;
   orientation: Orientation;
+  /** Present when there is another camera to switch to. */
+  onSwitchCamera?: () => Promise<void>;
   onEnded: (duration: number, peak: number, reason: EndReason | null) => void;
 }) {
   const { t, locale } = useI18n();
   const { user } = useAuth();
-  const { confirm } = useFeedback();
+  const { confirm, toast } = useFeedback();
   const [now, setNow] = useState(since);
   const [viewers, setViewers] = useState(0);
   const [state, setState] = useState<'live' | 'reconnecting'>('live');
   // LIVE is what viewers get: shown once the server has the media and says so (its room's host
   // event, or the broadcast's status), not when this tab's connection is up a moment earlier.
   const [onAir, setOnAir] = useState(false);
+  const [sheet, setSheet] = useState<RoomSheet | null>(null);
+  const [switching, setSwitching] = useState(false);
   const ending = useRef(false);
+  const page = useRef<HTMLDivElement>(null);
+  useKeyboardInset(page);
   const { vid } = broadcast.started;
   const shareUrl = `${window.location.origin}${localizedPath(locale, `/v/${vid}`)}`;
+  // A PK battle: the hosts see and hear each other; the winner names the loser's dare.
+  const pk = usePkBattle(vid);
+  const pkSide = pk ? (pk.battle.a.vid === vid ? 'a' : 'b') : null;
 
   useEffect(() => {
     const finish = async (reason: EndReason | null) => {
@@ -360,6 +372,16 @@ function LiveView({
     };
   }, [broadcast, vid, since, onEnded]);
 
+  // Another camera: its picture goes out on the same connection.
+  useEffect(() => {
+    if (stream) broadcast.useStream(stream).catch(() => undefined);
+  }, [broadcast, stream]);
+  const switchCamera = async () => {
+    if (!onSwitchCamera || switching) return;
+    setSwitching(true);
+    await onSwitchCamera().finally(() => setSwitching(false));
+  };
+
   // Closing the tab (or reloading) while live: the browser asks first; if it closes anyway, the
   // broadcast is hung up on the way out, so viewers see it ended at once instead of a frozen frame.
   useEffect(() => {
@@ -401,29 +423,83 @@ function LiveView({
     );
   };
 
+  const viewerCount = t('home.viewers', { count: viewers, formatted: formatCount(viewers, locale) });
   return (
-    <div className="studio studio--live">
-      <div className="studio__stage">
+    <div className="studio studio--live" ref={page}>
+      <div className={`studio__stage${pk ? ' studio__stage--pk' : ''}`}>
         <Preview
           stream={stream}
           orientation={orientation}
           className="studio__preview studio__preview--live"
         />
+        {pk && (
+          <PkArena
+            vid={vid}
+            state={pk}
+            muted={false}
+            canDare={pk.battle.phase === 'punish' && pk.battle.winner === pkSide}
+            onRematch={(b) => {
+              const them = (b.a.vid === vid ? b.b : b.a).host;
+              api('POST', '/api/v1/pk/invites', {
+                to: them.uid,
+                minutes: Math.round(b.round_seconds / 60),
+                rematch_of: b.id,
+              }).then(
+                () => toast(t('pk.inviteSent', { name: them.nickname })),
+                (err: unknown) => toast(errorMessage(t, err)),
+              );
+            }}
+          />
+        )}
         <GiftOverlay vid={vid} />
         <div className="studio__overlay">
-          {onAir ? (
-            <span className="live-badge">{t('studio.live')}</span>
-          ) : (
-            <span className="live-badge live-badge--waiting" role="status">
-              {t('studio.connecting')}
+          <div className="studio__status">
+            {onAir ? (
+              <span className="live-badge">{t('studio.live')}</span>
+            ) : (
+              <span className="live-badge live-badge--waiting" role="status">
+                {t('studio.connecting')}
+              </span>
+            )}
+            <span className="studio__clock">
+              {formatDuration(Math.max(0, Math.round((now - since) / 1000)))}
             </span>
-          )}
-          <span className="studio__clock">
-            {formatDuration(Math.max(0, Math.round((now - since) / 1000)))}
-          </span>
-          <span className="studio__viewers">
-            {t('home.viewers', { count: viewers, formatted: formatCount(viewers, locale) })}
-          </span>
+            <span className="studio__viewers live-desktop-only">{viewerCount}</span>
+          </div>
+          <div className="studio__tools">
+            {onSwitchCamera && (
+              <button
+                type="button"
+                className="round-button"
+                aria-label={t('studio.switchCamera')}
+                title={t('studio.switchCamera')}
+                aria-busy={switching}
+                onClick={() => void switchCamera()}
+              >
+                <CameraSwitchIcon />
+              </button>
+            )}
+            {user && <PkInvites uid={user.uid} battling={pk !== null && pk.battle.phase !== 'end'} />}
+            <ShareButton url={shareUrl} title={t('studio.share')} className="round-button live-phone-only" />
+            <button
+              type="button"
+              className="round-button live-phone-only"
+              aria-label={t('studio.end')}
+              title={t('studio.end')}
+              onClick={() => void end()}
+            >
+              <CloseIcon />
+            </button>
+          </div>
+          <div className="studio__chips live-phone-only">
+            <AudienceChip viewers={viewers} onOpen={() => setSheet('audience')} />
+            <button type="button" className="live-room-bar__chip" onClick={() => setSheet('fans')}>
+              {t('room.tabFans')}
+            </button>
+            <button type="button" className="live-room-bar__chip" onClick={() => setSheet('extra')}>
+              {t('studio.tabGifts')}
+            </button>
+          </div>
         </div>
         {state === 'reconnecting' && (
           <p className="studio__banner" role="status">
@@ -447,8 +523,10 @@ function LiveView({
           viewers={viewers}
           onViewers={setViewers}
           extra={{ label: t('studio.tabGifts'), content: <ReceivedGifts vid={vid} /> }}
+          sheet={sheet}
+          onSheet={setSheet}
         />
-        <button type="button" className="btn btn--danger btn--block" onClick={() => void end()}>
+        <button type="button" className="btn btn--danger btn--block studio__end" onClick={() => void end()}>
           {t('studio.end')}
         </button>
       </aside>

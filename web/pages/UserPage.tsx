@@ -6,6 +6,7 @@ import { api } from '../lib/api';
 import { useAuth } from '../lib/session';
 import { NoContent } from '../ui/feedback';
 import { FollowCounts } from '../ui/FollowCounts';
+import { PkRecord } from '../live/pk/PkRecord';
 import { Link } from '../ui/Link';
 import { TimeAgo } from '../ui/TimeAgo';
 import { ProfileEditor } from '../profile/ProfileEditor';
@@ -88,6 +89,7 @@ function Personal({ data }: PageProps) {
             following={profile.following_count}
             onOpen={setList}
           />
+          <PkRecord uid={profile.uid} />
         </div>
         {live && (
           <Link to={`/v/${live.vid}`} className="btn btn--primary profile__watch">

@@ -23,12 +23,14 @@ export function AccountButton() {
   return (
     <details className="account">
       <summary className="account__button" aria-label={t('auth.account', { name: user.nickname })}>
-        <span className="account__avatar" aria-hidden="true">
-          {user.face ? (
-            <img src={user.face} alt="" width={32} height={32} />
-          ) : (
-            user.nickname.slice(0, 1).toUpperCase()
-          )}
+        {/* The initial is drawn by CSS: as text it would be part of the button's visible label,
+            which then no longer matches its accessible name ('Account menu for …'). */}
+        <span
+          className="account__avatar"
+          aria-hidden="true"
+          data-initial={user.face ? undefined : user.nickname.slice(0, 1).toUpperCase()}
+        >
+          {user.face && <img src={user.face} alt="" width={32} height={32} />}
         </span>
         <span className="account__name" dir="auto">
           {user.nickname}

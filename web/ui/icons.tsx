@@ -82,3 +82,16 @@ export const BackIcon = () => (
     <path d="M15 5l-7 7 7 7" />
   </svg>
 );
+export const CameraSwitchIcon = () => (
+  <svg
+    {...base}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d="M4 8h3l2-3h6l2 3h3v11H4z" />
+    <path d="M9 13a3 3 0 0 1 5.2-2M15 13a3 3 0 0 1-5.2 2M14 9.5l.3 1.6-1.6.2M10 16.5l-.3-1.6 1.6-.2" />
+  </svg>
+);

@@ -137,6 +137,17 @@ describe('the hot ranking', () => {
     await discovery.refresh();
     expect(vids(await list())).toEqual([staying.vid]);
   });
+
+  it('drops a broadcast that ended on this node at once, cached pages included', async () => {
+    const ending = await host({ viewers: 9 });
+    const staying = await host();
+    await discovery.refresh();
+    expect(vids(await list())).toEqual([ending.vid, staying.vid]);
+    await testDb.db.query("UPDATE lives SET status = 'ended', ended_at = now() WHERE vid = $1", [ending.vid]);
+    await discovery.ended(ending.vid);
+    expect(vids(await list())).toEqual([staying.vid]);
+    expect(await discovery.countries()).toEqual([{ country: 'US', lives: 1 }]);
+  });
 });
 
 describe('the tabs and filters', () => {

@@ -153,6 +153,10 @@ export const discoveryRepo = {
     });
   },
 
+  async drop(db: Queryable, vid: string): Promise<void> {
+    await db.query('DELETE FROM live_rank WHERE vid = $1', [vid]);
+  },
+
   /**
    * A page of a tab: `after` is where the previous page ended. Keys change between refreshes,
    * so a reader that scrolls across one may see a broadcast twice or miss one that moved up:

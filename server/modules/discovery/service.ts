@@ -53,6 +53,17 @@ export class DiscoveryService {
     return done;
   }
 
+  /**
+   * A broadcast ended on this node: it leaves the lists now rather than at the next refresh, so
+   * a viewer who opens explore (or swipes from it) just after is not sent to a live that is over.
+   * Other nodes' pages keep it until their next refresh (at most REFRESH_MS).
+   */
+  async ended(vid: string): Promise<void> {
+    await discoveryRepo.drop(this.db, vid);
+    this.#pages.clear();
+    this.#countries.clear();
+  }
+
   explore(q: ExploreQuery, reader: number | null): Promise<ExplorePage> {
     // Whom a visitor follows: nobody.
     if (q.tab === 'follow' && reader === null) return Promise.resolve({ list: [], next: null });

@@ -39,6 +39,8 @@ export class GiftService {
       log?: (err: unknown) => void;
       /** Told of the senders and hosts whose wallets a batch of gifts touched (GiftBatcher). */
       walletsChanged?: (uids: number[]) => void;
+      /** Told of each gift paid, once it committed (a PK battle's score follows its room's gifts). */
+      gifted?: (vid: string) => void;
     },
   ) {
     this.#batcher = new GiftBatcher(db, { changed: opts.walletsChanged });
@@ -94,6 +96,7 @@ export class GiftService {
     // Paid: from here on nothing may answer as a failure, or the sender would pay again. The
     // answer goes as soon as the batch committed; the room hears of the gift meanwhile (one that
     // does not loses its animation, not anyone's coins).
+    if (!receipt.replay) this.opts.gifted?.(req.vid);
     if (!receipt.replay)
       void this.bus
         .publish(req.vid, {

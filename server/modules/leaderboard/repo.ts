@@ -23,7 +23,11 @@ export interface BoardKey {
 const ROLL_UP_LOCK = 190_024;
 
 /** The role a board ranks (the buckets' `role`). */
-const ROLE: Record<LeaderboardBoard, 'host' | 'gifter'> = { hosts: 'host', gifters: 'gifter' };
+const ROLE: Record<LeaderboardBoard, 'host' | 'gifter' | 'pk'> = {
+  hosts: 'host',
+  gifters: 'gifter',
+  pk: 'pk',
+};
 
 /**
  * Counts the gifts not yet counted and deletes their pending rows, in one statement: a row is
@@ -35,6 +39,7 @@ const ROLE: Record<LeaderboardBoard, 'host' | 'gifter'> = { hosts: 'host', gifte
  */
 const ROLL_UP = `
 WITH moved AS (DELETE FROM leaderboard_pending RETURNING sender, host, coins, diamonds, at),
+won AS (DELETE FROM leaderboard_wins_pending RETURNING uid, at),
 local AS (SELECT m.*, (m.at AT TIME ZONE 'UTC') + $1::int * interval '1 hour' AS t FROM moved m),
 entries AS (
   SELECT p.kind, date_trunc(p.kind, l.t)::date AS start, r.uid, r.role, r.amount, l.at
@@ -42,6 +47,10 @@ entries AS (
   CROSS JOIN (VALUES ('day'), ('week'), ('month')) AS p(kind)
   CROSS JOIN LATERAL (VALUES (l.sender, 'gifter', l.coins), (l.host, 'host', l.diamonds)) AS r(uid, role, amount)
   WHERE r.amount > 0
+  UNION ALL
+  -- PK battles won (migration 030): one a battle.
+  SELECT p.kind, date_trunc(p.kind, (w.at AT TIME ZONE 'UTC') + $1::int * interval '1 hour')::date, w.uid, 'pk', 1, w.at
+  FROM won w CROSS JOIN (VALUES ('day'), ('week'), ('month')) AS p(kind)
 )
 INSERT INTO leaderboard_buckets AS b (kind, start, uid, role, country, amount, reached_at)
 SELECT e.kind, e.start, e.uid, e.role, u.country, sum(e.amount), max(e.at)
@@ -104,9 +113,14 @@ export const leaderboardRepo = {
         `SELECT pg_try_advisory_xact_lock(${ROLL_UP_LOCK}) AS mine`,
       );
       if (!lock?.mine) return false;
-      await tx.query(ROLL_UP, [utcOffset], 'leaderboard_roll_up');
+      await tx.query(ROLL_UP, [utcOffset], 'leaderboard_roll_up_2');
       return true;
     });
+  },
+
+  /** A PK battle won by `uid`, counted by the next roll-up (in the caller's transaction). */
+  async countWin(tx: Queryable, uid: number): Promise<void> {
+    await tx.query('INSERT INTO leaderboard_wins_pending (uid) VALUES ($1)', [uid]);
   },
 
   /** Drops periods of each kind that started before its date (nothing reads them). */

@@ -57,7 +57,7 @@ export interface GiftOutcome {
  * rather than by queries per gift before it: at thousands of gifts a second those cost more than
  * the batch); senders are debited only where their coins suffice; for each gift paid: its ledger transaction, its postings (coins sender →
  * gift_spend, and diamonds gift_mint → host unless the rate gave none), a top-fans row
- * (fan_pending), a leaderboards row (leaderboard_pending); and per account one pending credit (ledger_pending) for what the host and the
+ * (fan_pending), a leaderboards row (leaderboard_pending), a PK battle's row when it scores (pk_pending); and per account one pending credit (ledger_pending) for what the host and the
  * system accounts gain or give, so no gift waits for their rows. A key inserted meanwhile by
  * another node breaks the unique index and fails the whole statement (nothing moved): the caller
  * retries gift by gift.
@@ -133,6 +133,12 @@ fans AS (
 -- after a higher one is never skipped.
 boards AS (
   INSERT INTO leaderboard_pending (sender, host, coins, diamonds) SELECT sender, host, coins, diamonds FROM paid
+),
+-- A gift to a host whose PK battle is in its start phase scores (migration 029): decided here, in
+-- this statement's snapshot, so a gift either scored with its payment or did not.
+battle AS (
+  INSERT INTO pk_pending (battle_id, side, tx_id, sender, coins)
+  SELECT s.battle_id, s.side, p.tx_id, p.sender, p.coins FROM paid p JOIN pk_scoring s ON s.vid = p.vid
 ),
 credits AS (
   INSERT INTO ledger_pending (account_id, user_account, amount)

@@ -15,6 +15,15 @@ export const roomRepo = {
     return rows.length > 0;
   },
 
+  /** The blocks among these people: each host with someone they blocked. */
+  async blocksAmong(db: Queryable, uids: readonly number[]): Promise<{ host: number; uid: number }[]> {
+    return db.query(
+      `SELECT host_uid AS host, blocked_uid AS uid FROM room_blocks
+       WHERE host_uid = ANY($1::bigint[]) AND blocked_uid = ANY($1::bigint[])`,
+      [uids],
+    );
+  },
+
   async block(db: Queryable, host: number, uid: number, vid: string): Promise<void> {
     await db.query(
       'INSERT INTO room_blocks (host_uid, blocked_uid, vid) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',

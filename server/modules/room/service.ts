@@ -62,6 +62,11 @@ export class RoomService {
     return roomRepo.isBlocked(this.db, host, uid);
   }
 
+  /** The blocks among these people (the same rule, asked of a group at once: PK's finder and queue). */
+  async blocksAmong(uids: readonly number[]): Promise<{ host: number; uid: number }[]> {
+    return uids.length < 2 ? [] : roomRepo.blocksAmong(this.db, uids);
+  }
+
   /**
    * 'X followed the host' in the host's live room, when the follow came from it: only while the
    * broadcast is live, not from someone the host blocked, and once per person and broadcast.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
 import { makeLive, makeUsers } from '../server/testing/people';
+import { until } from '../server/testing/wait';
 import { openPage, startE2E, type E2E, serious, screenshot, signInWith } from './fixture';
 
 // Search in real browsers (issue 19 item 3): suggestions as one types in the header, the results
@@ -24,6 +25,16 @@ beforeAll(async () => {
   }
   liveVid = await makeLive(db, uids[25] ?? 0);
   await db.query("UPDATE lives SET title = 'Late night guitar' WHERE vid = $1", [liveVid]);
+  // Search's index reads what is on air every two seconds: the test types once the room is found
+  // (through the API, by a query the test does not type), as the suggestions are asked for once.
+  await until(
+    'the search index to find the live room',
+    async () => {
+      const res = await e2e.app.app.inject({ url: '/api/v1/search?type=lives&q=late%20night%20guitar' });
+      return res.body.includes(liveVid);
+    },
+    { ms: 20_000, everyMs: 500 },
+  );
   // Somebody else searched for "guitar" too, so it trends once the reader does.
   const other = await signedInPerson(e2e.app, kv, 'search-other@example.com');
   await e2e.app.app.inject({

@@ -28,6 +28,7 @@ describe('PrefixIndex', () => {
     // Merges yield every 97 entries, so that changes and searches land in the middle of them.
     const index = new PrefixIndex({ mergeSlice: 97 });
     const texts = new Map<number, string>();
+    const compactions: Promise<void>[] = [];
     for (let round = 0; round < 40; round += 1) {
       for (let i = 0; i < 200; i += 1) {
         const slot = Math.floor(next() * 1500);
@@ -40,7 +41,9 @@ describe('PrefixIndex', () => {
           texts.set(slot, text);
         }
       }
-      // Some rounds are searched while merges are still under way.
+      // Some rounds are searched while merges are still under way, some while a compaction is
+      // (as a sync that finds many renames starts one), with flushes in the middle of it.
+      if (round % 5 === 1) compactions.push(index.compact());
       const merging = index.flush();
       if (round % 3 === 0) await merging;
       else await new Promise((resolve) => setImmediate(resolve));
@@ -53,6 +56,7 @@ describe('PrefixIndex', () => {
         expect([...found.keys()].sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
       }
     }
+    await Promise.all(compactions);
     await index.compact();
     // One run left: entries of old texts are gone.
     expect(index.size).toBe([...texts.values()].reduce((n, t) => n + starts(t).length, 0));

@@ -199,7 +199,14 @@ export class PrefixIndex {
   /** Merges everything into one run (after many changes, to drop stale entries and old texts). */
   async compact(): Promise<void> {
     await this.flush();
-    await this.#mergeRuns(true);
+    // One merge at a time: two would both take the newest runs. A merge a flush started since is
+    // waited for, and flushes during this one wait for it (their runs are merged by it or next).
+    while (this.#merging) await this.#merging;
+    const all = this.#mergeRuns(true).finally(() => {
+      if (this.#merging === all) this.#merging = null;
+    });
+    this.#merging = all;
+    await all;
   }
 
   /** Whether stale entries are many enough to be worth a compaction. */

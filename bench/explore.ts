@@ -105,6 +105,8 @@ export async function seed(
 export async function exploreBench(
   seconds = 10,
   n = { users: 1_000_000, follows: 10_000_000, lives: 10_000 },
+  /** Only the loads whose name holds one of these (all when none). */
+  only: string[] = [],
 ): Promise<{ rows: ExploreRow[]; refreshMs: number[] }> {
   if (!process.env.DATABASE_URL) throw new Error('the explore bench needs DATABASE_URL (real PostgreSQL)');
   const testDb = await createTestDb();
@@ -180,10 +182,11 @@ export async function exploreBench(
       } finally {
         await hello.stop();
       }
+      const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
       for (const [name, path, headers] of loads)
-        rows.push(await measure(name, site.url + path, site.pid, seconds, headers));
+        if (wanted(name)) rows.push(await measure(name, site.url + path, site.pid, seconds, headers));
       for (const [name, setupRequest] of searches)
-        rows.push(await measure(name, site.url, site.pid, seconds, {}, setupRequest));
+        if (wanted(name)) rows.push(await measure(name, site.url, site.pid, seconds, {}, setupRequest));
       return { rows, refreshMs };
     } finally {
       await site.stop();

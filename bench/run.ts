@@ -240,7 +240,7 @@ if (only === 'explore') {
     follows: Number(arg('follows') ?? 10_000_000),
     lives: Number(arg('lives') ?? 10_000),
   };
-  const { rows, refreshMs } = await exploreBench(seconds, n);
+  const { rows, refreshMs } = await exploreBench(seconds, n, arg('loads')?.split(','));
   console.log(
     `\nExplore and search with ${n.lives} broadcasts on air, ${n.users} users, ${n.follows} follows: autocannon, 200 connections, ${seconds} s each`,
   );

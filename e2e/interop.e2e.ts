@@ -99,7 +99,7 @@ describe('standard WHIP and WHEP clients', () => {
     });
     for (let i = 0; i < 50 && media.stats().peerConnections > 0; i++)
       await new Promise((r) => setTimeout(r, 100));
-    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, viewers: 0, peerConnections: 0 });
+    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, pulled: 0, viewers: 0, peerConnections: 0 });
     await publisher.context().close();
     await viewer.context().close();
   });

@@ -127,7 +127,7 @@ describe('going live from the studio and watching', () => {
     await host.page.getByRole('heading', { name: 'Your live has ended' }).waitFor();
     expect(await host.page.locator('.studio__summary').textContent()).toContain('Most viewers at once1');
     await viewer.page.getByRole('heading', { name: 'This live has ended' }).waitFor({ timeout: 15_000 });
-    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, viewers: 0, peerConnections: 0 });
+    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, pulled: 0, viewers: 0, peerConnections: 0 });
     expect(viewer.errors).toEqual([]);
 
     // The broadcast was recorded: its page now plays the replay, which can be sought.

@@ -130,7 +130,7 @@ describe('WHIP publish and WHEP playback', () => {
     const viewer = await page();
     const seen = await play(viewer, vid);
     expect(seen).toEqual({ status: 201, width: 640, codec: 'H264' });
-    expect(media.stats()).toEqual({ rooms: 1, publishers: 1, viewers: 1, peerConnections: 2 });
+    expect(media.stats()).toEqual({ rooms: 1, publishers: 1, pulled: 0, viewers: 1, peerConnections: 2 });
     const info = await e2e.app.app.inject({ url: `/api/v1/live/${vid}` });
     expect(info.json()).toMatchObject({ data: { status: 'live', viewers: 1, title: 'Hello from the test' } });
 
@@ -141,7 +141,7 @@ describe('WHIP publish and WHEP playback', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(del.statusCode).toBe(200);
-    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, viewers: 0, peerConnections: 0 });
+    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, pulled: 0, viewers: 0, peerConnections: 0 });
     expect((await e2e.app.app.inject({ url: `/api/v1/live/${vid}` })).json()).toMatchObject({
       data: { status: 'ended' },
     });

@@ -194,6 +194,26 @@ const schema = z
     /** How the SFU sends to viewers: 'lean' (its own SRTP path) or 'werift' (werift's sender, slower). */
     MEDIA_FORWARD: z.enum(['lean', 'werift']).default('lean'),
     /**
+     * This node's own base URL as other nodes and players reach it (https://media-3.example.com).
+     * Set on every node of a site with several: each announces itself in the media-node registry
+     * (Redis), serves any broadcast by pulling it from its origin node, and sends viewers on to a
+     * node with room when full (WHEP 307). Unset: one node, no registry.
+     */
+    MEDIA_NODE_URL: z.url().optional(),
+    /** Viewer sessions this node takes before sending viewers elsewhere (default 200 per core). */
+    /**
+     * Where pages may send WHEP besides this site (space list of CSP sources, e.g.
+     * https://*.media.example.com): the media nodes a full node sends players to, when they are
+     * on other hosts. Default: every node's MEDIA_NODE_URL is this site's own origin or none.
+     */
+    MEDIA_CONNECT_SRC: z.string().optional(),
+    MEDIA_CAPACITY: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    /**
+     * Signs node-to-node pulls of a broadcast (an edge asking its origin); the same on every node.
+     * Unset: generated on first start and kept in DATA_DIR/secrets.json.
+     */
+    MEDIA_RELAY_SECRET: z.string().min(16).optional(),
+    /**
      * More sensitive-word lists (comma list of files, one word per line) on top of
      * content/moderation/sensitive-words/: refused in titles, masked in chat.
      */
@@ -281,6 +301,8 @@ export interface Config extends RawConfig {
   isDev: boolean;
   /** MEDIA_ALLOW_PRIVATE_CANDIDATES with its default applied. */
   mediaAllowPrivateCandidates: boolean;
+  /** MEDIA_CONNECT_SRC as a list. */
+  mediaConnectSrc: string[];
 }
 
 export type { PublicConfig };
@@ -301,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxyHops,
     isDev: c.APP_ENV === 'development',
     mediaAllowPrivateCandidates: c.MEDIA_ALLOW_PRIVATE_CANDIDATES ?? local,
+    mediaConnectSrc: (c.MEDIA_CONNECT_SRC ?? '').split(/\s+/).filter((s) => /^https?:\/\/[\w.*:-]+$/.test(s)),
   };
 }
 

@@ -20,8 +20,13 @@ export const SECRETS_FILE = 'secrets.json';
  * start and kept in DATA_DIR, never taken from a value written in the source (anyone can read
  * that one and, for the sandbox, sign a paid webhook).
  */
-const GENERATED: { name: 'SANDBOX_PAY_SECRET' | 'APP_SIGN_KEY'; needed: (c: Config) => boolean }[] = [
+const GENERATED: {
+  name: 'SANDBOX_PAY_SECRET' | 'APP_SIGN_KEY' | 'MEDIA_RELAY_SECRET';
+  needed: (c: Config) => boolean;
+}[] = [
   { name: 'SANDBOX_PAY_SECRET', needed: (c) => c.PAYMENT_PROVIDER === 'sandbox' },
+  // Nodes of one machine share it through the file; nodes on several machines are given it.
+  { name: 'MEDIA_RELAY_SECRET', needed: (c) => c.MEDIA_NODE_URL !== undefined },
   // Only for `npm start` on one machine: elsewhere the key is built into apps, so it is chosen and
   // configured on purpose (unset, app requests are refused; server/http/app-clients.ts).
   { name: 'APP_SIGN_KEY', needed: (c) => c.APP_ENV === 'development' },

@@ -8,16 +8,17 @@ import { BOOTSTRAP_SCRIPT_HASH } from '../ssr/document';
  * would need a new page per request). Styles allow inline: React writes style attributes (the
  * image cropper, avatars) and the sandbox checkout and development outbox carry a <style>; a
  * style cannot run code. Images: uploads, the captcha (data:) and photos being cropped (blob:).
- * connect-src 'self' covers fetch, WHIP/WHEP and the same-origin WebSocket.
+ * connect-src 'self' covers fetch, WHIP/WHEP and the same-origin WebSocket; `media` adds the other
+ * media nodes a player may be sent to (MEDIA_CONNECT_SRC, server/modules/live/cluster.ts).
  */
-export function contentSecurityPolicy(): string {
+export function contentSecurityPolicy(media: readonly string[] = []): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${BOOTSTRAP_SCRIPT_HASH}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...media].join(' '),
     "font-src 'self' data:",
     "worker-src 'self' blob:",
     "object-src 'none'",
@@ -63,7 +64,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-frame-options': 'SAMEORIGIN',
-    'content-security-policy': contentSecurityPolicy(),
+    'content-security-policy': contentSecurityPolicy(config.mediaConnectSrc),
     'permissions-policy': PERMISSIONS_POLICY,
   };
   if (wantsHsts(config)) headers['strict-transport-security'] = HSTS;

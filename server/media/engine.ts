@@ -6,8 +6,19 @@
 export interface MediaEngine {
   /** A publisher's offer (WHIP) for a room: one publisher per room at a time. */
   publish(room: string, offer: string): Promise<MediaSession>;
-  /** A viewer's offer (WHEP) for a room that has a publisher. */
-  play(room: string, offer: string): Promise<MediaSession>;
+  /**
+   * A viewer's offer (WHEP) for a room that has a publisher. `relay`: another node pulling the
+   * room to serve its own viewers (not counted among this room's viewers).
+   */
+  play(room: string, offer: string, opts?: { relay?: boolean }): Promise<MediaSession>;
+  /**
+   * Makes a room that is published on another node (its origin) available here: the engine pulls
+   * it once over `link` and serves its own viewers from it (cascading). Resolves once viewers may
+   * play it; concurrent pulls of one room share one link. The room closes itself, and calls
+   * `link.close`, when the link fails or its media stops; a pulled room never reports publisher
+   * states (its broadcast is the origin's).
+   */
+  pull(room: string, link: PullLink): Promise<void>;
   /** Trickled ICE candidates (an SDP fragment, RFC 8840) for a session. */
   addCandidates(sessionId: string, fragment: string): Promise<void>;
   /** Ends one session (a publisher's ends the room's media and its viewers). */
@@ -18,7 +29,9 @@ export interface MediaEngine {
    * A room that has a publisher, with its viewers whose media flows (connected sessions, not
    * those still connecting); null when nobody publishes to it.
    */
-  room(room: string): { viewers: number } | null;
+  room(room: string): { viewers: number; pulled: boolean } | null;
+  /** Rooms with media here, published or pulled. */
+  names(): string[];
   /** Which room a session belongs to, its role, and whether its media flows (ICE and DTLS done). */
   session(sessionId: string): SessionInfo | null;
   /** Told when a room's viewer session connects, loses its connection or ends. */
@@ -29,6 +42,14 @@ export interface MediaEngine {
   onPublisher(listener: (room: string, state: PublisherState) => void): () => void;
   stats(): MediaStats;
   shutdown(): Promise<void>;
+}
+
+/** How an edge reaches a room's origin (server/modules/live/cluster.ts makes one over WHEP). */
+export interface PullLink {
+  /** Sends the edge's offer to the origin; answers the origin's answer. */
+  offer(sdp: string): Promise<string>;
+  /** The pulled room here is over: the origin's session for it may end. */
+  close(): void;
 }
 
 export type PublisherState = 'connected' | 'interrupted' | 'closed';
@@ -58,6 +79,9 @@ export interface Recording {
 export interface MediaStats {
   rooms: number;
   publishers: number;
+  /** Rooms pulled from their origin on another node. */
+  pulled: number;
+  /** Viewer sessions, other nodes' pulls included (each costs what a viewer does). */
   viewers: number;
   /** Peer connections open in the engine (tests check they return to zero). */
   peerConnections: number;

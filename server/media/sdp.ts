@@ -207,3 +207,19 @@ export function viewerChoice(
     );
   };
 }
+
+/**
+ * The codec of each media section an answer accepts (one per section: the engine answers with
+ * one), leaving out sections answered inactive: what an edge receives from its origin.
+ */
+export function answeredCodecs(answer: string): CodecChoice[] {
+  const out: CodecChoice[] = [];
+  for (const section of sections(answer).media) {
+    const kind = section.kind;
+    if (kind !== 'audio' && kind !== 'video') continue;
+    if (section.lines.includes('a=inactive') || section.lines[0]?.split(' ')[1] === '0') continue;
+    const f = formatsOf(section)[0];
+    if (f?.name) out.push({ kind, name: f.name, fmtp: f.fmtp });
+  }
+  return out;
+}

@@ -16,6 +16,7 @@ import type {
   MediaSession,
   MediaStats,
   PublisherState,
+  PullLink,
   Recording,
   SessionInfo,
 } from './engine';
@@ -23,6 +24,7 @@ import { Fanout, type Forwarder } from './fanout';
 import { LeanSender } from './lean-forward';
 import { finishRecording, LiveRecording } from './recording';
 import {
+  answeredCodecs,
   checkOffer,
   inactiveNotRejected,
   publisherChoice,
@@ -51,6 +53,8 @@ interface Viewer {
   id: string;
   pc: RTCPeerConnection;
   unsubscribe: (() => void)[];
+  /** Another node pulling the room (cascading): not one of its viewers. */
+  relay: boolean;
 }
 
 interface Room {
@@ -69,7 +73,23 @@ interface Room {
   /** Connected at the last stall check (a publisher is judged after a whole interval connected). */
   watched: boolean;
   stalled: boolean;
+  /** Pulled from its origin on another node (null: published here). */
+  pulled: PullLink | null;
 }
+
+/**
+ * What an edge offers its origin: every H.264 profile browsers publish in (the origin answers the
+ * publisher's own, see viewerChoice), VP8, Opus.
+ */
+const PULL_VIDEO = ['42e01f', '42001f', '4d001f', '640c1f', '64001f'].map(
+  (profile) =>
+    new RTCRtpCodecParameters({
+      mimeType: 'video/H264',
+      clockRate: 90000,
+      rtcpFeedback: FEEDBACK,
+      parameters: `level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=${profile}`,
+    }),
+);
 
 function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
   if (choice.kind === 'audio')
@@ -123,6 +143,8 @@ export class WeriftEngine implements MediaEngine {
   /** Recordings being rewrapped; shutdown waits for them. */
   readonly #processing = new Set<Promise<void>>();
   readonly #stallCheck: NodeJS.Timeout;
+  /** Pulls under way, by room: viewers arriving together share one. */
+  readonly #pulling = new Map<string, Promise<void>>();
 
   constructor(private readonly config: MediaConfig) {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
@@ -139,6 +161,12 @@ export class WeriftEngine implements MediaEngine {
       const flowing = room.received !== room.checked;
       room.checked = room.received;
       if (!connected || !watched || flowing === !room.stalled) continue;
+      // A pulled room whose origin stopped sending: its broadcast ended or its origin died. Its
+      // viewers' players ask again, and are served from wherever the broadcast is now.
+      if (room.pulled && !flowing) {
+        void this.closeRoom(room.name);
+        continue;
+      }
       room.stalled = !flowing;
       this.#emit(room.name, flowing ? 'connected' : 'interrupted');
     }
@@ -204,7 +232,8 @@ export class WeriftEngine implements MediaEngine {
     const current = this.#rooms.get(roomName);
     if (current) {
       // One publisher at a time; one whose connection dropped may be replaced (its republish).
-      if (['new', 'connecting', 'connected'].includes(current.pc.connectionState))
+      // A room pulled from another node gives way to its publisher arriving here.
+      if (!current.pulled && ['new', 'connecting', 'connected'].includes(current.pc.connectionState))
         throw new AppError('publisher_exists');
       await this.closeRoom(roomName);
       if (this.#rooms.has(roomName)) throw new AppError('publisher_exists');
@@ -226,24 +255,13 @@ export class WeriftEngine implements MediaEngine {
       watched: false,
       stalled: false,
       recording: null,
+      pulled: null,
     };
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
     this.#rooms.set(roomName, room);
     this.#track(id, roomName, 'publisher', pc);
     const off = new Set(inactive.map((s) => s.mid));
-    pc.ontrack = ({ track, transceiver }) => {
-      // A section answered inactive (say, audio in a codec we cannot use) carries nothing.
-      if (off.has(transceiver.mid ?? '')) return;
-      if (track.kind === 'audio' || track.kind === 'video') {
-        room.tracks.set(track.kind, { track, transceiver });
-        // One subscription per track; each packet is kept once and handed to every viewer.
-        const fanout = room.fanout[track.kind];
-        track.onReceiveRtp.subscribe((rtp) => {
-          room.received++;
-          fanout.push(rtp);
-        });
-      }
-    };
+    this.#receive(room, off);
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') this.#emit(roomName, 'connected');
       else if (state === 'disconnected') this.#emit(roomName, 'interrupted');
@@ -263,7 +281,107 @@ export class WeriftEngine implements MediaEngine {
     }
   }
 
-  async play(roomName: string, offer: string): Promise<MediaSession> {
+  /** Takes the tracks that reach the room's receiving connection (but sections in `off`). */
+  #receive(room: Room, off: Set<string>): void {
+    room.pc.ontrack = ({ track, transceiver }) => {
+      // A section answered inactive (say, audio in a codec we cannot use) carries nothing.
+      if (off.has(transceiver.mid ?? '')) return;
+      if (track.kind === 'audio' || track.kind === 'video') {
+        room.tracks.set(track.kind, { track, transceiver });
+        // One subscription per track; each packet is kept once and handed to every viewer.
+        const fanout = room.fanout[track.kind];
+        track.onReceiveRtp.subscribe((rtp) => {
+          room.received++;
+          fanout.push(rtp);
+        });
+      }
+    };
+  }
+
+  pull(roomName: string, link: PullLink): Promise<void> {
+    if (this.#rooms.has(roomName)) return Promise.resolve();
+    let pulling = this.#pulling.get(roomName);
+    if (!pulling) {
+      pulling = this.#pull(roomName, link).finally(() => this.#pulling.delete(roomName));
+      this.#pulling.set(roomName, pulling);
+    }
+    return pulling;
+  }
+
+  /**
+   * Offers the origin to receive its room (as a WHEP player does), and makes the room here once
+   * it answers: its codecs are the origin's. The link between nodes may use private addresses.
+   */
+  async #pull(roomName: string, link: PullLink): Promise<void> {
+    const pc = new RTCPeerConnection({
+      codecs: {
+        audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
+        video: [
+          ...PULL_VIDEO,
+          new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90000, rtcpFeedback: FEEDBACK }),
+        ],
+      },
+      iceServers: this.config.iceServers,
+      ...(this.config.portRange ? { icePortRange: this.config.portRange } : {}),
+      ...(this.config.hostAddresses.length ? { iceAdditionalHostAddresses: this.config.hostAddresses } : {}),
+      iceUseIpv6: false,
+    });
+    pc.addTransceiver('video', { direction: 'recvonly' });
+    pc.addTransceiver('audio', { direction: 'recvonly' });
+    const batched = this.config.forward !== 'werift';
+    const room: Room = {
+      name: roomName,
+      publisherId: randomUUID(),
+      pc,
+      codecs: [],
+      tracks: new Map(),
+      fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
+      viewers: new Map(),
+      lastPli: 0,
+      received: 0,
+      checked: 0,
+      watched: false,
+      stalled: false,
+      recording: null,
+      pulled: link,
+    };
+    // Tracks are announced as the answer is set.
+    this.#receive(room, new Set());
+    try {
+      await pc.setLocalDescription(await pc.createOffer());
+      await gathered(pc);
+      const answer = await link.offer(pc.localDescription?.sdp ?? '');
+      // The origin answered with the one codec of each kind it sends.
+      room.codecs = answeredCodecs(answer);
+      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    } catch (err) {
+      link.close();
+      await pc.close().catch(() => undefined);
+      throw err instanceof AppError ? err : new AppError('no_publisher');
+    }
+    this.#rooms.set(roomName, room);
+    const timer = setTimeout(() => {
+      if (pc.connectionState !== 'connected') void this.#closePulled(room);
+    }, this.config.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+    timer.unref();
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') {
+        clearTimeout(timer);
+        // Viewers that joined while the link was connecting get a picture at once.
+        this.#requestKeyframe(room, true);
+      } else if (state === 'failed' || state === 'closed') {
+        clearTimeout(timer);
+        void this.#closePulled(room);
+      }
+    });
+  }
+
+  /** A pulled room ends here (only the room this link made: another may have replaced it). */
+  async #closePulled(room: Room): Promise<void> {
+    if (this.#rooms.get(room.name) === room) await this.closeRoom(room.name);
+  }
+
+  async play(roomName: string, offer: string, opts: { relay?: boolean } = {}): Promise<MediaSession> {
     const room = this.#rooms.get(roomName);
     if (!room) {
       checkOffer(offer);
@@ -275,7 +393,7 @@ export class WeriftEngine implements MediaEngine {
     if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
     const pc = this.#peer(chosen, inactive);
     const id = randomUUID();
-    const viewer: Viewer = { id, pc, unsubscribe: [] };
+    const viewer: Viewer = { id, pc, unsubscribe: [], relay: opts.relay === true };
     room.viewers.set(id, viewer);
     this.#track(id, roomName, 'viewer', pc);
     pc.connectionStateChange.subscribe((state) => {
@@ -410,15 +528,21 @@ export class WeriftEngine implements MediaEngine {
     await this.#finishRecording(room);
     await room.pc.close().catch(() => undefined);
     this.#viewersChanged(roomName);
-    this.#emit(roomName, 'closed');
+    // A pulled room's broadcast is its origin's: only the origin's session for it ends.
+    if (room.pulled) room.pulled.close();
+    else this.#emit(roomName, 'closed');
   }
 
-  room(name: string): { viewers: number } | null {
+  room(name: string): { viewers: number; pulled: boolean } | null {
     const room = this.#rooms.get(name);
     if (!room) return null;
     let viewers = 0;
-    for (const v of room.viewers.values()) if (v.pc.connectionState === 'connected') viewers++;
-    return { viewers };
+    for (const v of room.viewers.values()) if (!v.relay && v.pc.connectionState === 'connected') viewers++;
+    return { viewers, pulled: room.pulled !== null };
+  }
+
+  names(): string[] {
+    return [...this.#rooms.keys()];
   }
 
   session(sessionId: string): SessionInfo | null {
@@ -438,10 +562,15 @@ export class WeriftEngine implements MediaEngine {
 
   stats(): MediaStats {
     let viewers = 0;
-    for (const room of this.#rooms.values()) viewers += room.viewers.size;
+    let pulled = 0;
+    for (const room of this.#rooms.values()) {
+      viewers += room.viewers.size;
+      if (room.pulled) pulled += 1;
+    }
     return {
       rooms: this.#rooms.size,
-      publishers: this.#rooms.size,
+      publishers: this.#rooms.size - pulled,
+      pulled,
       viewers,
       peerConnections: this.#rooms.size + viewers,
     };

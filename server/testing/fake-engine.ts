@@ -52,9 +52,18 @@ export class FakeEngine implements MediaEngine {
     this.publisher(room, 'closed');
   }
 
-  room(room: string): { viewers: number } | null {
+  room(room: string): { viewers: number; pulled: boolean } | null {
     const r = this.#rooms.get(room);
-    return r ? { viewers: r.viewers.size } : null;
+    return r ? { viewers: r.viewers.size, pulled: false } : null;
+  }
+
+  names(): string[] {
+    return [...this.#rooms.keys()];
+  }
+
+  /** No other node's media reaches a fake engine. */
+  async pull(): Promise<void> {
+    throw new AppError('no_publisher');
   }
 
   /** Sessions here have no connection to make: their media counts as flowing at once. */
@@ -90,7 +99,7 @@ export class FakeEngine implements MediaEngine {
   stats(): MediaStats {
     let viewers = 0;
     for (const r of this.#rooms.values()) viewers += r.viewers.size;
-    return { rooms: this.#rooms.size, publishers: this.#rooms.size, viewers, peerConnections: 0 };
+    return { rooms: this.#rooms.size, publishers: this.#rooms.size, pulled: 0, viewers, peerConnections: 0 };
   }
 
   async shutdown(): Promise<void> {

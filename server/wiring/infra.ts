@@ -9,6 +9,7 @@ import { createSms, type SmsSender } from '../infra/sms';
 import type { MediaEngine } from '../media/engine';
 import { WeriftEngine } from '../media/werift-engine';
 import { FingerprintRiskProvider, type RiskProvider } from '../modules/auth';
+import { MemoryNodeRegistry, RedisNodeRegistry, type NodeRegistry } from '../modules/live';
 import { SensitiveWords } from '../modules/moderation';
 import type { PaymentProvider } from '../modules/payments';
 import type { Assets } from '../ssr/assets';
@@ -23,6 +24,8 @@ export interface AppDeps {
   /** The payment provider (default: from PAYMENT_PROVIDER). */
   payments?: PaymentProvider;
   media?: MediaEngine;
+  /** The media-node registry (default: Redis with REDIS_URL, else this process). */
+  mediaNodes?: NodeRegistry;
   risk?: RiskProvider;
   files?: FileStore;
   /** Overrides for tests. */
@@ -38,6 +41,7 @@ export interface Infra {
   risk: RiskProvider;
   files: FileStore;
   media: MediaEngine;
+  mediaNodes: NodeRegistry;
   sensitive: SensitiveWords;
   recordingsDir: string;
   /** Closes what this node opened (what the caller passed in is the caller's to close). */
@@ -58,6 +62,11 @@ export function openInfra(deps: AppDeps): Infra {
       limitScale: config.RATE_LIMIT_SCALE,
     });
   const media = deps.media ?? mediaEngine(config);
+  const mediaNodes =
+    deps.mediaNodes ??
+    (config.REDIS_URL
+      ? new RedisNodeRegistry(config.REDIS_URL, `${config.REDIS_PREFIX}media:nodes`)
+      : new MemoryNodeRegistry());
   const recordingsDir = join(config.DATA_DIR, 'recordings');
   mkdirSync(recordingsDir, { recursive: true });
   const sensitive = SensitiveWords.load(config.SENSITIVE_WORDS_FILE);
@@ -68,10 +77,12 @@ export function openInfra(deps: AppDeps): Infra {
     risk,
     files,
     media,
+    mediaNodes,
     sensitive,
     recordingsDir,
     async close() {
       if (!deps.media) await media.shutdown();
+      if (!deps.mediaNodes) await mediaNodes.close();
       if (!deps.kv) await kv.close();
       if (!deps.mailer) mailer.close();
     },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { moneyRules, type Config } from '../config';
 import type { Metrics } from '../http/metrics';
@@ -21,7 +21,14 @@ import { DiscoveryService, SearchService, WatchHistory } from '../modules/discov
 import { PkService } from '../modules/pk';
 import type { EndReason } from '../../common/api/live';
 import { Ledger, WalletView } from '../modules/ledger';
-import { LiveService, DEFAULT_VIEWER_LIMITS, LiveDirectory } from '../modules/live';
+import {
+  LiveService,
+  DEFAULT_VIEWER_LIMITS,
+  LiveDirectory,
+  MediaCluster,
+  VIEWERS_PER_CORE,
+  nodeName,
+} from '../modules/live';
 import { NewsService } from '../modules/news';
 import { loadVapidKeys, NotificationService, vapidSubject } from '../modules/notifications';
 import { type PaymentProvider, SandboxProvider, PaymentService, StripeProvider } from '../modules/payments';
@@ -285,7 +292,23 @@ function liveService(
   const { onLive, onEnded } = on;
   const { config, db } = deps;
   const { bus } = rt;
+  // The lease's holder and the registry's entry are one name: an edge finds the origin by it.
+  const node = nodeName();
+  const cluster = config.MEDIA_NODE_URL
+    ? new MediaCluster(
+        infra.mediaNodes,
+        {
+          node,
+          url: config.MEDIA_NODE_URL.replace(/\/$/, ''),
+          capacity: config.MEDIA_CAPACITY ?? availableParallelism() * VIEWERS_PER_CORE,
+          secret: requireSecret(config.MEDIA_RELAY_SECRET, 'MEDIA_RELAY_SECRET'),
+        },
+        () => ({ load: infra.media.stats().viewers, rooms: infra.media.names() }),
+        (err) => app.log.error({ err }, 'media-node registry failed'),
+      )
+    : undefined;
   return new LiveService(db, infra.media, infra.files, {
+    ...(cluster ? { cluster } : {}),
     isBlocked,
     sensitive: infra.sensitive,
     viewing: rt.viewing,
@@ -309,7 +332,7 @@ function liveService(
       return () => sub.close();
     },
     log: (err) => app.log.error({ err }, 'live state update failed'),
-    lease: { ms: config.LIVE_LEASE_MS },
+    lease: { ms: config.LIVE_LEASE_MS, node },
     onLive,
     obsWhitelist:
       config.OBS_WHITELIST === 'all'

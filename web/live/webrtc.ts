@@ -42,7 +42,10 @@ async function exchange(
     throw new MediaHttpError(res.status, body?.error ?? null, body?.message ?? '');
   }
   const answer = await res.text();
-  const location = new URL(res.headers.get('location') ?? url, window.location.href).pathname;
+  // The session's URL, on the node that answered (a full node may send the offer to another).
+  const answered = res.url || new URL(url, window.location.href).href;
+  const at = new URL(res.headers.get('location') ?? url, answered);
+  const location = at.origin === window.location.origin ? at.pathname : at.href;
   await pc.setRemoteDescription({ type: 'answer', sdp: answer });
   return { answer, location };
 }

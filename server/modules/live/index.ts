@@ -8,3 +8,12 @@ export { liveRoutes } from './routes';
 export type { LiveInfo } from '../../../common/api/live';
 export { LiveService, type HostState } from './service';
 export { DEFAULT_VIEWER_LIMITS } from './viewers';
+export {
+  MediaCluster,
+  MemoryNodeRegistry,
+  RedisNodeRegistry,
+  VIEWERS_PER_CORE,
+  type MediaNode,
+  type NodeRegistry,
+} from './cluster';
+export { nodeName } from './lease';

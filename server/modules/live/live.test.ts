@@ -123,7 +123,7 @@ describe('WHIP and WHEP refuse bad input with clear codes', () => {
     });
     // A viewer offering to send is answered (the stream only flows one way).
     expect(viewer.statusCode).toBe(201);
-    expect(media.stats()).toEqual({ rooms: 1, publishers: 1, viewers: 1, peerConnections: 2 });
+    expect(media.stats()).toEqual({ rooms: 1, publishers: 1, pulled: 0, viewers: 1, peerConnections: 2 });
 
     const location = String(first.headers.location);
     expect((await t.app.inject({ method: 'DELETE', url: location })).statusCode).toBe(401);
@@ -131,7 +131,7 @@ describe('WHIP and WHEP refuse bad input with clear codes', () => {
       (await t.app.inject({ method: 'DELETE', url: location, headers: { authorization: `Bearer ${token}` } }))
         .statusCode,
     ).toBe(200);
-    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, viewers: 0, peerConnections: 0 });
+    expect(media.stats()).toEqual({ rooms: 0, publishers: 0, pulled: 0, viewers: 0, peerConnections: 0 });
     // The token ends with the broadcast.
     expect((await whip(vid, await offer(), token)).json()).toMatchObject({ error: 'stream_key_invalid' });
   });

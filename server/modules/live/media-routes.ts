@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../common/errors';
 import { MAX_SDP_BYTES } from '../../media/sdp';
+import { RELAY_HEADER } from './cluster';
 import type { LiveService } from './service';
 
 const SDP = 'application/sdp';
@@ -20,6 +21,23 @@ function sdpBody(req: FastifyRequest): string {
   if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP || typeof req.body !== 'string')
     throw new AppError('bad_sdp');
   return req.body;
+}
+
+/** Another node takes this request (WHIP and WHEP allow 307: the client sends it there again). */
+function redirect(reply: FastifyReply, req: FastifyRequest, base: string) {
+  return reply
+    .code(307)
+    .header('location', new URL(req.url, base).href)
+    .header('cache-control', 'no-store')
+    .send();
+}
+
+/**
+ * Players may be sent to another media node (its own origin): WHEP answers any origin (a
+ * broadcast is public, and a session is made without cookies there), and shows the Location.
+ */
+function playerCors(reply: FastifyReply) {
+  return reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'location');
 }
 
 function answer(reply: FastifyReply, location: string, sdp: string) {
@@ -48,20 +66,31 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   // RFC 9725 §4.2: OPTIONS tells clients which methods exist (PATCH: trickle ICE is supported).
   const methods = 'OPTIONS, POST, PATCH, DELETE';
-  for (const url of ['/api/v1/whip', '/api/v1/whip/:vid', '/api/v1/whep/:vid']) {
-    app.options(url, hide, async (_req, reply) =>
-      reply.code(204).header('allow', methods).header('access-control-allow-methods', methods).send(),
-    );
+  for (const url of [
+    '/api/v1/whip',
+    '/api/v1/whip/:vid',
+    '/api/v1/whep/:vid',
+    '/api/v1/whep/:vid/:session',
+  ]) {
+    app.options(url, hide, async (req, reply) => {
+      if (url.startsWith('/api/v1/whep'))
+        playerCors(reply).header('access-control-allow-headers', 'content-type, x-device-id, x-csrf-token');
+      return reply.code(204).header('allow', methods).header('access-control-allow-methods', methods).send();
+    });
   }
 
   // OBS and other standard clients: one URL, the stream key as the bearer token.
   app.post('/api/v1/whip', hide, async (req, reply) => {
+    const elsewhere = await live.publishElsewhere();
+    if (elsewhere) return redirect(reply, req, elsewhere);
     const { vid, session } = await live.publishWithKey(bearer(req), sdpBody(req));
     return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
   });
 
   app.post('/api/v1/whip/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
+    const elsewhere = await live.publishElsewhere();
+    if (elsewhere) return redirect(reply, req, elsewhere);
     const session = await live.publish(vid, bearer(req), sdpBody(req));
     return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
   });
@@ -83,18 +112,29 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   app.post('/api/v1/whep/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
-    const session = await live.play(vid, sdpBody(req), {
+    playerCors(reply);
+    // Another media node pulling the broadcast for its own viewers (cluster.ts).
+    const relay = req.headers[RELAY_HEADER];
+    if (typeof relay === 'string') {
+      if (!live.relayAllowed(vid, relay)) throw new AppError('not_allowed');
+      const session = await live.relay(vid, sdpBody(req));
+      return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
+    }
+    const played = await live.play(vid, sdpBody(req), {
       uid: req.auth?.uid ?? null,
       deviceId: deviceId(req),
       ip: req.ip,
       // ?preview=1: explore's muted preview of a card (never counted as a viewer).
       preview: (req.query as Record<string, unknown> | undefined)?.preview === '1',
     });
+    if ('redirect' in played) return redirect(reply, req, played.redirect);
+    const { session } = played;
     return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
   });
 
   app.patch('/api/v1/whep/:vid/:session', hide, async (req, reply) => {
     const { vid, session = '' } = params(req);
+    playerCors(reply);
     if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
       throw new AppError('bad_sdp');
     await live.trickle(vid, session, req.body, 'viewer');
@@ -103,6 +143,7 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   app.delete('/api/v1/whep/:vid/:session', hide, async (req, reply) => {
     const { vid, session = '' } = params(req);
+    playerCors(reply);
     await live.stopPlaying(vid, session);
     return reply.code(200).send();
   });

@@ -94,6 +94,15 @@ export const liveRepo = {
   },
 
   /** The broadcaster's active broadcast; `leased`: its lease has not lapsed (someone holds it). */
+  /** The node holding an active broadcast's media (its origin), if any holds it now. */
+  async leaseHolder(db: Queryable, vid: string): Promise<string | null> {
+    const [row] = await db.query<{ lease_node: string | null }>(
+      `SELECT lease_node FROM lives WHERE vid = $1 AND status IN ('created', 'live') AND lease_until > now()`,
+      [vid],
+    );
+    return row?.lease_node ?? null;
+  },
+
   async active(db: Queryable, uid: number): Promise<(LiveRow & { leased: boolean }) | null> {
     const [row] = await db.query<LiveRow & { leased: boolean }>(
       `SELECT ${COLUMNS}, l.lease_until > now() AS leased FROM lives l

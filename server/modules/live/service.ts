@@ -7,7 +7,8 @@ import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
-import type { MediaEngine } from '../../media/engine';
+import type { MediaEngine, MediaSession } from '../../media/engine';
+import { validRelayToken, type MediaCluster } from './cluster';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
 import type { SensitiveWords } from '../moderation';
@@ -98,6 +99,11 @@ export class LiveService {
        * notified from it (wired in server/wiring/services.ts; this module knows nothing of them).
        */
       onLive?: (live: { vid: string; uid: number; title: string }) => void;
+      /**
+       * This node among the site's media nodes (cluster.ts): viewers of a broadcast whose media is
+       * on another node are served here from a pull, or sent to a node with room. Unset: one node.
+       */
+      cluster?: MediaCluster;
     },
   ) {
     this.#viewing = opts.viewing ?? new MemoryPresence();
@@ -224,6 +230,8 @@ export class LiveService {
   /** Renews this node's leases and sweeps lapsed ones from now on (after a first sweep). */
   async startLeases(): Promise<void> {
     await this.#leases.start();
+    // Announced once it serves: other nodes then pull from it and send viewers to it.
+    await this.opts.cluster?.start();
   }
 
   /**
@@ -328,8 +336,9 @@ export class LiveService {
     if (uid === null) throw new AppError('stream_key_invalid');
     if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
     let live: LiveRow | null = await liveRepo.active(this.db, uid);
-    if (live && (live.source !== 'obs' || this.media.room(live.vid))) {
-      if (this.media.room(live.vid)) throw new AppError('publisher_exists');
+    const published = (vid: string) => this.media.room(vid)?.pulled === false;
+    if (live && (live.source !== 'obs' || published(live.vid))) {
+      if (published(live.vid)) throw new AppError('publisher_exists');
       // OBS cannot be asked: publishing from it takes over the studio's broadcast (told so).
       await this.#finish(live.vid, 'taken_over');
       live = null;
@@ -396,11 +405,17 @@ export class LiveService {
    * A viewer (WHEP) of a live broadcast. Signed in, the host may have blocked them. Limited per
    * address and broadcast, and counted only once the media flows (viewers.ts).
    */
-  async play(vid: string, offer: string, who: Watcher) {
+  async play(
+    vid: string,
+    offer: string,
+    who: Watcher,
+  ): Promise<{ session: MediaSession } | { redirect: string }> {
     const live = await existingLive(this.db, vid);
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
     const uid = who.uid;
     if (uid && (await this.opts.isBlocked(live.uid, uid))) throw new AppError('blocked_permanently');
+    const elsewhere = await this.#servedFrom(vid);
+    if (elsewhere) return { redirect: elsewhere };
     const { ticket, replaces } = await this.#book.admit(vid, who);
     let session;
     try {
@@ -419,7 +434,49 @@ export class LiveService {
           void this.dropViewer(vid, blocked).catch((err: unknown) => this.opts.log?.(err));
         }),
       );
-    return session;
+    return { session };
+  }
+
+  /**
+   * Where a viewer of the broadcast is served: null for here (its media is here, or pulled from
+   * its origin now), or the base URL of another node when this one is full and another has room.
+   * A broadcast whose origin is not announcing (it died) is not pulled: the engine says so.
+   */
+  async #servedFrom(vid: string): Promise<string | null> {
+    const cluster = this.opts.cluster;
+    if (!cluster) return null;
+    if (cluster.full()) {
+      const other = await cluster.elsewhere(vid);
+      if (other) return other;
+    }
+    if (this.media.room(vid)) return null;
+    const origin = await liveRepo.leaseHolder(this.db, vid);
+    if (!origin || origin === this.#leases.node) return null;
+    const url = await cluster.urlOf(origin);
+    if (url) await this.media.pull(vid, cluster.link(url, vid));
+    return null;
+  }
+
+  /**
+   * Another node pulls the broadcast to serve its own viewers (cascading, cluster.ts): a session
+   * like a viewer's that counts for nobody and is not limited as viewers are.
+   */
+  async relay(vid: string, offer: string): Promise<MediaSession> {
+    const live = await existingLive(this.db, vid);
+    if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
+    return this.media.play(vid, offer, { relay: true });
+  }
+
+  /** Whether a node-to-node pull's credential is good (only with a cluster). */
+  relayAllowed(vid: string, token: string): boolean {
+    const cluster = this.opts.cluster;
+    return cluster !== undefined && validRelayToken(cluster.me.secret, vid, token);
+  }
+
+  /** A node with room for a new broadcast's publisher when this one is full; null for here. */
+  async publishElsewhere(): Promise<string | null> {
+    const cluster = this.opts.cluster;
+    return cluster?.full() ? cluster.elsewhere('') : null;
   }
 
   /** The broadcast's media here is over: its blocks are no longer watched. */
@@ -487,7 +544,8 @@ export class LiveService {
    * another node (then as that node last reported it).
    */
   async #viewers(vid: string): Promise<number> {
-    if (this.media.room(vid)) return this.#book.count(vid);
+    // With several media nodes, a broadcast's viewers may be on any of them.
+    if (!this.opts.cluster && this.media.room(vid)) return this.#book.count(vid);
     return this.#viewing.count(vid).catch(() => 0);
   }
 
@@ -510,6 +568,7 @@ export class LiveService {
    */
   async shutdown(): Promise<void> {
     this.#closing = true;
+    await this.opts.cluster?.stop();
     this.#counts.close();
     for (const t of this.#graceTimers.values()) clearTimeout(t);
     this.#graceTimers.clear();

@@ -1,0 +1,193 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../e2e/fixture';
+import { MemoryKv } from '../../infra/kv';
+import { WeriftEngine } from '../../media/werift-engine';
+import { addNode, createTestApp, type TestApp } from '../../testing/app';
+import { signedInPerson } from '../../testing/auth';
+import { pumpH264, testPeer, type TestPeer } from '../../testing/media';
+import { until } from '../../testing/wait';
+import { MemoryNodeRegistry, RedisNodeRegistry, relayToken, RELAY_HEADER, validRelayToken } from './cluster';
+
+// Media beyond one node (issue 22 items 1 and 2), with real WebRTC on 127.0.0.1: a broadcast
+// published to node A is watched through node B, which pulls it once from A over WHEP (the
+// relay credential) and serves its own viewers; a full node C sends viewers on with a 307; the
+// edge's pulled room ends when the origin's broadcast does.
+const kv = new MemoryKv();
+const registry = new MemoryNodeRegistry();
+const engine = () =>
+  new WeriftEngine({
+    iceServers: [],
+    portRange: undefined,
+    hostAddresses: ['127.0.0.1'],
+    connectTimeoutMs: 5000,
+  });
+const media = { a: engine(), b: engine(), c: engine() };
+let t: TestApp;
+let b: FastifyInstance;
+let c: FastifyInstance;
+const url = { a: '', b: '', c: '' };
+const peers: TestPeer[] = [];
+const pumps: { stop(): void }[] = [];
+
+beforeAll(async () => {
+  const [pa, pb, pc] = [await freePort(), await freePort(), await freePort()];
+  url.a = `http://127.0.0.1:${pa}`;
+  url.b = `http://127.0.0.1:${pb}`;
+  url.c = `http://127.0.0.1:${pc}`;
+  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a });
+  await t.app.listen({ host: '127.0.0.1', port: pa });
+  b = await addNode(t, {
+    kv,
+    media: media.b,
+    mediaNodes: registry,
+    config: { ...t.config, MEDIA_NODE_URL: url.b },
+  });
+  await b.listen({ host: '127.0.0.1', port: pb });
+  // C takes no viewers of its own: it sends every one elsewhere.
+  c = await addNode(t, {
+    kv,
+    media: media.c,
+    mediaNodes: registry,
+    config: { ...t.config, MEDIA_NODE_URL: url.c, MEDIA_CAPACITY: 0 },
+  });
+  await c.listen({ host: '127.0.0.1', port: pc });
+}, 60_000);
+
+afterAll(async () => {
+  for (const p of pumps) p.stop();
+  for (const p of peers) await p.close();
+  await c.close();
+  await b.close();
+  await t.close();
+  for (const m of Object.values(media)) await m.shutdown();
+  await kv.close();
+});
+
+function peer(...args: Parameters<typeof testPeer>): TestPeer {
+  const p = testPeer(...args);
+  peers.push(p);
+  return p;
+}
+
+async function broadcast(): Promise<{ vid: string; headers: Record<string, string> }> {
+  const { headers } = await signedInPerson(t, kv, 'cascade-host@example.com');
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/live',
+    headers,
+    payload: { title: 'Cascade' },
+  });
+  const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+  const pub = peer(['video'], 'sendonly');
+  const whip = await fetch(`${url.a}/api/v1/whip/${vid}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
+    body: await pub.offer(),
+  });
+  expect(whip.status).toBe(201);
+  await pub.answer(await whip.text());
+  await pub.connected();
+  const video = pub.transceivers[0];
+  if (video) pumps.push(pumpH264(video));
+  return { vid, headers };
+}
+
+/** A viewer through `base`, following redirects as WHEP clients do; answers where it played. */
+async function watch(base: string, vid: string): Promise<{ at: string; packets: () => number }> {
+  const v = peer(['video', 'audio'], 'recvonly');
+  const res = await fetch(`${base}/api/v1/whep/${vid}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp' },
+    body: await v.offer(),
+  });
+  expect(res.status).toBe(201);
+  await v.answer(await res.text());
+  await v.connected();
+  let packets = 0;
+  v.transceivers[0]?.receiver.track.onReceiveRtp.subscribe(() => packets++);
+  await until('video at the viewer', () => packets > 0, { ms: 15_000 });
+  return { at: new URL(res.url).origin, packets: () => packets };
+}
+
+const viewers = async (node: FastifyInstance, vid: string) =>
+  (await node.inject({ url: `/api/v1/live/${vid}` })).json<{ data: { viewers: number } }>().data.viewers;
+
+describe('media on several nodes', () => {
+  let vid = '';
+  let headers: Record<string, string> = {};
+
+  it('serves a broadcast published to A from B, which pulls it from A once', async () => {
+    ({ vid, headers } = await broadcast());
+    const first = await watch(url.b, vid);
+    expect(first.at).toBe(url.b);
+    await watch(url.b, vid);
+    // B has the room as a pull; A has it published, with B's one pull as its only session.
+    expect(media.b.room(vid)).toMatchObject({ pulled: true, viewers: 2 });
+    expect(media.a.room(vid)).toMatchObject({ pulled: false, viewers: 0 });
+    expect(media.a.stats()).toMatchObject({ publishers: 1, pulled: 0, viewers: 1 });
+    // Every node counts the viewers of every node.
+    await until('two viewers counted on A', async () => (await viewers(t.app, vid)) === 2);
+    await until('two viewers counted on B', async () => (await viewers(b, vid)) === 2);
+  }, 90_000);
+
+  it('sends a viewer of a full node to a node that has the broadcast (307)', async () => {
+    const res = await fetch(`${url.c}/api/v1/whep/${vid}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: 'v=0\r\n',
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(307);
+    expect([`${url.a}/api/v1/whep/${vid}`, `${url.b}/api/v1/whep/${vid}`]).toContain(
+      res.headers.get('location'),
+    );
+    // A player follows it and plays there; C holds no media.
+    const played = await watch(url.c, vid);
+    expect([url.a, url.b]).toContain(played.at);
+    expect(media.c.names()).toEqual([]);
+  }, 60_000);
+
+  it('refuses a pull without the nodes’ credential', async () => {
+    const v = peer(['video'], 'recvonly');
+    const res = await fetch(`${url.a}/api/v1/whep/${vid}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/sdp',
+        [RELAY_HEADER]: relayToken('not the secret at all', vid),
+      },
+      body: await v.offer(),
+    });
+    expect(res.status).toBe(403);
+    expect(validRelayToken('s'.repeat(32), vid, relayToken('s'.repeat(32), vid))).toBe(true);
+    expect(validRelayToken('s'.repeat(32), 'other', relayToken('s'.repeat(32), vid))).toBe(false);
+    expect(validRelayToken('s'.repeat(32), vid, relayToken('s'.repeat(32), vid, Date.now() - 120_000))).toBe(
+      false,
+    );
+  });
+
+  it('ends the pulled room on the edge when the broadcast ends at its origin', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/live/${vid}/end`, headers });
+    expect(res.statusCode).toBe(200);
+    await until('B lets the broadcast go', () => media.b.room(vid) === null, { ms: 15_000 });
+    expect(media.b.stats().peerConnections).toBe(0);
+  }, 30_000);
+});
+
+describe.runIf(process.env.REDIS_URL)('the registry in Redis', () => {
+  it('lists the nodes that announced themselves, and forgets one that leaves', async () => {
+    const key = `beamly-test-${Date.now()}:media:nodes`;
+    const redis = new RedisNodeRegistry(process.env.REDIS_URL ?? '', key);
+    try {
+      const at = Date.now();
+      await redis.put({ node: 'n1', url: 'http://n1', capacity: 10, load: 2, rooms: ['v1'], at });
+      await redis.put({ node: 'n2', url: 'http://n2', capacity: 10, load: 0, rooms: [], at: at - 60_000 });
+      // A node silent for long is dropped from the hash by whoever reads it.
+      expect((await redis.all()).map((n) => n.node)).toEqual(['n1']);
+      await redis.remove('n1');
+      expect(await redis.all()).toEqual([]);
+    } finally {
+      await redis.close();
+    }
+  });
+});

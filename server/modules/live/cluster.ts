@@ -1,0 +1,239 @@
+// Media beyond one node (issue 22 items 1 and 2): a registry of media nodes in Redis, where each
+// node announces its URL, capacity and load every second; WHEP on any node either serves the
+// viewer there, pulling the broadcast once from its origin node (the node that holds its lease,
+// see lease.ts) over an authenticated WHEP link, or sends the viewer to a node with room (307).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { AppError } from '../../../common/errors';
+import type { PullLink } from '../../media/engine';
+
+/** A node's entry: gone from every reader's view once it is this old (a node that died). */
+export const NODE_TTL_MS = 3000;
+/** How often a node announces itself. */
+const ANNOUNCE_MS = 1000;
+/** How long a node trusts its last read of the registry (a WHEP burst reads it once). */
+const READ_MS = 500;
+/** A node-to-node pull's credential is good for this long (it is used at once). */
+const RELAY_TOKEN_MS = 60_000;
+/** A node's default capacity per core (what docs/werift-notes.md measured one core forwards to). */
+export const VIEWERS_PER_CORE = 200;
+/** The header an edge's WHEP request to the origin carries its credential in. */
+export const RELAY_HEADER = 'x-media-relay';
+
+export interface MediaNode {
+  node: string;
+  /** Base URL that players and other nodes reach this node at. */
+  url: string;
+  /** Viewer sessions it takes. */
+  capacity: number;
+  /** Viewer sessions it has (other nodes' pulls included). */
+  load: number;
+  /** Broadcasts whose media it has, published there or pulled. */
+  rooms: string[];
+  /** When it said so (its clock, milliseconds). */
+  at: number;
+}
+
+export interface NodeRegistry {
+  put(node: MediaNode): Promise<void>;
+  all(): Promise<MediaNode[]>;
+  remove(node: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Nodes in one process (tests, or nodes sharing one process): the registry without Redis. */
+export class MemoryNodeRegistry implements NodeRegistry {
+  readonly #nodes = new Map<string, MediaNode>();
+
+  async put(node: MediaNode): Promise<void> {
+    this.#nodes.set(node.node, node);
+  }
+
+  async all(): Promise<MediaNode[]> {
+    return [...this.#nodes.values()];
+  }
+
+  async remove(node: string): Promise<void> {
+    this.#nodes.delete(node);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** One Redis hash, a field per node; entries older than NODE_TTL_MS are dropped by readers. */
+export class RedisNodeRegistry implements NodeRegistry {
+  readonly #redis: Redis;
+
+  constructor(
+    url: string,
+    private readonly key: string,
+  ) {
+    this.#redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  }
+
+  async put(node: MediaNode): Promise<void> {
+    await this.#redis.hset(this.key, node.node, JSON.stringify(node));
+  }
+
+  async all(): Promise<MediaNode[]> {
+    const out: MediaNode[] = [];
+    const stale: string[] = [];
+    const now = Date.now();
+    for (const [name, json] of Object.entries(await this.#redis.hgetall(this.key))) {
+      const node = JSON.parse(json) as MediaNode;
+      if (node.at < now - 10 * NODE_TTL_MS) stale.push(name);
+      else out.push(node);
+    }
+    // Long dead nodes leave the hash (recent ones are only skipped: clocks differ a little).
+    if (stale.length) await this.#redis.hdel(this.key, ...stale);
+    return out;
+  }
+
+  async remove(node: string): Promise<void> {
+    await this.#redis.hdel(this.key, node);
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.quit().catch(() => undefined);
+  }
+}
+
+/** A credential for pulling `vid` from its origin: an expiry and its HMAC under the shared secret. */
+export function relayToken(secret: string, vid: string, now = Date.now()): string {
+  const until = now + RELAY_TOKEN_MS;
+  return `${until}.${sign(secret, vid, until)}`;
+}
+
+export function validRelayToken(secret: string, vid: string, token: string, now = Date.now()): boolean {
+  const [until = '', mac = ''] = token.split('.');
+  const expiry = Number(until);
+  if (!Number.isSafeInteger(expiry) || expiry < now) return false;
+  const want = Buffer.from(sign(secret, vid, expiry));
+  const got = Buffer.from(mac);
+  return want.length === got.length && timingSafeEqual(want, got);
+}
+
+function sign(secret: string, vid: string, until: number): string {
+  return createHmac('sha256', secret).update(`relay:${vid}:${until}`).digest('base64url');
+}
+
+/**
+ * The link an edge pulls a broadcast over: a WHEP request to the origin with the relay credential;
+ * its session there is deleted when the pulled room here ends.
+ */
+export function whepLink(origin: string, vid: string, secret: string): PullLink {
+  let session: string | null = null;
+  let closed = false;
+  const headers = () => ({ [RELAY_HEADER]: relayToken(secret, vid) });
+  return {
+    async offer(sdp) {
+      const res = await fetch(`${origin}/api/v1/whep/${encodeURIComponent(vid)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sdp', ...headers() },
+        body: sdp,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (res.status !== 201) {
+        await res.body?.cancel();
+        throw new AppError(res.status === 410 ? 'video_ended' : 'no_publisher');
+      }
+      session = new URL(res.headers.get('location') ?? '', origin).href;
+      const answer = await res.text();
+      // The room here ended while the origin answered: its session there ends too.
+      if (closed) this.close();
+      return answer;
+    },
+    close() {
+      closed = true;
+      if (!session) return;
+      const url = session;
+      session = null;
+      void fetch(url, { method: 'DELETE', headers: headers(), signal: AbortSignal.timeout(5000) })
+        .then((res) => res.body?.cancel())
+        .catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * This node in the registry: announces itself every second, and answers where a broadcast's
+ * viewers may be served (here, pulling from its origin, or another node).
+ */
+export class MediaCluster {
+  #nodes: MediaNode[] = [];
+  #readAt = 0;
+  #reading: Promise<MediaNode[]> | null = null;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly registry: NodeRegistry,
+    readonly me: { node: string; url: string; capacity: number; secret: string },
+    private readonly state: () => { load: number; rooms: string[] },
+    private readonly log: (err: unknown) => void,
+  ) {}
+
+  /** Announces this node now and every second. */
+  async start(): Promise<void> {
+    await this.#announce();
+    this.#timer = setInterval(() => void this.#announce().catch(this.log), ANNOUNCE_MS);
+    this.#timer.unref();
+  }
+
+  /** Leaves the registry (other nodes stop sending viewers here at once). */
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.registry.remove(this.me.node).catch(this.log);
+  }
+
+  async #announce(): Promise<void> {
+    const { load, rooms } = this.state();
+    // Never the secret: only what other nodes route by.
+    const { node, url, capacity } = this.me;
+    await this.registry.put({ node, url, capacity, load, rooms, at: Date.now() });
+  }
+
+  /** Nodes alive now (announced within NODE_TTL_MS), read at most every READ_MS. */
+  async #alive(): Promise<MediaNode[]> {
+    if (Date.now() - this.#readAt > READ_MS) {
+      this.#reading ??= this.registry.all().finally(() => {
+        this.#reading = null;
+      });
+      this.#nodes = await this.#reading;
+      this.#readAt = Date.now();
+    }
+    const since = Date.now() - NODE_TTL_MS;
+    return this.#nodes.filter((n) => n.at >= since);
+  }
+
+  /** Whether this node has no room for another viewer. */
+  full(): boolean {
+    return this.state().load >= this.me.capacity;
+  }
+
+  /** The URL of a live node, by its lease name; null when it is not announcing (dead, or none). */
+  async urlOf(node: string): Promise<string | null> {
+    if (node === this.me.node) return this.me.url;
+    return (await this.#alive()).find((n) => n.node === node)?.url ?? null;
+  }
+
+  /**
+   * Another node with room for a viewer of `vid`: one that already has the broadcast first (no new
+   * pull), then the one with the most room; null when none has room.
+   */
+  async elsewhere(vid: string): Promise<string | null> {
+    const open = (await this.#alive()).filter((n) => n.node !== this.me.node && n.load < n.capacity);
+    open.sort(
+      (a, b) =>
+        Number(b.rooms.includes(vid)) - Number(a.rooms.includes(vid)) ||
+        b.capacity - b.load - (a.capacity - a.load),
+    );
+    return open[0]?.url ?? null;
+  }
+
+  /** A link that pulls `vid` from the node at `origin`. */
+  link(origin: string, vid: string): PullLink {
+    return whepLink(origin, vid, this.me.secret);
+  }
+}

@@ -22,7 +22,7 @@ export interface LatencyResult {
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
-function summarise(name: string, values: number[]): LatencyResult {
+export function summarise(name: string, values: number[]): LatencyResult {
   const s = [...values].sort((a, b) => a - b);
   const r = (n: number) => Math.round(n);
   return {
@@ -36,7 +36,7 @@ function summarise(name: string, values: number[]): LatencyResult {
 }
 
 /** Page code: a 640×360 canvas stream showing the clock as 32 blocks (ms, modulo 2^32). */
-const PUBLISHER_SETUP = `
+export const CLOCK_PAGE = `
   window.clockStream = () => {
     const c = document.createElement('canvas');
     c.width = 640; c.height = 360;
@@ -74,7 +74,7 @@ const PUBLISHER_SETUP = `
 async function newPage(browser: Browser, base: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${base}/en/NotFound`);
-  await page.evaluate(PUBLISHER_SETUP);
+  await page.evaluate(CLOCK_PAGE);
   return page;
 }
 

@@ -9,6 +9,7 @@
 // Issue 19 item 6 (--only=notify [--followers=1000000], needs DATABASE_URL): see bench/notify.ts.
 // Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000], needs DATABASE_URL): see bench/explore.ts.
 // Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
+// Issue 22 target (--only=cascade [--seconds=10], needs DATABASE_URL): see bench/cascade.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { roomBench } from './room';
 import { sfuCapacity } from './sfu-capacity';
 import { giftsBench } from './gifts';
 import { latencyBench } from './latency';
+import { cascadeBench } from './cascade';
 import { signInBench } from './signin';
 import { throughput } from './throughput';
 
@@ -127,6 +129,25 @@ if (only === 'signin') {
       `sign-in over HTTP reaches ${((http.perSecond / raw.perSecond) * 100).toFixed(0)}% of bare argon2id verification`,
     );
   report.signin = results;
+}
+
+if (only === 'cascade') {
+  const rows = await cascadeBench(seconds);
+  console.log(
+    `\nOne broadcast over three site processes (origin + two edges pulling it), Chromium viewers, ${seconds} s`,
+  );
+  const base = rows[0];
+  console.table(
+    rows.map((r) => ({ ...r, 'p50 vs one node': base ? `${(r.p50Ms / base.p50Ms).toFixed(2)}×` : '' })),
+  );
+  const spread = rows.slice(1);
+  const worst = Math.max(...spread.map((r) => r.p50Ms));
+  const ok = base !== undefined && worst <= 1.2 * base.p50Ms;
+  const frames = Math.min(...spread.map((r) => r['frames %']));
+  console.log(
+    `worst p50 over three nodes ${worst} ms vs ${base?.p50Ms} ms on one (target ≤ 1.2×: ${ok ? 'met' : 'NOT met'}); fewest frames ${frames}% (target ≥ 99%: ${frames >= 99 ? 'met' : 'NOT met'})`,
+  );
+  report.cascade = { rows };
 }
 
 if (only === 'latency') {

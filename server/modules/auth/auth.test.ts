@@ -210,6 +210,21 @@ describe('e-mail accounts', () => {
     const opaque = await call('POST', '/api/v1/auth/logout', {}, { origin: 'null' });
     expect(opaque.json()).toMatchObject({ status: 403, code: 1403 });
     expect((await call('GET', '/api/v1/me', undefined, headers)).statusCode).toBe(200);
+    // A player sent on by a full media node (Origin 'null'), or any other site's player, may ask
+    // for a broadcast without credentials (here: not found, past the guard); with the session
+    // cookie the guard holds.
+    const whep = (h: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/whep/NoSuchLive12',
+        headers: { ...h, 'content-type': 'application/sdp' },
+        payload: 'v=0',
+      });
+    expect((await whep({ origin: 'null' })).json()).not.toMatchObject({ code: 1403 });
+    expect((await whep({ origin: 'https://player.example' })).json()).not.toMatchObject({ code: 1403 });
+    expect((await whep({ origin: 'null', cookie: headers.cookie ?? '' })).json()).toMatchObject({
+      code: 1403,
+    });
   });
 
   it('wants the site’s Origin or Referer on cookie-authenticated changes, whatever the token pair', async () => {

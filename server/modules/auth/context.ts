@@ -57,7 +57,11 @@ export function registerAuthContext(app: FastifyInstance, auth: AuthService, pub
     const token = bearer ?? cookies[SESSION_COOKIE];
     if (UNSAFE.has(req.method)) {
       const { origin, referer, host } = req.headers;
-      if (origin !== undefined && !isSite(origin, publicOrigin, host)) throw new AppError('csrf_failed');
+      // WHEP without credentials is what any player does, and a full media node sends players to
+      // another one (its Origin is then 'null'): a broadcast is public, nothing is done as anyone.
+      const player = !token && req.url.startsWith('/api/v1/whep/');
+      if (origin !== undefined && !player && !isSite(origin, publicOrigin, host))
+        throw new AppError('csrf_failed');
       if (!bearer && token) {
         if (origin === undefined && !(referer !== undefined && isSite(referer, publicOrigin, host)))
           throw new AppError('csrf_failed');

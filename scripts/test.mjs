@@ -1,4 +1,4 @@
-// The one test command (README, CI): makes sure Debian's Chromium is there, builds, then runs the
+// The one test command (README, CI): makes sure Debian's Chromium and coturn are there, builds, then runs the
 // unit/server tests and the browser tests. Server tests use DATABASE_URL (a fresh database per
 // test file) and fall back to in-memory PGlite when it is unset.
 import { spawnSync } from 'node:child_process';
@@ -7,19 +7,27 @@ import { existsSync } from 'node:fs';
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { stdio: 'inherit', ...opts }).status ?? 1;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-if (!existsSync(chromium)) {
+// Debian packages the tests drive for real: the browser, and coturn for the TURN test.
+const needed = [
+  { path: chromium, packages: ['chromium', 'fonts-noto-core'] },
+  { path: '/usr/bin/turnserver', packages: ['coturn'] },
+].filter((n) => !existsSync(n.path));
+if (needed.length) {
+  const packages = needed.flatMap((n) => n.packages);
   if (process.getuid?.() === 0) {
-    console.log('Installing Debian chromium for the browser tests…');
+    console.log(`Installing ${packages.join(', ')} for the tests…`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     if (
       run('apt-get', ['update', '-qq'], { env }) !== 0 ||
-      run('apt-get', ['install', '-y', '-qq', 'chromium', 'fonts-noto-core'], { env }) !== 0
+      run('apt-get', ['install', '-y', '-qq', ...packages], { env }) !== 0
     ) {
-      console.error('Could not install chromium');
+      console.error(`Could not install ${packages.join(', ')}`);
       process.exit(1);
     }
   } else {
-    console.error(`Browser tests need Chromium at ${chromium}: sudo apt-get install chromium`);
+    console.error(
+      `The tests need ${needed.map((n) => n.path).join(' and ')}: sudo apt-get install ${packages.join(' ')}`,
+    );
     process.exit(1);
   }
 }

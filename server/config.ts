@@ -207,6 +207,16 @@ const schema = z
      * on other hosts. Default: every node's MEDIA_NODE_URL is this site's own origin or none.
      */
     MEDIA_CONNECT_SRC: z.string().optional(),
+    /**
+     * TURN servers browsers may relay media through when their network blocks UDP (comma list of
+     * turn:/turns: URLs, e.g. turn:turn.example.com:3478?transport=udp,turns:turn.example.com:5349),
+     * with coturn's shared secret (`use-auth-secret`, `static-auth-secret`): each page gets
+     * credentials that expire (the TURN REST scheme). Unset: no TURN.
+     */
+    MEDIA_TURN_URLS: z.string().optional(),
+    MEDIA_TURN_SECRET: z.string().min(16).optional(),
+    /** How long a page's TURN credentials last. */
+    MEDIA_TURN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
     MEDIA_CAPACITY: z.coerce.number().int().min(0).max(1_000_000).optional(),
     /**
      * Signs node-to-node pulls of a broadcast (an edge asking its origin); the same on every node.

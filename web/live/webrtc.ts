@@ -1,5 +1,35 @@
 // WHIP (publish) and WHEP (play) clients: the site's own pages use exactly the standard endpoints.
-import { csrfHeader, deviceId } from '../lib/api';
+import type { IceAnswer } from '../../common/api/live';
+import { api, csrfHeader, deviceId } from '../lib/api';
+
+/** The site's ICE servers, and until when their credentials may be used. */
+let ice: { servers: RTCIceServer[]; until: number } | null = null;
+let asking: Promise<RTCIceServer[]> | null = null;
+
+/**
+ * The ICE servers for this page's peer connections: TURN with credentials that expire, where the
+ * site has TURN (so networks that block UDP still get media), else none. Asked once, kept until
+ * a few minutes before they expire; a failure to ask means none (host candidates still work).
+ */
+export function siteIceServers(): Promise<RTCIceServer[]> {
+  if (ice && ice.until > Date.now()) return Promise.resolve(ice.servers);
+  asking ??= api<IceAnswer>('GET', '/api/v1/media/ice')
+    .then((a) => {
+      const servers = a.ice_servers.map(({ urls, username, credential }) => ({
+        urls,
+        ...(username ? { username } : {}),
+        ...(credential ? { credential } : {}),
+      }));
+      const expires = Date.parse(a.expires);
+      ice = { servers, until: Math.max(Date.now() + 60_000, expires - 5 * 60_000) };
+      return servers;
+    })
+    .catch(() => [])
+    .finally(() => {
+      asking = null;
+    });
+  return asking;
+}
 
 function gathered(pc: RTCPeerConnection, timeoutMs = 3000): Promise<void> {
   return new Promise((resolve) => {
@@ -92,7 +122,7 @@ async function keepResolution(sender: RTCRtpSender): Promise<void> {
 
 /** Publishes a camera stream over WHIP with the broadcast's bearer token. */
 export async function whipPublish(url: string, token: string, stream: MediaStream): Promise<Session> {
-  const pc = new RTCPeerConnection();
+  const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
   for (const track of stream.getTracks()) {
     const { sender } = pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
     if (track.kind === 'video') await keepResolution(sender);
@@ -127,7 +157,7 @@ export async function whepPlay(
   onStream: (stream: MediaStream) => void,
   headers: () => Record<string, string> = csrfHeader,
 ): Promise<Session> {
-  const pc = new RTCPeerConnection();
+  const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
   pc.addTransceiver('video', { direction: 'recvonly' });
   pc.addTransceiver('audio', { direction: 'recvonly' });
   const stream = new MediaStream();

@@ -17,3 +17,4 @@ export {
   type NodeRegistry,
 } from './cluster';
 export { nodeName } from './lease';
+export { turnConfig } from './turn';

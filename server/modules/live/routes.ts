@@ -4,6 +4,7 @@ import {
   coverAnswer,
   coverQuery,
   endLiveAnswer,
+  iceAnswer,
   liveErrors as errors,
   liveNowAnswer,
   liveSchema,
@@ -19,9 +20,13 @@ import { COVER_MAX_BYTES, COVER_TYPES } from './cover';
 import { requireAuth } from '../auth';
 import { liveInfo } from './info';
 import type { LiveService } from './service';
+import { iceServers, type TurnConfig } from './turn';
 
 /** Broadcasts: start from the studio, end, look up (spec §7 queryinfosimple), who is live now. */
-export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): FastifyPluginAsyncZod {
+export function liveRoutes(
+  live: LiveService,
+  opts: { publicBaseUrl: string; turn: TurnConfig | null },
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['live'];
 
@@ -170,6 +175,23 @@ export function liveRoutes(live: LiveService, opts: { publicBaseUrl: string }): 
         if (!row || row.status === 'deleted') throw new AppError('video_not_found');
         const replay = row.status === 'ended' ? await live.replay(row.vid) : [];
         return { status: 200 as const, data: liveInfo(row, replay) };
+      },
+    );
+
+    app.get(
+      '/api/v1/media/ice',
+      {
+        schema: {
+          tags,
+          summary:
+            "ICE servers for the page's WHIP and WHEP peer connections: TURN (MEDIA_TURN_URLS) with credentials that expire, or none",
+          response: { 200: okSchema(iceAnswer) },
+        },
+      },
+      async (req, reply) => {
+        void reply.header('cache-control', 'private, no-store');
+        const tag = req.auth ? `u${req.auth.uid}` : 'visitor';
+        return { status: 200 as const, data: iceServers(opts.turn, tag) };
       },
     );
 

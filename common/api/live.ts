@@ -89,7 +89,11 @@ export const endLiveAnswer = z.object({
 /** ICE servers for a page's peer connections (TURN with credentials that expire at `expires`). */
 export const iceAnswer = z.object({
   ice_servers: z.array(
-    z.object({ urls: z.array(z.string()), username: z.string().optional(), credential: z.string().optional() }),
+    z.object({
+      urls: z.array(z.string()),
+      username: z.string().optional(),
+      credential: z.string().optional(),
+    }),
   ),
   /** When the credentials stop working (ISO time); a page asks again before. */
   expires: z.string(),

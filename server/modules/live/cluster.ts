@@ -13,6 +13,8 @@ export const NODE_TTL_MS = 3000;
 const ANNOUNCE_MS = 1000;
 /** How long a node trusts its last read of the registry (a WHEP burst reads it once). */
 const READ_MS = 500;
+/** How long a last good read stands in for a registry that cannot be read. */
+const STALE_OK_MS = 60_000;
 /** A node-to-node pull's credential is good for this long (it is used at once). */
 const RELAY_TOKEN_MS = 60_000;
 /** A node's default capacity per core (what docs/werift-notes.md measured one core forwards to). */
@@ -163,6 +165,8 @@ export function whepLink(origin: string, vid: string, secret: string): PullLink 
 export class MediaCluster {
   #nodes: MediaNode[] = [];
   #readAt = 0;
+  /** When the registry was last read successfully. */
+  #goodAt = 0;
   #reading: Promise<MediaNode[]> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
@@ -194,15 +198,29 @@ export class MediaCluster {
     await this.registry.put({ node, url, capacity, load, rooms, at: Date.now() });
   }
 
-  /** Nodes alive now (announced within NODE_TTL_MS), read at most every READ_MS. */
+  /**
+   * Nodes alive now (announced within NODE_TTL_MS), read at most every READ_MS. While the registry
+   * cannot be read (Redis restarting), the last list read goes on answering: viewers keep being
+   * served, by what was true a moment ago, rather than refused.
+   */
   async #alive(): Promise<MediaNode[]> {
-    if (Date.now() - this.#readAt > READ_MS) {
+    const now = Date.now();
+    if (now - this.#readAt > READ_MS) {
+      // Read again at most every READ_MS, whether the read works or not.
+      this.#readAt = now;
       this.#reading ??= this.registry.all().finally(() => {
         this.#reading = null;
       });
-      this.#nodes = await this.#reading;
-      this.#readAt = Date.now();
+      try {
+        this.#nodes = await this.#reading;
+        this.#goodAt = Date.now();
+      } catch (err) {
+        this.log(err);
+      }
     }
+    // The last good read stands in while the registry cannot be read (its times cannot move).
+    if (this.#goodAt < Date.now() - READ_MS * 2)
+      return this.#goodAt >= Date.now() - STALE_OK_MS ? this.#nodes : [];
     const since = Date.now() - NODE_TTL_MS;
     return this.#nodes.filter((n) => n.at >= since);
   }

@@ -66,6 +66,8 @@ interface Room {
   fanout: Record<'audio' | 'video', Fanout>;
   viewers: Map<string, Viewer>;
   lastPli: number;
+  /** A keyframe request held back by the interval, sent at its end. */
+  pliLater: NodeJS.Timeout | null;
   recording: { live: LiveRecording; file: string } | null;
   /** Packets received from the publisher, and how many the stall check saw last time. */
   received: number;
@@ -162,9 +164,10 @@ export class WeriftEngine implements MediaEngine {
       room.checked = room.received;
       if (!connected || !watched || flowing === !room.stalled) continue;
       // A pulled room whose origin stopped sending: its broadcast ended or its origin died. Its
-      // viewers' players ask again, and are served from wherever the broadcast is now.
-      if (room.pulled && !flowing) {
-        void this.closeRoom(room.name);
+      // viewers' players ask again, and are served from wherever the broadcast is now. (One that
+      // never received anything waits: its publisher may still be connecting to the origin.)
+      if (room.pulled) {
+        if (!flowing && room.received > 0) void this.closeRoom(room.name);
         continue;
       }
       room.stalled = !flowing;
@@ -250,6 +253,7 @@ export class WeriftEngine implements MediaEngine {
       fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
       viewers: new Map(),
       lastPli: 0,
+      pliLater: null,
       received: 0,
       checked: 0,
       watched: false,
@@ -338,6 +342,7 @@ export class WeriftEngine implements MediaEngine {
       fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
       viewers: new Map(),
       lastPli: 0,
+      pliLater: null,
       received: 0,
       checked: 0,
       watched: false,
@@ -477,7 +482,18 @@ export class WeriftEngine implements MediaEngine {
 
   #requestKeyframe(room: Room, force = false): void {
     const now = Date.now();
-    if (!force && now - room.lastPli < PLI_INTERVAL_MS) return;
+    if (!force && now - room.lastPli < PLI_INTERVAL_MS) {
+      // Asked again within the interval: asked once more at its end, never dropped (a viewer or
+      // an edge that joined after the last keyframe went out would wait for the camera's next).
+      room.pliLater ??= setTimeout(
+        () => {
+          room.pliLater = null;
+          if (this.#rooms.get(room.name) === room) this.#requestKeyframe(room, true);
+        },
+        PLI_INTERVAL_MS - (now - room.lastPli),
+      );
+      return;
+    }
     const video = room.tracks.get('video');
     if (!video?.track.ssrc) return;
     room.lastPli = now;
@@ -518,6 +534,7 @@ export class WeriftEngine implements MediaEngine {
     const room = this.#rooms.get(roomName);
     if (!room) return;
     this.#rooms.delete(roomName);
+    if (room.pliLater) clearTimeout(room.pliLater);
     this.#sessions.delete(room.publisherId);
     for (const viewer of room.viewers.values()) {
       this.#sessions.delete(viewer.id);

@@ -6,6 +6,7 @@ import {
   LivePlayer,
   REPLAY_POLL_MS,
   RETRY_MS,
+  STALL_REPLAY_MS,
   STATUS_POLL_MS,
   type PlayerDeps,
 } from './player';
@@ -147,6 +148,40 @@ describe('LivePlayer', () => {
     expect(t.view()).toBe('reconnecting');
     t.flow(true);
     expect(t.view()).toBe('playing');
+    t.player.stop();
+  });
+
+  it('a picture stalled while the broadcaster is on air: the session is replaced at once', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.flow(false);
+    await vi.advanceTimersByTimeAsync(STALL_REPLAY_MS - 10);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    // Its media node is gone: hung up, and a new session asked for without waiting to retry.
+    await vi.advanceTimersByTimeAsync(10);
+    expect(t.session(0).stop).toHaveBeenCalled();
+    expect(t.play).toHaveBeenCalledTimes(2);
+    t.player.playing();
+    expect(t.view()).toBe('playing');
+    t.player.stop();
+  });
+
+  it('a picture that stalls and flows again, or stalls while the broadcaster dropped, keeps its session', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    t.player.playing();
+    t.flow(false);
+    t.flow(true);
+    await vi.advanceTimersByTimeAsync(STALL_REPLAY_MS * 3);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    t.host('interrupted');
+    t.flow(false);
+    await vi.advanceTimersByTimeAsync(STALL_REPLAY_MS * 3);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    expect(t.session(0).stop).not.toHaveBeenCalled();
     t.player.stop();
   });
 

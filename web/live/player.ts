@@ -41,6 +41,13 @@ export interface PlayerDeps<L extends PlayerLive> {
 
 export const RETRY_MS = 2500;
 /**
+ * A picture stalled this long past the stall itself while the broadcaster is on air (the room
+ * has not said they dropped) is taken for a lost media node: the session is replaced at once by
+ * one wherever the broadcast is served now (a node that died takes its sessions with it, and the
+ * browser would notice only seconds later).
+ */
+export const STALL_REPLAY_MS = 1000;
+/**
  * The room connection says at once when the broadcaster connects, drops or ends; the status is
  * also read over HTTP, slowly while that connection is up, as before while it is not.
  */
@@ -196,6 +203,7 @@ export class LivePlayer<L extends PlayerLive> {
     let connecting = false;
     let stopped = false;
     let timer: Timer | undefined;
+    let stallTimer: Timer | undefined;
     let stopFlow: () => void = () => undefined;
     // Between sessions: waiting for the broadcaster when the room said they dropped.
     const between = (fallback: PlayerView) => this.#setView(this.#hostDown ? 'interrupted' : fallback);
@@ -218,9 +226,20 @@ export class LivePlayer<L extends PlayerLive> {
         stopFlow();
         stopFlow = this.#deps.watchFlow(pc, (flowing) => {
           if (stopped || session?.pc !== pc) return;
-          if (flowing) this.#setView((v) => (v === 'reconnecting' || v === 'interrupted' ? 'playing' : v));
-          else
-            this.#setView((v) => (v === 'playing' ? (this.#hostDown ? 'interrupted' : 'reconnecting') : v));
+          clearTimeout(stallTimer);
+          if (flowing) {
+            this.#setView((v) => (v === 'reconnecting' || v === 'interrupted' ? 'playing' : v));
+            return;
+          }
+          this.#setView((v) => (v === 'playing' ? (this.#hostDown ? 'interrupted' : 'reconnecting') : v));
+          stallTimer = setTimeout(() => {
+            if (stopped || session?.pc !== pc || this.#hostDown) return;
+            const lost = session;
+            session = null;
+            stopFlow();
+            void lost.stop();
+            void connect();
+          }, STALL_REPLAY_MS);
         });
         pc.addEventListener('connectionstatechange', () => {
           if (stopped || session?.pc !== pc) return;
@@ -276,6 +295,7 @@ export class LivePlayer<L extends PlayerLive> {
       stopFlow();
       this.#onHost = null;
       clearTimeout(timer);
+      clearTimeout(stallTimer);
       if (this.#mediaEnded) session?.close();
       else void session?.stop();
     };

@@ -12,7 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/browser';
 import { createTestDb } from '../server/testing/db';
 import { makeUsers } from '../server/testing/people';
-import { CLOCK_PAGE, summarise, type LatencyResult } from './latency';
+import { CLOCK_PAGE, publishClock, summarise, type LatencyResult } from './latency';
 import { signedIn } from './people';
 import { startSite, type Running } from './servers';
 
@@ -138,23 +138,7 @@ export async function cascadeBench(seconds: number): Promise<CascadeRow[]> {
     });
     const { data } = (await res.json()) as { data: { vid: string; publish_token: string } };
     const pub = await clockPage(browser, origin.url);
-    await pub.evaluate(
-      async ({ vid, token }) => {
-        const w = window as unknown as { clockStream: () => MediaStream; pc: RTCPeerConnection };
-        const pc = new RTCPeerConnection();
-        w.pc = pc;
-        for (const t of w.clockStream().getTracks()) pc.addTransceiver(t, { direction: 'sendonly' });
-        await pc.setLocalDescription(await pc.createOffer());
-        await new Promise((r) => setTimeout(r, 300));
-        const res = await fetch(`/api/v1/whip/${vid}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
-          body: pc.localDescription?.sdp,
-        });
-        await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
-      },
-      { vid: data.vid, token: data.publish_token },
-    );
+    await publishClock(pub, data.vid, data.publish_token);
     const row = (name: string, m: { samples: number[]; share: number }): CascadeRow => ({
       ...summarise(name, m.samples),
       'frames %': Math.round(m.share * 1000) / 10,

@@ -78,11 +78,9 @@ async function newPage(browser: Browser, base: string): Promise<Page> {
   return page;
 }
 
-/** Glass-to-glass through the SFU: WHIP from one page, WHEP into the other. */
-async function throughSfu(browser: Browser, base: string, vid: string, token: string, seconds: number) {
-  const pub = await newPage(browser, base);
-  const view = await newPage(browser, base);
-  await pub.evaluate(
+/** The page publishes its clock over WHIP to its own site (the connection kept as `pc`). */
+export async function publishClock(page: Page, vid: string, token: string): Promise<void> {
+  await page.evaluate(
     async ({ vid, token }) => {
       const w = window as unknown as { clockStream: () => MediaStream; pc: RTCPeerConnection };
       const pc = new RTCPeerConnection();
@@ -99,6 +97,13 @@ async function throughSfu(browser: Browser, base: string, vid: string, token: st
     },
     { vid, token },
   );
+}
+
+/** Glass-to-glass through the SFU: WHIP from one page, WHEP into the other. */
+async function throughSfu(browser: Browser, base: string, vid: string, token: string, seconds: number) {
+  const pub = await newPage(browser, base);
+  const view = await newPage(browser, base);
+  await publishClock(pub, vid, token);
   const samples = await view.evaluate(
     async ({ vid, seconds }) => {
       const w = window as unknown as { readClock: (v: HTMLVideoElement, s: number[]) => void };

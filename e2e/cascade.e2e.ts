@@ -6,7 +6,7 @@ import { MemoryNodeRegistry } from '../server/modules/live';
 import { addNode } from '../server/testing/app';
 import { signedInUser } from '../server/testing/auth';
 import { freePort, openPage, startE2E, type E2E } from './fixture';
-import { plays } from './live-page';
+import { plays, publishCamera } from './live-page';
 
 // Media beyond one node in a real browser (issue 22): Chromium publishes its camera to node A;
 // a viewer opens the live page on node B, whose player asks B for the broadcast, which B pulls
@@ -64,24 +64,7 @@ describe('a broadcast watched through another node', () => {
     const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
     // The fake camera, published to A over WHIP.
     const studio = await openPage(e2e, '/en', 1280);
-    const published = await studio.page.evaluate(
-      async ({ vid, token }) => {
-        const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360 } });
-        const pc = new RTCPeerConnection();
-        for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
-        await pc.setLocalDescription(await pc.createOffer());
-        await new Promise((r) => setTimeout(r, 500));
-        const res = await fetch(`/api/v1/whip/${vid}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
-          body: pc.localDescription?.sdp ?? '',
-        });
-        if (res.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
-        (window as unknown as { pub: RTCPeerConnection }).pub = pc;
-        return res.status;
-      },
-      { vid, token },
-    );
+    const published = await publishCamera(studio.page, vid, token);
     expect(published).toBe(201);
 
     // A viewer on B: the site's own player, from B's page.

@@ -24,3 +24,28 @@ export async function swipeUp(page: Page): Promise<void> {
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 }
+
+/**
+ * Publishes the page's fake camera over WHIP to the page's own site (a broadcast started through
+ * the API); answers the WHIP status. The connection is kept on the page as `pub`.
+ */
+export function publishCamera(page: Page, vid: string, token: string): Promise<number> {
+  return page.evaluate(
+    async ({ vid, token }) => {
+      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360 } });
+      const pc = new RTCPeerConnection();
+      for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise((r) => setTimeout(r, 500));
+      const res = await fetch(`/api/v1/whip/${vid}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
+        body: pc.localDescription?.sdp ?? '',
+      });
+      if (res.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+      (window as unknown as { pub: RTCPeerConnection }).pub = pc;
+      return res.status;
+    },
+    { vid, token },
+  );
+}

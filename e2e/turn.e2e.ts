@@ -5,7 +5,7 @@ import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
 import { until } from '../server/testing/wait';
 import { freePort, openPage, startE2E, type E2E } from './fixture';
-import { plays } from './live-page';
+import { plays, publishCamera } from './live-page';
 
 // TURN (issue 22 item 6) with Debian's coturn on 127.0.0.1, checking the site's credentials
 // (MEDIA_TURN_URLS, MEDIA_TURN_SECRET): a Chromium viewer allowed to use relayed candidates only
@@ -73,24 +73,7 @@ describe('TURN', () => {
     });
     const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
     const studio = await openPage(e2e, '/en', 1280);
-    const published = await studio.page.evaluate(
-      async ({ vid, token }) => {
-        const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360 } });
-        const pc = new RTCPeerConnection();
-        for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
-        await pc.setLocalDescription(await pc.createOffer());
-        await new Promise((r) => setTimeout(r, 500));
-        const res = await fetch(`/api/v1/whip/${vid}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
-          body: pc.localDescription?.sdp ?? '',
-        });
-        if (res.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
-        (window as unknown as { pub: RTCPeerConnection }).pub = pc;
-        return res.status;
-      },
-      { vid, token },
-    );
+    const published = await publishCamera(studio.page, vid, token);
     expect(published).toBe(201);
 
     const viewer = await openPage(e2e, '/en', 1280);

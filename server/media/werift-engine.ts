@@ -243,24 +243,7 @@ export class WeriftEngine implements MediaEngine {
     }
     const pc = this.#peer(chosen, inactive);
     const id = randomUUID();
-    const batched = this.config.forward !== 'werift';
-    const room: Room = {
-      name: roomName,
-      publisherId: id,
-      pc,
-      codecs: chosen,
-      tracks: new Map(),
-      fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
-      viewers: new Map(),
-      lastPli: 0,
-      pliLater: null,
-      received: 0,
-      checked: 0,
-      watched: false,
-      stalled: false,
-      recording: null,
-      pulled: null,
-    };
+    const room = this.#room(roomName, id, pc, chosen, null);
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
     this.#rooms.set(roomName, room);
     this.#track(id, roomName, 'publisher', pc);
@@ -283,6 +266,34 @@ export class WeriftEngine implements MediaEngine {
       await this.close(id);
       throw err instanceof AppError ? err : new AppError('bad_sdp');
     }
+  }
+
+  /** A room receiving on `pc`: published here (`pulled` null) or pulled over `pulled`. */
+  #room(
+    name: string,
+    publisherId: string,
+    pc: RTCPeerConnection,
+    codecs: CodecChoice[],
+    pulled: PullLink | null,
+  ): Room {
+    const batched = this.config.forward !== 'werift';
+    return {
+      name,
+      publisherId,
+      pc,
+      codecs,
+      tracks: new Map(),
+      fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
+      viewers: new Map(),
+      lastPli: 0,
+      pliLater: null,
+      received: 0,
+      checked: 0,
+      watched: false,
+      stalled: false,
+      recording: null,
+      pulled,
+    };
   }
 
   /** Takes the tracks that reach the room's receiving connection (but sections in `off`). */
@@ -332,24 +343,7 @@ export class WeriftEngine implements MediaEngine {
     });
     pc.addTransceiver('video', { direction: 'recvonly' });
     pc.addTransceiver('audio', { direction: 'recvonly' });
-    const batched = this.config.forward !== 'werift';
-    const room: Room = {
-      name: roomName,
-      publisherId: randomUUID(),
-      pc,
-      codecs: [],
-      tracks: new Map(),
-      fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
-      viewers: new Map(),
-      lastPli: 0,
-      pliLater: null,
-      received: 0,
-      checked: 0,
-      watched: false,
-      stalled: false,
-      recording: null,
-      pulled: link,
-    };
+    const room = this.#room(roomName, randomUUID(), pc, [], link);
     // Tracks are announced as the answer is set.
     this.#receive(room, new Set());
     try {

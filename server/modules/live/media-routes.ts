@@ -23,7 +23,11 @@ function sdpBody(req: FastifyRequest): string {
   return req.body;
 }
 
-/** Another node takes this request (WHIP and WHEP allow 307: the client sends it there again). */
+/**
+ * Another node takes this WHEP request (WHEP allows 307: the player sends it there again). Not
+ * WHIP: browsers and curl drop the Authorization header on a redirect to another host, so a
+ * publisher stays where it arrived (placing new broadcasts is left to come, see decisions.md).
+ */
 function redirect(reply: FastifyReply, req: FastifyRequest, base: string) {
   return reply
     .code(307)
@@ -81,16 +85,12 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   // OBS and other standard clients: one URL, the stream key as the bearer token.
   app.post('/api/v1/whip', hide, async (req, reply) => {
-    const elsewhere = await live.publishElsewhere();
-    if (elsewhere) return redirect(reply, req, elsewhere);
     const { vid, session } = await live.publishWithKey(bearer(req), sdpBody(req));
     return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
   });
 
   app.post('/api/v1/whip/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
-    const elsewhere = await live.publishElsewhere();
-    if (elsewhere) return redirect(reply, req, elsewhere);
     const session = await live.publish(vid, bearer(req), sdpBody(req));
     return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
   });

@@ -414,11 +414,15 @@ export class LiveService {
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
     const uid = who.uid;
     if (uid && (await this.opts.isBlocked(live.uid, uid))) throw new AppError('blocked_permanently');
-    const elsewhere = await this.#servedFrom(vid);
-    if (elsewhere) return { redirect: elsewhere };
+    // Limits first (the rate per address among them): a pull costs the origin a session.
     const { ticket, replaces } = await this.#book.admit(vid, who);
     let session;
     try {
+      const elsewhere = await this.#servedFrom(vid);
+      if (elsewhere) {
+        this.#book.release(vid, ticket);
+        return { redirect: elsewhere };
+      }
       session = await this.media.play(vid, offer);
     } catch (err) {
       this.#book.release(vid, ticket);
@@ -471,12 +475,6 @@ export class LiveService {
   relayAllowed(vid: string, token: string): boolean {
     const cluster = this.opts.cluster;
     return cluster !== undefined && validRelayToken(cluster.me.secret, vid, token);
-  }
-
-  /** A node with room for a new broadcast's publisher when this one is full; null for here. */
-  async publishElsewhere(): Promise<string | null> {
-    const cluster = this.opts.cluster;
-    return cluster?.full() ? cluster.elsewhere('') : null;
   }
 
   /** The broadcast's media here is over: its blocks are no longer watched. */

@@ -66,16 +66,23 @@ describe('a broadcast watched through another node', () => {
     const studio = await openPage(e2e, '/en', 1280);
     const published = await publishCamera(studio.page, vid, token);
     expect(published).toBe(201);
+    // The camera's media reaches A before anyone watches (on a busy machine that takes a while).
+    await studio.page.waitForFunction(
+      () => (window as unknown as { pub: RTCPeerConnection }).pub.connectionState === 'connected',
+      undefined,
+      { timeout: 30_000 },
+    );
 
     // A viewer on B: the site's own player, from B's page.
     const onB = await openPage({ ...e2e, base: url.b }, `/en/v/${vid}`, 1280);
-    await plays(onB.page);
+    // Bounded for a busy 2-core machine: a pull, two connections and a keyframe from the camera.
+    await plays(onB.page, 45_000);
     expect(media.b.room(vid)).toMatchObject({ pulled: true, viewers: 1 });
     expect(media.a.stats()).toMatchObject({ publishers: 1, viewers: 1 });
 
     // A viewer on C, which is full: its player is sent to B or A and plays from there.
     const onC = await openPage({ ...e2e, base: url.c }, `/en/v/${vid}`, 1280);
-    await plays(onC.page).catch((err: unknown) => {
+    await plays(onC.page, 45_000).catch((err: unknown) => {
       throw new Error(`${String(err)}\n${onC.errors.join('\n')}`);
     });
     expect(media.c.names()).toEqual([]);

@@ -14,9 +14,10 @@ export interface MediaEngine {
   /**
    * Makes a room that is published on another node (its origin) available here: the engine pulls
    * it once over `link` and serves its own viewers from it (cascading). Resolves once viewers may
-   * play it; concurrent pulls of one room share one link. The room closes itself, and calls
-   * `link.close`, when the link fails or its media stops; a pulled room never reports publisher
-   * states (its broadcast is the origin's).
+   * play it; concurrent pulls of one room share one link. When the link fails or its media stops,
+   * the room keeps its viewers and pulls again from where `link.again` says the broadcast is now
+   * (or closes, when it is over); a publisher arriving here takes the room over, viewers and all.
+   * A pulled room never reports publisher states (its broadcast is the origin's).
    */
   pull(room: string, link: PullLink): Promise<void>;
   /** Trickled ICE candidates (an SDP fragment, RFC 8840) for a session. */
@@ -50,6 +51,12 @@ export interface PullLink {
   offer(sdp: string): Promise<string>;
   /** The pulled room here is over: the origin's session for it may end. */
   close(): void;
+  /**
+   * Asked when the link is lost: a link to where the broadcast's media is now, 'wait' when it is
+   * nowhere yet (its publisher is reconnecting; asked again shortly), 'over' when it ended.
+   * Without it, a lost link ends the pulled room.
+   */
+  again?(): Promise<PullLink | 'wait' | 'over'>;
 }
 
 export type PublisherState = 'connected' | 'interrupted' | 'closed';

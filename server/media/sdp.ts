@@ -223,3 +223,16 @@ export function answeredCodecs(answer: string): CodecChoice[] {
   }
   return out;
 }
+
+/**
+ * Whether a room's viewers, who agreed on `current`, can take a new source sending `next` on the
+ * connections they have: the same kinds, each in the same codec (H.264 in the same packetization
+ * mode; another profile decodes alike).
+ */
+export function sameMedia(current: CodecChoice[], next: CodecChoice[]): boolean {
+  const mode = (c: CodecChoice) => /packetization-mode=(\d)/.exec(c.fmtp)?.[1] ?? '0';
+  const key = (c: CodecChoice) => `${c.kind}:${c.name.toLowerCase()}:${c.name === 'H264' ? mode(c) : ''}`;
+  const a = current.map(key).sort();
+  const b = next.map(key).sort();
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}

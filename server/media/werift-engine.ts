@@ -26,6 +26,7 @@ import { finishRecording, LiveRecording } from './recording';
 import {
   answeredCodecs,
   checkOffer,
+  sameMedia,
   inactiveNotRejected,
   publisherChoice,
   selectCodecs,
@@ -48,6 +49,16 @@ const CONNECT_TIMEOUT_MS = 15_000;
  * frame meanwhile. Cameras send frames, and Opus at least every 400 ms, whatever the scene.
  */
 const STALL_MS = 2500;
+/**
+ * A pulled room that receives nothing for this long pulls again (its origin died, or the link
+ * between the nodes broke): an origin always sends something, Opus at least every 400 ms.
+ */
+const PULL_STALL_MS = 1000;
+/** How often stalls are looked for (a publisher is judged every STALL_MS, a pull every PULL_STALL_MS). */
+const CHECK_MS = 250;
+/** An edge that lost its origin asks where the broadcast is now this often, for at most RELINK_MS. */
+const RELINK_EVERY_MS = 250;
+const RELINK_MS = 30_000;
 
 interface Viewer {
   id: string;
@@ -71,11 +82,27 @@ interface Room {
   recording: { live: LiveRecording; file: string } | null;
   /** Packets received from the publisher, and how many the stall check saw last time. */
   received: number;
-  checked: number;
+  seen: number;
   /** Connected at the last stall check (a publisher is judged after a whole interval connected). */
   watched: boolean;
   stalled: boolean;
   /** Pulled from its origin on another node (null: published here). */
+  pulled: PullLink | null;
+  /** When the room last received anything (performance.now(), checked every CHECK_MS). */
+  flowedAt: number;
+  /** When the publisher's stall was last judged. */
+  judgedAt: number;
+  /** Counts changes of source: a task working for an earlier source stops. */
+  epoch: number;
+  /** A pull that lost its origin is looking for the broadcast again (see #relink). */
+  relinking: boolean;
+}
+
+/** A source's receiving connection and what it sends, before it feeds a room. */
+interface Source {
+  publisherId: string;
+  pc: RTCPeerConnection;
+  codecs: CodecChoice[];
   pulled: PullLink | null;
 }
 
@@ -150,26 +177,33 @@ export class WeriftEngine implements MediaEngine {
 
   constructor(private readonly config: MediaConfig) {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
-    this.#stallCheck = setInterval(() => this.#checkStalls(), STALL_MS);
+    this.#stallCheck = setInterval(() => this.#checkStalls(), CHECK_MS);
     this.#stallCheck.unref();
   }
 
-  /** Publishers whose media stopped (or came back) since the last check: interrupted (or connected). */
+  /**
+   * Publishers whose media stopped (or came back) since they were last judged: interrupted (or
+   * connected). A pull whose media stopped pulls again, from wherever the broadcast is now.
+   */
   #checkStalls(): void {
+    const now = performance.now();
     for (const room of this.#rooms.values()) {
       const connected = room.pc.connectionState === 'connected';
-      const watched = room.watched;
-      room.watched = connected;
-      const flowing = room.received !== room.checked;
-      room.checked = room.received;
-      if (!connected || !watched || flowing === !room.stalled) continue;
-      // A pulled room whose origin stopped sending: its broadcast ended or its origin died. Its
-      // viewers' players ask again, and are served from wherever the broadcast is now. (One that
-      // never received anything waits: its publisher may still be connecting to the origin.)
+      if (room.received !== room.seen) {
+        room.seen = room.received;
+        room.flowedAt = now;
+      }
       if (room.pulled) {
-        if (!flowing && room.received > 0) void this.closeRoom(room.name);
+        // One that never received anything waits: its publisher may still be connecting.
+        if (connected && room.received > 0 && now - room.flowedAt >= PULL_STALL_MS) void this.#relink(room);
         continue;
       }
+      if (now - room.judgedAt < STALL_MS) continue;
+      room.judgedAt = now;
+      const watched = room.watched;
+      room.watched = connected;
+      const flowing = now - room.flowedAt < STALL_MS;
+      if (!connected || !watched || flowing === !room.stalled) continue;
       room.stalled = !flowing;
       this.#emit(room.name, flowing ? 'connected' : 'interrupted');
     }
@@ -233,25 +267,39 @@ export class WeriftEngine implements MediaEngine {
     const { sdp, chosen, inactive } = this.#prepare(offer, publisherChoice(offer));
     if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
     const current = this.#rooms.get(roomName);
-    if (current) {
-      // One publisher at a time; one whose connection dropped may be replaced (its republish).
-      // A room pulled from another node gives way to its publisher arriving here.
-      if (!current.pulled && ['new', 'connecting', 'connected'].includes(current.pc.connectionState))
-        throw new AppError('publisher_exists');
-      await this.closeRoom(roomName);
-      if (this.#rooms.has(roomName)) throw new AppError('publisher_exists');
-    }
+    // One publisher at a time; one whose connection dropped may be replaced (its republish).
+    if (current && !current.pulled && ['new', 'connecting', 'connected'].includes(current.pc.connectionState))
+      throw new AppError('publisher_exists');
     const pc = this.#peer(chosen, inactive);
     const id = randomUUID();
-    const room = this.#room(roomName, id, pc, chosen, null);
+    const source: Source = { publisherId: id, pc, codecs: chosen, pulled: null };
+    let room: Room;
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
-    this.#rooms.set(roomName, room);
+    if (current && sameMedia(current.codecs, chosen)) {
+      // A republish, or the publisher arriving at a node that pulled its broadcast: the viewers
+      // here stay on their connections, and the picture goes on from the new source's keyframe.
+      room = current;
+      this.#swap(room, source);
+    } else {
+      if (current) {
+        // Viewers agreed on other codecs: they ask again, and are answered in these.
+        await this.closeRoom(roomName);
+        if (this.#rooms.has(roomName)) throw new AppError('publisher_exists');
+      }
+      room = this.#room(roomName, source);
+      this.#rooms.set(roomName, room);
+    }
     this.#track(id, roomName, 'publisher', pc);
     const off = new Set(inactive.map((s) => s.mid));
     this.#receive(room, off);
+    const mine = () => this.#rooms.get(roomName) === room && room.pc === pc;
     pc.connectionStateChange.subscribe((state) => {
-      if (state === 'connected') this.#emit(roomName, 'connected');
-      else if (state === 'disconnected') this.#emit(roomName, 'interrupted');
+      if (!mine()) return;
+      if (state === 'connected') {
+        this.#emit(roomName, 'connected');
+        // Viewers kept from an earlier source need a keyframe of this one.
+        this.#requestKeyframe(room, true);
+      } else if (state === 'disconnected') this.#emit(roomName, 'interrupted');
       else if (state === 'failed') void this.close(id);
     });
     try {
@@ -268,44 +316,70 @@ export class WeriftEngine implements MediaEngine {
     }
   }
 
-  /** A room receiving on `pc`: published here (`pulled` null) or pulled over `pulled`. */
-  #room(
-    name: string,
-    publisherId: string,
-    pc: RTCPeerConnection,
-    codecs: CodecChoice[],
-    pulled: PullLink | null,
-  ): Room {
+  /** A room receiving from `source`: published here (`pulled` null) or pulled over `pulled`. */
+  #room(name: string, source: Source): Room {
     const batched = this.config.forward !== 'werift';
     return {
       name,
-      publisherId,
-      pc,
-      codecs,
+      ...source,
       tracks: new Map(),
-      fanout: { audio: new Fanout(batched), video: new Fanout(batched) },
+      fanout: { audio: new Fanout(batched, 48_000), video: new Fanout(batched, 90_000) },
       viewers: new Map(),
       lastPli: 0,
       pliLater: null,
       received: 0,
-      checked: 0,
+      seen: 0,
+      flowedAt: performance.now(),
+      judgedAt: performance.now(),
       watched: false,
       stalled: false,
       recording: null,
-      pulled,
+      epoch: 0,
+      relinking: false,
     };
+  }
+
+  /**
+   * Feeds the room from another source, keeping its viewers (see StreamContinuity): the earlier
+   * source's connection closes, its pull link (if any) ends, its recording is finished.
+   */
+  #swap(room: Room, source: Source): void {
+    const before = { pc: room.pc, pulled: room.pulled, publisherId: room.publisherId };
+    const recording = { name: room.name, recording: room.recording, codecs: room.codecs };
+    this.#sessions.delete(before.publisherId);
+    Object.assign(room, source, {
+      tracks: new Map(),
+      received: 0,
+      seen: 0,
+      flowedAt: performance.now(),
+      judgedAt: performance.now(),
+      watched: false,
+      stalled: false,
+      recording: null,
+      relinking: false,
+    });
+    room.epoch++;
+    room.fanout.audio.continuity.rebase();
+    room.fanout.video.continuity.rebase();
+    before.pulled?.close();
+    void before.pc.close().catch(() => undefined);
+    void this.#finishRecording(recording).catch(() => undefined);
   }
 
   /** Takes the tracks that reach the room's receiving connection (but sections in `off`). */
   #receive(room: Room, off: Set<string>): void {
-    room.pc.ontrack = ({ track, transceiver }) => {
+    const pc = room.pc;
+    pc.ontrack = ({ track, transceiver }) => {
       // A section answered inactive (say, audio in a codec we cannot use) carries nothing.
       if (off.has(transceiver.mid ?? '')) return;
+      if (room.pc !== pc) return;
       if (track.kind === 'audio' || track.kind === 'video') {
         room.tracks.set(track.kind, { track, transceiver });
         // One subscription per track; each packet is kept once and handed to every viewer.
         const fanout = room.fanout[track.kind];
         track.onReceiveRtp.subscribe((rtp) => {
+          // A source replaced by another may still deliver a packet or two.
+          if (room.pc !== pc) return;
           room.received++;
           fanout.push(rtp);
         });
@@ -325,9 +399,20 @@ export class WeriftEngine implements MediaEngine {
 
   /**
    * Offers the origin to receive its room (as a WHEP player does), and makes the room here once
-   * it answers: its codecs are the origin's. The link between nodes may use private addresses.
+   * it answers: its codecs are the origin's.
    */
   async #pull(roomName: string, link: PullLink): Promise<void> {
+    const dialed = await this.#dial(link);
+    const room = this.#room(roomName, dialed.source);
+    this.#rooms.set(roomName, room);
+    await this.#connectPull(room, dialed.answer);
+  }
+
+  /**
+   * A connection to the origin over `link`, answered, not yet fed to a room. The link between
+   * nodes may use private addresses.
+   */
+  async #dial(link: PullLink): Promise<{ source: Source; answer: string }> {
     const pc = new RTCPeerConnection({
       codecs: {
         audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
@@ -343,41 +428,95 @@ export class WeriftEngine implements MediaEngine {
     });
     pc.addTransceiver('video', { direction: 'recvonly' });
     pc.addTransceiver('audio', { direction: 'recvonly' });
-    const room = this.#room(roomName, randomUUID(), pc, [], link);
-    // Tracks are announced as the answer is set.
-    this.#receive(room, new Set());
     try {
       await pc.setLocalDescription(await pc.createOffer());
       await gathered(pc);
       const answer = await link.offer(pc.localDescription?.sdp ?? '');
       // The origin answered with the one codec of each kind it sends.
-      room.codecs = answeredCodecs(answer);
-      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+      return {
+        source: { publisherId: randomUUID(), pc, codecs: answeredCodecs(answer), pulled: link },
+        answer,
+      };
     } catch (err) {
       link.close();
       await pc.close().catch(() => undefined);
       throw err instanceof AppError ? err : new AppError('no_publisher');
     }
-    this.#rooms.set(roomName, room);
+  }
+
+  /** Feeds the room from its pull connection (tracks are announced as the answer is set). */
+  async #connectPull(room: Room, answer: string): Promise<void> {
+    const pc = room.pc;
+    this.#receive(room, new Set());
+    const mine = () => this.#rooms.get(room.name) === room && room.pc === pc;
     const timer = setTimeout(() => {
-      if (pc.connectionState !== 'connected') void this.#closePulled(room);
+      if (mine() && pc.connectionState !== 'connected') void this.#relink(room);
     }, this.config.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
     timer.unref();
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
         clearTimeout(timer);
         // Viewers that joined while the link was connecting get a picture at once.
-        this.#requestKeyframe(room, true);
+        if (mine()) this.#requestKeyframe(room, true);
       } else if (state === 'failed' || state === 'closed') {
         clearTimeout(timer);
-        void this.#closePulled(room);
+        if (mine()) void this.#relink(room);
       }
     });
+    try {
+      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    } catch {
+      if (mine()) void this.#relink(room);
+    }
   }
 
-  /** A pulled room ends here (only the room this link made: another may have replaced it). */
-  async #closePulled(room: Room): Promise<void> {
-    if (this.#rooms.get(room.name) === room) await this.closeRoom(room.name);
+  /**
+   * A pulled room lost its origin (the link failed, or its media stopped): its viewers stay while
+   * it asks where the broadcast is now (PullLink.again) and pulls from there, in the codecs they
+   * agreed on. It closes, and its viewers ask again, when the broadcast is over, when the new
+   * source sends other codecs, or after RELINK_MS without one.
+   */
+  async #relink(room: Room): Promise<void> {
+    const lost = room.pulled;
+    if (room.relinking || !lost) return;
+    room.relinking = true;
+    const epoch = room.epoch;
+    const current = () => this.#rooms.get(room.name) === room && room.epoch === epoch;
+    lost.close();
+    void room.pc.close().catch(() => undefined);
+    const deadline = Date.now() + RELINK_MS;
+    try {
+      while (current()) {
+        const next = lost.again ? await lost.again().catch(() => 'wait' as const) : 'over';
+        if (!current()) return;
+        if (next === 'over' || Date.now() > deadline) {
+          await this.closeRoom(room.name);
+          return;
+        }
+        if (next !== 'wait') {
+          const dialed = await this.#dial(next).catch(() => null);
+          if (dialed && !current()) {
+            dialed.source.pulled?.close();
+            await dialed.source.pc.close().catch(() => undefined);
+            return;
+          }
+          if (dialed) {
+            if (!sameMedia(room.codecs, dialed.source.codecs)) {
+              dialed.source.pulled?.close();
+              await dialed.source.pc.close().catch(() => undefined);
+              await this.closeRoom(room.name);
+              return;
+            }
+            this.#swap(room, dialed.source);
+            await this.#connectPull(room, dialed.answer);
+            return;
+          }
+        }
+        await new Promise((r) => setTimeout(r, RELINK_EVERY_MS));
+      }
+    } finally {
+      if (room.epoch === epoch) room.relinking = false;
+    }
   }
 
   async play(roomName: string, offer: string, opts: { relay?: boolean } = {}): Promise<MediaSession> {
@@ -454,7 +593,7 @@ export class WeriftEngine implements MediaEngine {
   }
 
   /** Closes the room's recording file; rewrapping it and telling listeners go on in the background. */
-  async #finishRecording(room: Room): Promise<void> {
+  async #finishRecording(room: Pick<Room, 'name' | 'recording' | 'codecs'>): Promise<void> {
     const rec = room.recording;
     const dir = this.config.recordDir;
     if (!rec || !dir) return;

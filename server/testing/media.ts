@@ -73,8 +73,13 @@ export const PPS = Buffer.from('68ce3c80', 'hex');
  * Sends H.264 at 30 frames a second on a sendonly transceiver: every frame a STAP-A with the SPS
  * and PPS, then an IDR slice in two FU-A fragments (the slice is filler: nothing decodes it).
  */
-export function pumpH264(t: RTCRtpTransceiver, sps = SPS_640X360): { stop(): void; sent(): number } {
-  let seq = 1000;
+export function pumpH264(
+  t: RTCRtpTransceiver,
+  sps = SPS_640X360,
+  /** The first sequence number (a second publisher's stream starts elsewhere, as a real one would). */
+  firstSeq = 1000,
+): { stop(): void; sent(): number } {
+  let seq = firstSeq;
   let timestamp = 90_000;
   let frames = 0;
   const stapA = Buffer.concat([

@@ -12,7 +12,8 @@ import { MemoryNodeRegistry, RedisNodeRegistry, relayToken, RELAY_HEADER, validR
 // Media beyond one node (issue 22 items 1 and 2), with real WebRTC on 127.0.0.1: a broadcast
 // published to node A is watched through node B, which pulls it once from A over WHEP (the
 // relay credential) and serves its own viewers; a full node C sends viewers on with a 307; the
-// edge's pulled room ends when the origin's broadcast does.
+// edge's pulled room ends when the origin's broadcast does. When the publisher moves to another
+// node, the edge pulls from there and its viewers play on, on the connections they have.
 const kv = new MemoryKv();
 const registry = new MemoryNodeRegistry();
 const engine = () =>
@@ -23,6 +24,8 @@ const engine = () =>
     connectTimeoutMs: 5000,
   });
 const media = { a: engine(), b: engine(), c: engine() };
+// Short leases: a node that lost a broadcast to another lets it go within a second.
+const LEASE = { LIVE_LEASE_MS: '4000' };
 let t: TestApp;
 let b: FastifyInstance;
 let c: FastifyInstance;
@@ -35,7 +38,7 @@ beforeAll(async () => {
   url.a = `http://127.0.0.1:${pa}`;
   url.b = `http://127.0.0.1:${pb}`;
   url.c = `http://127.0.0.1:${pc}`;
-  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a });
+  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a, ...LEASE });
   await t.app.listen({ host: '127.0.0.1', port: pa });
   b = await addNode(t, {
     kv,
@@ -70,17 +73,10 @@ function peer(...args: Parameters<typeof testPeer>): TestPeer {
   return p;
 }
 
-async function broadcast(): Promise<{ vid: string; headers: Record<string, string> }> {
-  const { headers } = await signedInPerson(t, kv, 'cascade-host@example.com');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/live',
-    headers,
-    payload: { title: 'Cascade' },
-  });
-  const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+/** A publisher of `vid` on the node at `base`, sending video (from sequence number `firstSeq`). */
+async function publishTo(base: string, vid: string, token: string, firstSeq = 1000): Promise<TestPeer> {
   const pub = peer(['video'], 'sendonly');
-  const whip = await fetch(`${url.a}/api/v1/whip/${vid}`, {
+  const whip = await fetch(`${base}/api/v1/whip/${vid}`, {
     method: 'POST',
     headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
     body: await pub.offer(),
@@ -89,12 +85,33 @@ async function broadcast(): Promise<{ vid: string; headers: Record<string, strin
   await pub.answer(await whip.text());
   await pub.connected();
   const video = pub.transceivers[0];
-  if (video) pumps.push(pumpH264(video));
-  return { vid, headers };
+  if (video) pumps.push(pumpH264(video, undefined, firstSeq));
+  return pub;
+}
+
+async function broadcast(): Promise<{ vid: string; token: string; headers: Record<string, string> }> {
+  const { headers } = await signedInPerson(t, kv, 'cascade-host@example.com');
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/live',
+    headers,
+    payload: { title: 'Cascade' },
+  });
+  const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+  await publishTo(url.a, vid, token);
+  return { vid, token, headers };
+}
+
+interface Watching {
+  at: string;
+  pc: TestPeer['pc'];
+  packets: () => number;
+  /** Sequence numbers of the video packets received, in order. */
+  seqs: number[];
 }
 
 /** A viewer through `base`, following redirects as WHEP clients do; answers where it played. */
-async function watch(base: string, vid: string): Promise<{ at: string; packets: () => number }> {
+async function watch(base: string, vid: string): Promise<Watching> {
   const v = peer(['video', 'audio'], 'recvonly');
   const res = await fetch(`${base}/api/v1/whep/${vid}`, {
     method: 'POST',
@@ -104,10 +121,10 @@ async function watch(base: string, vid: string): Promise<{ at: string; packets: 
   expect(res.status).toBe(201);
   await v.answer(await res.text());
   await v.connected();
-  let packets = 0;
-  v.transceivers[0]?.receiver.track.onReceiveRtp.subscribe(() => packets++);
-  await until('video at the viewer', () => packets > 0, { ms: 15_000 });
-  return { at: new URL(res.url).origin, packets: () => packets };
+  const seqs: number[] = [];
+  v.transceivers[0]?.receiver.track.onReceiveRtp.subscribe((rtp) => seqs.push(rtp.header.sequenceNumber));
+  await until('video at the viewer', () => seqs.length > 0, { ms: 15_000 });
+  return { at: new URL(res.url).origin, pc: v.pc, packets: () => seqs.length, seqs };
 }
 
 const viewers = async (node: FastifyInstance, vid: string) =>
@@ -115,11 +132,13 @@ const viewers = async (node: FastifyInstance, vid: string) =>
 
 describe('media on several nodes', () => {
   let vid = '';
+  let token = '';
   let headers: Record<string, string> = {};
+  let first: Watching | null = null;
 
   it('serves a broadcast published to A from B, which pulls it from A once', async () => {
-    ({ vid, headers } = await broadcast());
-    const first = await watch(url.b, vid);
+    ({ vid, token, headers } = await broadcast());
+    first = await watch(url.b, vid);
     expect(first.at).toBe(url.b);
     await watch(url.b, vid);
     // B has the room as a pull; A has it published, with B's one pull as its only session.
@@ -148,6 +167,42 @@ describe('media on several nodes', () => {
     expect(media.c.names()).toEqual([]);
   }, 60_000);
 
+  it('keeps the edge’s viewers playing when the publisher moves to another node', async () => {
+    const viewer = first;
+    if (!viewer) throw new Error('no viewer on B');
+    // The publisher reconnects to C (its node died, say): C takes the lease, A lets the room go,
+    // and B, whose link to A ends, pulls from C.
+    await publishTo(url.c, vid, token, 30_000);
+    await until('A lets the broadcast go', () => media.a.room(vid) === null, { ms: 15_000 });
+    expect(media.c.room(vid)).toMatchObject({ pulled: false });
+    const before = viewer.packets();
+    await until('video from C at B’s viewer', () => viewer.packets() > before + 60, { ms: 20_000 });
+    // Both of B's first viewers at least (the 307 may have sent a third there).
+    expect(media.b.room(vid)?.pulled).toBe(true);
+    expect(media.b.room(vid)?.viewers).toBeGreaterThanOrEqual(2);
+    expect(viewer.pc.connectionState).toBe('connected');
+    // One stream for the viewer: C's packets go on from A's, though C's publisher numbers its
+    // packets from elsewhere (no jump back or ahead).
+    const jumps = viewer.seqs.slice(1).filter((seq, i) => ((seq - (viewer.seqs[i] ?? 0)) & 0xffff) > 200);
+    expect(jumps).toEqual([]);
+  }, 60_000);
+
+  it('keeps the edge’s viewers playing when the publisher comes to the edge itself', async () => {
+    const viewer = first;
+    if (!viewer) throw new Error('no viewer on B');
+    // B's room stops being a pull: the publisher feeds it, its viewers stay on.
+    await publishTo(url.b, vid, token, 50_000);
+    await until('B publishes the room', () => media.b.room(vid)?.pulled === false, { ms: 15_000 });
+    await until('C lets the broadcast go', () => media.c.room(vid) === null, { ms: 15_000 });
+    const before = viewer.packets();
+    await until('video from the publisher at B’s viewer', () => viewer.packets() > before + 60, {
+      ms: 20_000,
+    });
+    expect(viewer.pc.connectionState).toBe('connected');
+    const jumps = viewer.seqs.slice(1).filter((seq, i) => ((seq - (viewer.seqs[i] ?? 0)) & 0xffff) > 200);
+    expect(jumps).toEqual([]);
+  }, 60_000);
+
   it('refuses a pull without the nodes’ credential', async () => {
     const v = peer(['video'], 'recvonly');
     const res = await fetch(`${url.a}/api/v1/whep/${vid}`, {
@@ -166,11 +221,16 @@ describe('media on several nodes', () => {
     );
   });
 
-  it('ends the pulled room on the edge when the broadcast ends at its origin', async () => {
+  it('ends the broadcast’s media on every node when it ends, pulls included', async () => {
+    // A, which the publisher left, now pulls the broadcast from B for a viewer of its own.
+    await watch(url.a, vid);
+    expect(media.a.room(vid)?.pulled).toBe(true);
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/live/${vid}/end`, headers });
     expect(res.statusCode).toBe(200);
     await until('B lets the broadcast go', () => media.b.room(vid) === null, { ms: 15_000 });
+    await until('A’s pull ends', () => media.a.room(vid) === null, { ms: 15_000 });
     expect(media.b.stats().peerConnections).toBe(0);
+    expect(media.a.stats().peerConnections).toBe(0);
   }, 30_000);
 });
 

@@ -123,7 +123,7 @@ function sign(secret: string, vid: string, until: number): string {
  * The link an edge pulls a broadcast over: a WHEP request to the origin with the relay credential;
  * its session there is deleted when the pulled room here ends.
  */
-export function whepLink(origin: string, vid: string, secret: string): PullLink {
+export function whepLink(origin: string, vid: string, secret: string, again?: PullLink['again']): PullLink {
   let session: string | null = null;
   let closed = false;
   const headers = () => ({ [RELAY_HEADER]: relayToken(secret, vid) });
@@ -155,6 +155,7 @@ export function whepLink(origin: string, vid: string, secret: string): PullLink 
         .then((res) => res.body?.cancel())
         .catch(() => undefined);
     },
+    ...(again ? { again } : {}),
   };
 }
 
@@ -250,8 +251,8 @@ export class MediaCluster {
     return open[0]?.url ?? null;
   }
 
-  /** A link that pulls `vid` from the node at `origin`. */
-  link(origin: string, vid: string): PullLink {
-    return whepLink(origin, vid, this.me.secret);
+  /** A link that pulls `vid` from the node at `origin` (`again`: see PullLink). */
+  link(origin: string, vid: string, again?: PullLink['again']): PullLink {
+    return whepLink(origin, vid, this.me.secret, again);
   }
 }

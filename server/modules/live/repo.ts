@@ -103,6 +103,15 @@ export const liveRepo = {
     return row?.lease_node ?? null;
   },
 
+  /** Whether the broadcast is on (created or live), leased or not. */
+  async isActive(db: Queryable, vid: string): Promise<boolean> {
+    const [row] = await db.query<{ on: boolean }>(
+      `SELECT true AS on FROM lives WHERE vid = $1 AND status IN ('created', 'live')`,
+      [vid],
+    );
+    return row !== undefined;
+  },
+
   async active(db: Queryable, uid: number): Promise<(LiveRow & { leased: boolean }) | null> {
     const [row] = await db.query<LiveRow & { leased: boolean }>(
       `SELECT ${COLUMNS}, l.lease_until > now() AS leased FROM lives l

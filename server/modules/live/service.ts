@@ -7,7 +7,7 @@ import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
-import type { MediaEngine, MediaSession } from '../../media/engine';
+import type { MediaEngine, MediaSession, PullLink } from '../../media/engine';
 import { validRelayToken, type MediaCluster } from './cluster';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
@@ -454,11 +454,22 @@ export class LiveService {
       if (other) return other;
     }
     if (this.media.room(vid)) return null;
-    const origin = await liveRepo.leaseHolder(this.db, vid);
-    if (!origin || origin === this.#leases.node) return null;
-    const url = await cluster.urlOf(origin);
-    if (url) await this.media.pull(vid, cluster.link(url, vid));
+    const link = await this.#originLink(cluster, vid);
+    if (typeof link === 'object') await this.media.pull(vid, link);
     return null;
+  }
+
+  /**
+   * A link to the broadcast's media where it is now: its origin is the node holding its lease
+   * (its publisher's). 'wait' while no other live node holds it (the publisher is reconnecting,
+   * maybe to this node); 'over' once it ended. An edge that lost its origin asks again with it.
+   */
+  async #originLink(cluster: MediaCluster, vid: string): Promise<PullLink | 'wait' | 'over'> {
+    const origin = await liveRepo.leaseHolder(this.db, vid);
+    if (!origin) return (await liveRepo.isActive(this.db, vid)) ? 'wait' : 'over';
+    if (origin === this.#leases.node) return 'wait';
+    const url = await cluster.urlOf(origin);
+    return url ? cluster.link(url, vid, () => this.#originLink(cluster, vid)) : 'wait';
   }
 
   /**

@@ -10,6 +10,7 @@
 // Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000], needs DATABASE_URL): see bench/explore.ts.
 // Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
 // Issue 22 target (--only=cascade [--seconds=10], needs DATABASE_URL): see bench/cascade.ts.
+// Issue 22 fault targets (--only=faults, needs DATABASE_URL and redis-server): see bench/faults.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { sfuCapacity } from './sfu-capacity';
 import { giftsBench } from './gifts';
 import { latencyBench } from './latency';
 import { cascadeBench } from './cascade';
+import { faultsBench } from './faults';
 import { signInBench } from './signin';
 import { throughput } from './throughput';
 
@@ -148,6 +150,15 @@ if (only === 'cascade') {
     `worst p50 over three nodes ${worst} ms vs ${base?.p50Ms} ms on one (target ≤ 1.2×: ${ok ? 'met' : 'NOT met'}); fewest frames ${frames}% (target ≥ 99%: ${frames >= 99 ? 'met' : 'NOT met'})`,
   );
   report.cascade = { rows };
+}
+
+if (only === 'faults') {
+  const rows = await faultsBench();
+  console.log(
+    '\nFaults: three site processes behind a balancer, the studio publishing, six live pages watching',
+  );
+  console.table(rows);
+  report.faults = rows;
 }
 
 if (only === 'latency') {

@@ -67,6 +67,8 @@ export class RedisKv implements Kv {
     private readonly prefix = 'beamly:',
   ) {
     this.#redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    // While Redis is away calls fail (their callers log that); ioredis reconnects by itself.
+    this.#redis.on('error', () => undefined);
   }
 
   async incr(key: string, ttlSeconds: number) {

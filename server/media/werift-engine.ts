@@ -267,8 +267,14 @@ export class WeriftEngine implements MediaEngine {
     const { sdp, chosen, inactive } = this.#prepare(offer, publisherChoice(offer));
     if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
     const current = this.#rooms.get(roomName);
-    // One publisher at a time; one whose connection dropped may be replaced (its republish).
-    if (current && !current.pulled && ['new', 'connecting', 'connected'].includes(current.pc.connectionState))
+    // One publisher at a time; one whose connection dropped, or whose media stopped, may be
+    // replaced (its republish: the caller checked the token).
+    if (
+      current &&
+      !current.pulled &&
+      !current.stalled &&
+      ['new', 'connecting', 'connected'].includes(current.pc.connectionState)
+    )
       throw new AppError('publisher_exists');
     const pc = this.#peer(chosen, inactive);
     const id = randomUUID();

@@ -113,6 +113,8 @@ export class RedisPresence implements Presence {
     private readonly ttlMs = PRESENCE_TTL_MS,
   ) {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    // While Redis is away calls fail (their callers log that); ioredis reconnects by itself.
+    this.#redis.on('error', () => undefined);
   }
 
   async report(room: string, node: string, count: number, members: readonly number[]): Promise<Counted> {

@@ -61,7 +61,11 @@ export class RedisBus implements Bus {
     private readonly log: (err: unknown) => void = () => undefined,
   ) {
     this.#redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    // While Redis is away calls fail (their callers log that); ioredis reconnects by itself.
+    this.#redis.on('error', () => undefined);
     this.#sub = new Redis(url, { maxRetriesPerRequest: null, connectionName: `${prefix}sub` });
+    // While Redis is away calls fail (their callers log that); ioredis reconnects by itself.
+    this.#sub.on('error', () => undefined);
     this.#sub.on('message', (channel: string, json: string) => {
       const entry = this.#listeners.get(channel.slice(this.prefix.length));
       if (!entry?.set.size) return;

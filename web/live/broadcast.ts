@@ -1,11 +1,23 @@
 import type { Answer } from '../../common/api/envelope';
 import type { StartedLive as Started, endLiveAnswer } from '../../common/api/live';
 import { api } from '../lib/api';
-import { MediaHttpError, whipPublish, type Session } from './webrtc';
+import { MediaHttpError, watchFlow, whipPublish, type Session } from './webrtc';
 
 /** Spec §4: a broadcaster whose connection drops has this long to come back before it ends. */
 export const RECONNECT_GRACE_MS = 20_000;
-const RETRY_MS = 2000;
+const RETRY_MS = 1000;
+/**
+ * A connection that says 'disconnected' has heard nothing from its media node for a few seconds
+ * already (the browser's own check): its node may have died. A republish then goes wherever the
+ * site sends it, and viewers play on from it (the server swaps it in under them); one that comes
+ * back meanwhile is kept.
+ */
+const DISCONNECTED_MS = 300;
+/**
+ * A publisher hears its media node's RTCP reports every 0.5–1.5 s: silence for this long means
+ * the node died (the browser's own 'disconnected' comes seconds later), and it republishes.
+ */
+const SILENT_MS = 2000;
 
 export type { Started };
 
@@ -24,6 +36,9 @@ export interface BroadcastEvents {
  */
 export class Broadcast {
   #session: Session | null = null;
+  #stopWatch: () => void = () => undefined;
+  /** The current connection hears nothing from its media node (see SILENT_MS). */
+  #silent = false;
   #ended = false;
   #lostAt: number | null = null;
   #retry = 0;
@@ -59,6 +74,27 @@ export class Broadcast {
   async #publish(): Promise<void> {
     const session = await whipPublish(this.started.whip_url, this.started.publish_token, this.stream);
     this.#session = session;
+    this.#silent = false;
+    this.#stopWatch();
+    this.#stopWatch = watchFlow(
+      session.pc,
+      (hearing) => {
+        if (this.#ended || this.#session !== session) return;
+        this.#silent = !hearing;
+        if (hearing) {
+          // A slow moment, not a dead node: this connection goes on.
+          if (session.pc.connectionState === 'connected') {
+            this.#lostAt = null;
+            this.#on.state('live');
+          }
+          return;
+        }
+        this.#lostAt ??= Date.now();
+        this.#on.state('reconnecting');
+        this.#scheduleRepublish(0);
+      },
+      { of: 'anything', stallMs: SILENT_MS },
+    );
     session.pc.addEventListener('connectionstatechange', () => {
       if (this.#ended || this.#session !== session) return;
       const state = session.pc.connectionState;
@@ -68,32 +104,33 @@ export class Broadcast {
       } else if (state === 'disconnected' || state === 'failed') {
         this.#lostAt ??= Date.now();
         this.#on.state('reconnecting');
-        if (state === 'failed') this.#scheduleRepublish();
-        else
-          window.setTimeout(
-            () => session.pc.connectionState === 'disconnected' && this.#scheduleRepublish(),
-            4000,
-          );
+        this.#scheduleRepublish(state === 'failed' ? 0 : DISCONNECTED_MS);
       }
     });
   }
 
-  #scheduleRepublish(): void {
+  #scheduleRepublish(delay = RETRY_MS): void {
     if (this.#ended || this.#retry) return;
     this.#retry = window.setTimeout(() => {
       this.#retry = 0;
-      if (this.#ended) return;
+      // Came back by itself meanwhile.
+      if (this.#ended || (!this.#silent && this.#session?.pc.connectionState === 'connected')) return;
       if (this.#lostAt !== null && Date.now() - this.#lostAt > RECONNECT_GRACE_MS) {
         this.#on.lost();
         return;
       }
-      this.#session?.pc.close();
-      this.#publish().catch((err: unknown) => {
-        // The token ends with the broadcast: no use retrying what the server has ended.
-        if (err instanceof MediaHttpError && (err.status === 401 || err.status === 410)) this.#on.over();
-        else this.#scheduleRepublish();
-      });
-    }, RETRY_MS);
+      // The old connection closes once the new one is taken: closed first, it would end the
+      // media under the viewers (a node that still has it takes the new one in its place).
+      const old = this.#session;
+      this.#publish().then(
+        () => old?.pc.close(),
+        (err: unknown) => {
+          // The token ends with the broadcast: no use retrying what the server has ended.
+          if (err instanceof MediaHttpError && (err.status === 401 || err.status === 410)) this.#on.over();
+          else this.#scheduleRepublish();
+        },
+      );
+    }, delay);
   }
 
   /**
@@ -102,6 +139,7 @@ export class Broadcast {
    */
   hangUp(): void {
     this.#ended = true;
+    this.#stopWatch();
     window.clearTimeout(this.#retry);
     const session = this.#session;
     if (!session) return;
@@ -116,6 +154,7 @@ export class Broadcast {
   /** Ends the broadcast on the server and hangs up; answers the summary. */
   async end(): Promise<{ duration_seconds: number; peak_viewers: number } | null> {
     this.#ended = true;
+    this.#stopWatch();
     window.clearTimeout(this.#retry);
     this.#session?.pc.close();
     try {

@@ -46,7 +46,7 @@ export const RETRY_MS = 2500;
  * one wherever the broadcast is served now (a node that died takes its sessions with it, and the
  * browser would notice only seconds later).
  */
-export const STALL_REPLAY_MS = 1000;
+export const STALL_REPLAY_MS = 500;
 /**
  * The room connection says at once when the broadcaster connects, drops or ends; the status is
  * also read over HTTP, slowly while that connection is up, as before while it is not.

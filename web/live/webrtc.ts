@@ -174,17 +174,31 @@ export async function whepPlay(
   }
 }
 
-/** How often a player looks at what arrives, and how long nothing may arrive before it says so. */
-const FLOW_CHECK_MS = 500;
-const STALL_MS = 1500;
+/**
+ * How often a player looks at what arrives, and how long nothing may arrive before it says so: a
+ * camera sends 15–30 frames and Opus 50 packets a second, so a second of nothing at all is a
+ * stall, not a slow frame (issue 22: a viewer whose media node died plays again within 3 s).
+ */
+const FLOW_CHECK_MS = 250;
+const STALL_MS = 1000;
 
 /**
  * Watches a player's incoming media: `onChange(false)` once nothing has arrived for STALL_MS
  * after media flowed (the broadcaster's tab crashed or a network went: the picture froze), and
  * `onChange(true)` when it flows again. Read from the receiver's statistics, which keep counting
  * in a background tab (frame callbacks do not). Answers a function that stops watching.
+ *
+ * `{ of: 'anything' }` watches every byte the connection receives instead (a publisher receives
+ * only its media node's RTCP reports, every 0.5–1.5 s from werift, and ICE answers): with
+ * `stallMs` past the longest gap between them, silence means the node is gone.
  */
-export function watchFlow(pc: RTCPeerConnection, onChange: (flowing: boolean) => void): () => void {
+export function watchFlow(
+  pc: RTCPeerConnection,
+  onChange: (flowing: boolean) => void,
+  opts: { of?: 'media' | 'anything'; stallMs?: number } = {},
+): () => void {
+  const anything = opts.of === 'anything';
+  const stallMs = opts.stallMs ?? STALL_MS;
   let packets = 0;
   let lastGrowth = 0;
   let flowing: boolean | null = null;
@@ -195,15 +209,16 @@ export function watchFlow(pc: RTCPeerConnection, onChange: (flowing: boolean) =>
     pc.getStats()
       .then((stats) => {
         let now = 0;
-        stats.forEach((s: { type: string; packetsReceived?: number }) => {
-          if (s.type === 'inbound-rtp') now += s.packetsReceived ?? 0;
+        stats.forEach((s: { type: string; packetsReceived?: number; bytesReceived?: number }) => {
+          if (anything ? s.type === 'transport' : s.type === 'inbound-rtp')
+            now += (anything ? s.bytesReceived : s.packetsReceived) ?? 0;
         });
         const at = performance.now();
         if (now > packets) {
           packets = now;
           lastGrowth = at;
           if (flowing !== true) onChange((flowing = true));
-        } else if (flowing === true && at - lastGrowth >= STALL_MS) onChange((flowing = false));
+        } else if (flowing === true && at - lastGrowth >= stallMs) onChange((flowing = false));
       })
       .catch(() => undefined)
       .finally(() => (busy = false));

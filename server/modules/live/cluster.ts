@@ -71,6 +71,8 @@ export class RedisNodeRegistry implements NodeRegistry {
     private readonly key: string,
   ) {
     this.#redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    // Reads and writes fail (and are logged) while Redis is away; ioredis reconnects by itself.
+    this.#redis.on('error', () => undefined);
   }
 
   async put(node: MediaNode): Promise<void> {

@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/browser';
-import { plays } from '../e2e/live-page';
+import { frameTimes, noteFrames, plays } from '../e2e/live-page';
 import { RedisNodeRegistry } from '../server/modules/live/cluster';
 import { createTestDb } from '../server/testing/db';
 import { makeUsers } from '../server/testing/people';
-import { startBalancer } from './balancer';
+import { startBalancer } from '../server/testing/balancer';
 import { signedIn } from './people';
 import { startSite, type Running } from './servers';
 
@@ -82,29 +82,6 @@ function kill9(proc: ChildProcess | Running): Promise<void> {
       }
     }, 20);
   });
-}
-
-/** Notes the time of every frame the page's live <video> presents (whichever element it is now). */
-const FRAME_LOG = `(() => {
-  const w = window;
-  w.frameTimes = [];
-  let armed = null;
-  const arm = (v) => {
-    armed = v;
-    const tick = () => {
-      w.frameTimes.push(Date.now());
-      if (armed === v) v.requestVideoFrameCallback(tick);
-    };
-    v.requestVideoFrameCallback(tick);
-  };
-  setInterval(() => {
-    const v = document.querySelector('.live-page__video');
-    if (v && v !== armed) arm(v);
-  }, 50);
-})()`;
-
-async function frameTimes(page: Page): Promise<number[]> {
-  return page.evaluate(() => (window as unknown as { frameTimes: number[] }).frameTimes.slice());
 }
 
 /**
@@ -208,7 +185,7 @@ export async function faultsBench(): Promise<FaultRow[]> {
       const page = await (await context()).newPage();
       await page.goto(`${balancer.url}${livePath}`);
       await plays(page, 30_000);
-      await page.evaluate(FRAME_LOG);
+      await noteFrames(page);
       viewers.push(page);
     }
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

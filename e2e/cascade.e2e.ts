@@ -76,7 +76,22 @@ describe('a broadcast watched through another node', () => {
     // A viewer on B: the site's own player, from B's page.
     const onB = await openPage({ ...e2e, base: url.b }, `/en/v/${vid}`, 1280);
     // Bounded for a busy 2-core machine: a pull, two connections and a keyframe from the camera.
-    await plays(onB.page, 45_000);
+    await plays(onB.page, 45_000).catch(async (err: unknown) => {
+      // What each part saw, for a failure on a busy machine.
+      const video = await onB.page.evaluate(() => {
+        const v = document.querySelector<HTMLVideoElement>('.live-page__video');
+        return v ? { width: v.videoWidth, paused: v.paused, state: v.readyState } : null;
+      });
+      const seen = {
+        a: media.a.stats(),
+        b: media.b.stats(),
+        bRoom: media.b.room(vid),
+        video,
+        errors: onB.errors,
+        shown: await onB.page.locator('main').innerText(),
+      };
+      throw new Error(`${String(err)}\n${JSON.stringify(seen, null, 2)}`);
+    });
     expect(media.b.room(vid)).toMatchObject({ pulled: true, viewers: 1 });
     expect(media.a.stats()).toMatchObject({ publishers: 1, viewers: 1 });
 

@@ -49,3 +49,32 @@ export function publishCamera(page: Page, vid: string, token: string): Promise<n
     { vid, token },
   );
 }
+
+/**
+ * Notes the time (Date.now()) of every frame the page's live video presents from now on, into
+ * `window.frameTimes`, whichever element shows it (the player may replace it).
+ */
+export async function noteFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { frameTimes: number[] };
+    w.frameTimes = [];
+    let armed: HTMLVideoElement | null = null;
+    const arm = (v: HTMLVideoElement) => {
+      armed = v;
+      const tick = () => {
+        w.frameTimes.push(Date.now());
+        if (armed === v) v.requestVideoFrameCallback(tick);
+      };
+      v.requestVideoFrameCallback(tick);
+    };
+    setInterval(() => {
+      const v = document.querySelector<HTMLVideoElement>('.live-page__video');
+      if (v && v !== armed) arm(v);
+    }, 50);
+  });
+}
+
+/** The times noted by noteFrames so far. */
+export function frameTimes(page: Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { frameTimes: number[] }).frameTimes.slice());
+}

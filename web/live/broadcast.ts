@@ -39,6 +39,8 @@ export class Broadcast {
   #stopWatch: () => void = () => undefined;
   /** The current connection hears nothing from its media node (see SILENT_MS). */
   #silent = false;
+  /** Where WHIP goes: the node the site placed the broadcast on, then the site itself if that node is gone. */
+  #whipUrl: string;
   #ended = false;
   #lostAt: number | null = null;
   #retry = 0;
@@ -47,7 +49,9 @@ export class Broadcast {
   constructor(
     readonly started: Started,
     private stream: MediaStream,
-  ) {}
+  ) {
+    this.#whipUrl = started.whip_url;
+  }
 
   /**
    * Sends another stream's tracks (the other camera) in place of the current ones, on the same
@@ -72,7 +76,7 @@ export class Broadcast {
   }
 
   async #publish(): Promise<void> {
-    const session = await whipPublish(this.started.whip_url, this.started.publish_token, this.stream);
+    const session = await whipPublish(this.#whipUrl, this.started.publish_token, this.stream);
     this.#session = session;
     this.#silent = false;
     this.#stopWatch();
@@ -127,7 +131,11 @@ export class Broadcast {
         (err: unknown) => {
           // The token ends with the broadcast: no use retrying what the server has ended.
           if (err instanceof MediaHttpError && (err.status === 401 || err.status === 410)) this.#on.over();
-          else this.#scheduleRepublish();
+          else {
+            // Unreachable (the node it was placed on died): the site sends it to one alive.
+            if (!(err instanceof MediaHttpError)) this.#whipUrl = `/api/v1/whip/${this.started.vid}`;
+            this.#scheduleRepublish();
+          }
         },
       );
     }, delay);

@@ -203,6 +203,35 @@ describe('media on several nodes', () => {
     expect(jumps).toEqual([]);
   }, 60_000);
 
+  it('places a new broadcast on a node with room, and gives session URLs on their own node', async () => {
+    const { headers: other } = await signedInPerson(t, kv, 'cascade-placed@example.com');
+    const res = await c.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers: other,
+      payload: { title: 'Placed' },
+    });
+    const placed = res.json<{ data: { vid: string; whip_url: string; publish_token: string } }>().data;
+    // C is full: the studio publishes to A or B.
+    expect([url.a, url.b]).toContain(new URL(placed.whip_url).origin);
+    const pub = peer(['video'], 'sendonly');
+    const whip = await fetch(placed.whip_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${placed.publish_token}` },
+      body: await pub.offer(),
+    });
+    expect(whip.status).toBe(201);
+    expect(whip.headers.get('access-control-allow-origin')).toBe('*');
+    // Behind a balancer, the session's PATCH and DELETE must reach the node that has it.
+    const location = whip.headers.get('location') ?? '';
+    expect(new URL(location).origin).toBe(new URL(placed.whip_url).origin);
+    const hangUp = await fetch(location, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${placed.publish_token}` },
+    });
+    expect(hangUp.status).toBe(200);
+  }, 30_000);
+
   it('refuses a pull without the nodes’ credential', async () => {
     const v = peer(['video'], 'recvonly');
     const res = await fetch(`${url.a}/api/v1/whep/${vid}`, {

@@ -26,7 +26,7 @@ function sdpBody(req: FastifyRequest): string {
 /**
  * Another node takes this WHEP request (WHEP allows 307: the player sends it there again). Not
  * WHIP: browsers and curl drop the Authorization header on a redirect to another host, so a
- * publisher stays where it arrived (placing new broadcasts is left to come, see decisions.md).
+ * publisher stays where it arrived (new broadcasts are placed by the WHIP URL the studio gets).
  */
 function redirect(reply: FastifyReply, req: FastifyRequest, base: string) {
   return reply
@@ -39,8 +39,10 @@ function redirect(reply: FastifyReply, req: FastifyRequest, base: string) {
 /**
  * Players may be sent to another media node (its own origin): WHEP answers any origin (a
  * broadcast is public, and a session is made without cookies there), and shows the Location.
+ * WHIP too: the studio may be told to publish to another node (LiveService.whipUrl), and a
+ * session's URL is on its own node; publishing takes the bearer token, never a cookie.
  */
-function playerCors(reply: FastifyReply) {
+function mediaCors(reply: FastifyReply) {
   return reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'location');
 }
 
@@ -77,26 +79,33 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     '/api/v1/whep/:vid/:session',
   ]) {
     app.options(url, hide, async (req, reply) => {
-      if (url.startsWith('/api/v1/whep'))
-        playerCors(reply).header('access-control-allow-headers', 'content-type, x-device-id, x-csrf-token');
+      mediaCors(reply).header(
+        'access-control-allow-headers',
+        url.startsWith('/api/v1/whep')
+          ? 'content-type, x-device-id, x-csrf-token'
+          : 'content-type, authorization',
+      );
       return reply.code(204).header('allow', methods).header('access-control-allow-methods', methods).send();
     });
   }
 
   // OBS and other standard clients: one URL, the stream key as the bearer token.
   app.post('/api/v1/whip', hide, async (req, reply) => {
+    mediaCors(reply);
     const { vid, session } = await live.publishWithKey(bearer(req), sdpBody(req));
-    return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
+    return answer(reply, live.sessionUrl(`/api/v1/whip/${vid}/${session.id}`), session.answer);
   });
 
   app.post('/api/v1/whip/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
+    mediaCors(reply);
     const session = await live.publish(vid, bearer(req), sdpBody(req));
-    return answer(reply, `/api/v1/whip/${vid}/${session.id}`, session.answer);
+    return answer(reply, live.sessionUrl(`/api/v1/whip/${vid}/${session.id}`), session.answer);
   });
 
   app.patch('/api/v1/whip/:vid/:session', hide, async (req, reply) => {
     const { vid, session = '' } = params(req);
+    mediaCors(reply);
     await live.authorizePublish(vid, bearer(req));
     if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
       throw new AppError('bad_sdp');
@@ -106,19 +115,20 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   app.delete('/api/v1/whip/:vid/:session', hide, async (req, reply) => {
     const { vid, session = '' } = params(req);
+    mediaCors(reply);
     await live.unpublish(vid, session, bearer(req));
     return reply.code(200).send();
   });
 
   app.post('/api/v1/whep/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
-    playerCors(reply);
+    mediaCors(reply);
     // Another media node pulling the broadcast for its own viewers (cluster.ts).
     const relay = req.headers[RELAY_HEADER];
     if (typeof relay === 'string') {
       if (!live.relayAllowed(vid, relay)) throw new AppError('not_allowed');
       const session = await live.relay(vid, sdpBody(req));
-      return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
+      return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session.answer);
     }
     const played = await live.play(vid, sdpBody(req), {
       uid: req.auth?.uid ?? null,
@@ -129,12 +139,12 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     });
     if ('redirect' in played) return redirect(reply, req, played.redirect);
     const { session } = played;
-    return answer(reply, `/api/v1/whep/${vid}/${session.id}`, session.answer);
+    return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session.answer);
   });
 
   app.patch('/api/v1/whep/:vid/:session', hide, async (req, reply) => {
     const { vid, session = '' } = params(req);
-    playerCors(reply);
+    mediaCors(reply);
     if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
       throw new AppError('bad_sdp');
     await live.trickle(vid, session, req.body, 'viewer');
@@ -143,7 +153,7 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
 
   app.delete('/api/v1/whep/:vid/:session', hide, async (req, reply) => {
     const { vid, session = '' } = params(req);
-    playerCors(reply);
+    mediaCors(reply);
     await live.stopPlaying(vid, session);
     return reply.code(200).send();
   });

@@ -482,6 +482,28 @@ export class LiveService {
     return this.media.play(vid, offer, { relay: true });
   }
 
+  /**
+   * A media session's URL: on this node itself when the site has several (a balancer in front
+   * would send its PATCH or DELETE to any node, and only this one has the session).
+   */
+  sessionUrl(path: string): string {
+    const cluster = this.opts.cluster;
+    return cluster ? new URL(path, cluster.me.url).href : path;
+  }
+
+  /**
+   * Where the studio publishes a new broadcast: whichever node its WHIP reaches (the site's own
+   * URL), unless this node is full and another has room: that node's URL (issue 22: a broadcast
+   * is placed on a node with room; WHIP cannot be redirected, see media-routes.ts).
+   */
+  async whipUrl(vid: string): Promise<string> {
+    const path = `/api/v1/whip/${vid}`;
+    const cluster = this.opts.cluster;
+    if (!cluster?.full()) return path;
+    const other = await cluster.elsewhere(vid);
+    return other ? new URL(path, other).href : path;
+  }
+
   /** Whether a node-to-node pull's credential is good (only with a cluster). */
   relayAllowed(vid: string, token: string): boolean {
     const cluster = this.opts.cluster;

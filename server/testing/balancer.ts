@@ -1,4 +1,4 @@
-// A TCP load balancer for the fault benches, as a site's own would sit in front of its nodes:
+// A TCP load balancer for fault tests and benches, as a site's own would sit in front of its nodes:
 // each new connection goes to the next node in turn that accepts it (a dead node refuses, and
 // the next is tried). Connections stay with their node until either side closes them.
 import { connect, createServer, type Server, type Socket } from 'node:net';

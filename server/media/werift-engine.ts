@@ -51,9 +51,11 @@ const CONNECT_TIMEOUT_MS = 15_000;
 const STALL_MS = 2500;
 /**
  * A pulled room that receives nothing for this long pulls again (its origin died, or the link
- * between the nodes broke): an origin always sends something, Opus at least every 400 ms.
+ * between the nodes broke): an origin always sends something, Opus at least every 400 ms. Not
+ * shorter: on a busy machine a second without packets happens, and each pull again costs the
+ * viewers a keyframe.
  */
-const PULL_STALL_MS = 1000;
+const PULL_STALL_MS = 1500;
 /** How often stalls are looked for (a publisher is judged every STALL_MS, a pull every PULL_STALL_MS). */
 const CHECK_MS = 250;
 /** An edge that lost its origin asks where the broadcast is now this often, for at most RELINK_MS. */

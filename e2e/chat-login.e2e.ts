@@ -4,6 +4,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
 import { openPage, startE2E, waitReady, watchErrors, type E2E } from './fixture';
+import { goLiveFromStudio } from './live-page';
 
 // Issue 16: a visitor who tapped "Sign in to chat" in a live room could not close the login
 // dialog: × and Escape gave focus back to the chat box, whose focus opened the dialog again.
@@ -19,18 +20,7 @@ beforeAll(async () => {
   await signedInUser(e2e.app, kv, HOST.email, HOST.password);
   const studio = await openPage(e2e, '/en/broadcast', 1280);
   host = studio;
-  await studio.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-  const dialog = studio.page.getByRole('dialog', { name: 'Sign in' });
-  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
-  await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
-  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-  await studio.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
-  await studio.page.getByRole('combobox', { name: 'Camera' }).waitFor();
-  await studio.page.getByLabel('Title').fill('Closing the dialog');
-  await studio.page.getByRole('button', { name: 'Go live' }).click();
-  await studio.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 15_000 });
-  livePath = new URL(await studio.page.getByLabel('Share your live').inputValue()).pathname;
+  livePath = await goLiveFromStudio(studio.page, HOST, 'Closing the dialog');
 });
 afterAll(async () => {
   await host?.context.close();

@@ -8,7 +8,7 @@ import { signedInUser } from '../server/testing/auth';
 import { startBalancer, type Balancer } from '../server/testing/balancer';
 import { until } from '../server/testing/wait';
 import { freePort, openPage, startE2E, type E2E } from './fixture';
-import { frameTimes, noteFrames, plays } from './live-page';
+import { frameTimes, goLiveFromStudio, noteFrames, plays } from './live-page';
 
 // A media node dies under a live broadcast (issue 22, faults), in a real browser: two site nodes
 // behind a balancer (as a site's own would be), the broadcaster in the studio and a viewer on the
@@ -70,18 +70,7 @@ describe('a media node that dies under a live broadcast', () => {
     await signedInUser(e2e.app, kv, HOST.email, HOST.password);
     const site = { ...e2e, base: balancer.url };
     const studio = await openPage(site, '/en/broadcast', 1280);
-    await studio.page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
-    const dialog = studio.page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(HOST.email);
-    await dialog.getByLabel('Password', { exact: true }).fill(HOST.password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    await studio.page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
-    await studio.page.getByRole('combobox', { name: 'Camera' }).waitFor();
-    await studio.page.getByLabel('Title').fill('Through a failover');
-    await studio.page.getByRole('button', { name: 'Go live' }).click();
-    await studio.page.getByText('LIVE', { exact: true }).waitFor({ timeout: 30_000 });
-    const livePath = new URL(await studio.page.getByLabel('Share your live').inputValue()).pathname;
+    const livePath = await goLiveFromStudio(studio.page, HOST, 'Through a failover', 30_000);
     const vid = livePath.split('/').at(-1) ?? '';
     const has = (m: WeriftEngine) => m.room(vid)?.pulled === false;
     await until('a node has the broadcast', () => has(media.a) || has(media.b), { ms: 30_000 });

@@ -1,6 +1,30 @@
 // What browser tests and the room bench do on a live page: wait for its video, swipe like a finger.
 import type { Page } from 'playwright-core';
 
+/**
+ * On the studio page (signed out): signs in with e-mail and password, turns on the fake camera,
+ * goes live with `title`; answers the live page's path.
+ */
+export async function goLiveFromStudio(
+  page: Page,
+  who: { email: string; password: string },
+  title: string,
+  timeout = 15_000,
+): Promise<string> {
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByRole('textbox', { name: 'E-mail' }).fill(who.email);
+  await dialog.getByLabel('Password', { exact: true }).fill(who.password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('button', { name: 'Turn on camera and microphone' }).click();
+  await page.getByRole('combobox', { name: 'Camera' }).waitFor();
+  await page.getByLabel('Title').fill(title);
+  await page.getByRole('button', { name: 'Go live' }).click();
+  await page.getByText('LIVE', { exact: true }).waitFor({ timeout });
+  return new URL(await page.getByLabel('Share your live').inputValue()).pathname;
+}
+
 /** Waits until the page's live video plays (its picture has a size). */
 export async function plays(page: Page, timeout = 20_000): Promise<void> {
   await page.waitForFunction(

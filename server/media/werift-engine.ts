@@ -122,6 +122,23 @@ const PULL_VIDEO = ['42e01f', '42001f', '4d001f', '640c1f', '64001f'].map(
     }),
 );
 
+/** A room's state for a source that has sent nothing yet. */
+function fresh(source: Source) {
+  const now = performance.now();
+  return {
+    ...source,
+    tracks: new Map<'audio' | 'video', { track: MediaStreamTrack; transceiver: RTCRtpTransceiver }>(),
+    received: 0,
+    seen: 0,
+    flowedAt: now,
+    judgedAt: now,
+    watched: false,
+    stalled: false,
+    recording: null,
+    relinking: false,
+  };
+}
+
 function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
   if (choice.kind === 'audio')
     return new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 });
@@ -329,21 +346,12 @@ export class WeriftEngine implements MediaEngine {
     const batched = this.config.forward !== 'werift';
     return {
       name,
-      ...source,
-      tracks: new Map(),
+      ...fresh(source),
       fanout: { audio: new Fanout(batched, 48_000), video: new Fanout(batched, 90_000) },
       viewers: new Map(),
       lastPli: 0,
       pliLater: null,
-      received: 0,
-      seen: 0,
-      flowedAt: performance.now(),
-      judgedAt: performance.now(),
-      watched: false,
-      stalled: false,
-      recording: null,
       epoch: 0,
-      relinking: false,
     };
   }
 
@@ -355,17 +363,7 @@ export class WeriftEngine implements MediaEngine {
     const before = { pc: room.pc, pulled: room.pulled, publisherId: room.publisherId };
     const recording = { name: room.name, recording: room.recording, codecs: room.codecs };
     this.#sessions.delete(before.publisherId);
-    Object.assign(room, source, {
-      tracks: new Map(),
-      received: 0,
-      seen: 0,
-      flowedAt: performance.now(),
-      judgedAt: performance.now(),
-      watched: false,
-      stalled: false,
-      recording: null,
-      relinking: false,
-    });
+    Object.assign(room, fresh(source));
     room.epoch++;
     room.fanout.audio.continuity.rebase();
     room.fanout.video.continuity.rebase();

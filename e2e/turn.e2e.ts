@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
-import { until } from '../server/testing/wait';
-import { freePort, openPage, startE2E, type E2E } from './fixture';
+import { startCoturn, type Coturn } from './coturn';
+import { openPage, startE2E, type E2E } from './fixture';
 import { plays, publishCamera } from './live-page';
 
 // TURN (issue 22 item 6) with Debian's coturn on 127.0.0.1, checking the site's credentials
@@ -15,43 +14,13 @@ const SECRET = 'turn shared secret for the test';
 const kv = new MemoryKv();
 const media = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
 let e2e: E2E;
-let turn: ChildProcess;
-let turnLog = '';
+let turn: Coturn;
 
 beforeAll(async () => {
-  const port = await freePort();
-  turn = spawn(
-    '/usr/bin/turnserver',
-    [
-      '-n',
-      '--no-cli',
-      '--no-tls',
-      '--no-dtls',
-      '--listening-ip=127.0.0.1',
-      '--relay-ip=127.0.0.1',
-      `--listening-port=${port}`,
-      '--min-port=49400',
-      '--max-port=49600',
-      '--use-auth-secret',
-      `--static-auth-secret=${SECRET}`,
-      '--realm=beamly.test',
-      // The SFU is on this machine's loopback too: coturn refuses loopback peers unless told.
-      '--allow-loopback-peers',
-      '--log-file=stdout',
-      '--simple-log',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  turn.stdout?.on('data', (d: Buffer) => (turnLog += d.toString()));
-  turn.stderr?.on('data', (d: Buffer) => (turnLog += d.toString()));
-  await until('coturn listens', () => /listener opened on|Total (General|UDP) servers/i.test(turnLog), {
-    ms: 15_000,
-  }).catch((err: unknown) => {
-    throw new Error(`${String(err)}\n${turnLog}`);
-  });
+  turn = await startCoturn(SECRET);
   e2e = await startE2E(
     { kv, media },
-    { MEDIA_TURN_URLS: `turn:127.0.0.1:${port}?transport=udp`, MEDIA_TURN_SECRET: SECRET },
+    { MEDIA_TURN_URLS: `turn:127.0.0.1:${turn.port}?transport=udp`, MEDIA_TURN_SECRET: SECRET },
   );
 }, 60_000);
 
@@ -59,7 +28,7 @@ afterAll(async () => {
   await e2e.close();
   await media.shutdown();
   await kv.close();
-  turn.kill('SIGTERM');
+  turn.stop();
 });
 
 describe('TURN', () => {
@@ -124,7 +93,11 @@ describe('TURN', () => {
       }
       return { status: res.status, frames, local, relayOffered: / typ relay /.test(offer) };
     }, vid);
-    expect(relayed, turnLog.slice(-2000)).toMatchObject({ status: 201, local: 'relay', relayOffered: true });
+    expect(relayed, turn.log().slice(-2000)).toMatchObject({
+      status: 201,
+      local: 'relay',
+      relayOffered: true,
+    });
     expect(relayed.frames).toBeGreaterThanOrEqual(10);
 
     // The site's player asks for the ICE servers (its TURN credentials) before it plays.

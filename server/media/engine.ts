@@ -20,6 +20,12 @@ export interface MediaEngine {
    * A pulled room never reports publisher states (its broadcast is the origin's).
    */
   pull(room: string, link: PullLink): Promise<void>;
+  /**
+   * A room published here whose publisher moved to another node (its new origin, over `link`):
+   * its viewers stay, fed from a pull of the new origin (as `pull` does). Rejects when the new
+   * origin cannot be pulled (the room is left as it was).
+   */
+  follow(room: string, link: PullLink): Promise<void>;
   /** Trickled ICE candidates (an SDP fragment, RFC 8840) for a session. */
   addCandidates(sessionId: string, fragment: string): Promise<void>;
   /** Ends one session (a publisher's ends the room's media and its viewers). */

@@ -414,6 +414,24 @@ export class WeriftEngine implements MediaEngine {
     await this.#connectPull(room, dialed.answer);
   }
 
+  async follow(roomName: string, link: PullLink): Promise<void> {
+    const room = this.#rooms.get(roomName);
+    if (!room || room.pulled) return;
+    const { source, answer } = await this.#dial(link);
+    const epoch = room.epoch;
+    if (
+      this.#rooms.get(roomName) !== room ||
+      room.epoch !== epoch ||
+      !sameMedia(room.codecs, source.codecs)
+    ) {
+      source.pulled?.close();
+      await source.pc.close().catch(() => undefined);
+      throw new AppError('no_publisher');
+    }
+    this.#swap(room, source);
+    await this.#connectPull(room, answer);
+  }
+
   /**
    * A connection to the origin over `link`, answered, not yet fed to a room. The link between
    * nodes may use private addresses.

@@ -21,7 +21,12 @@ function dial(port: number): Promise<Socket> {
   });
 }
 
-export async function startBalancer(port: number, upstreams: number[]): Promise<Balancer> {
+/** Listens on `host:port` (127.0.0.1 unless told); the nodes are on 127.0.0.1. */
+export async function startBalancer(
+  port: number,
+  upstreams: number[],
+  host = '127.0.0.1',
+): Promise<Balancer> {
   let next = 0;
   const counts = new Map<number, number>();
   const open = new Set<Socket>();
@@ -54,9 +59,9 @@ export async function startBalancer(port: number, upstreams: number[]): Promise<
       client.destroy();
     })();
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     counts: () => counts,
     close: () =>
       new Promise<void>((resolve) => {

@@ -66,6 +66,10 @@ export class FakeEngine implements MediaEngine {
     throw new AppError('no_publisher');
   }
 
+  async follow(): Promise<void> {
+    throw new AppError('no_publisher');
+  }
+
   /** Sessions here have no connection to make: their media counts as flowing at once. */
   session(sessionId: string): SessionInfo | null {
     const s = this.#sessions.get(sessionId);

@@ -13,7 +13,8 @@ import { MemoryNodeRegistry, RedisNodeRegistry, relayToken, RELAY_HEADER, validR
 // published to node A is watched through node B, which pulls it once from A over WHEP (the
 // relay credential) and serves its own viewers; a full node C sends viewers on with a 307; the
 // edge's pulled room ends when the origin's broadcast does. When the publisher moves to another
-// node, the edge pulls from there and its viewers play on, on the connections they have.
+// node, the edges pull from there, the node it left pulls too, and every viewer plays on, on the
+// connections they have.
 const kv = new MemoryKv();
 const registry = new MemoryNodeRegistry();
 const engine = () =>
@@ -170,13 +171,21 @@ describe('media on several nodes', () => {
   it('keeps the edge’s viewers playing when the publisher moves to another node', async () => {
     const viewer = first;
     if (!viewer) throw new Error('no viewer on B');
-    // The publisher reconnects to C (its node died, say): C takes the lease, A lets the room go,
-    // and B, whose link to A ends, pulls from C.
+    // A viewer on A, where the broadcast is published.
+    const onA = await watch(url.a, vid);
+    expect(onA.at).toBe(url.a);
+    // The publisher reconnects to C (its network changed, say): C takes the lease; A, which has a
+    // viewer, pulls from C; B, whose link to A ends, pulls from C too.
     await publishTo(url.c, vid, token, 30_000);
-    await until('A lets the broadcast go', () => media.a.room(vid) === null, { ms: 15_000 });
+    await until('A pulls from C', () => media.a.room(vid)?.pulled === true, { ms: 15_000 });
     expect(media.c.room(vid)).toMatchObject({ pulled: false });
     const before = viewer.packets();
+    const beforeA = onA.packets();
     await until('video from C at B’s viewer', () => viewer.packets() > before + 60, { ms: 20_000 });
+    await until('video from C at A’s viewer', () => onA.packets() > beforeA + 60, { ms: 20_000 });
+    expect(onA.pc.connectionState).toBe('connected');
+    const jumpsA = onA.seqs.slice(1).filter((seq, i) => ((seq - (onA.seqs[i] ?? 0)) & 0xffff) > 200);
+    expect(jumpsA).toEqual([]);
     // Both of B's first viewers at least (the 307 may have sent a third there).
     expect(media.b.room(vid)?.pulled).toBe(true);
     expect(media.b.room(vid)?.viewers).toBeGreaterThanOrEqual(2);
@@ -251,8 +260,7 @@ describe('media on several nodes', () => {
   });
 
   it('ends the broadcast’s media on every node when it ends, pulls included', async () => {
-    // A, which the publisher left, now pulls the broadcast from B for a viewer of its own.
-    await watch(url.a, vid);
+    // A, which the publisher left, pulls the broadcast (now from B) for its viewer.
     expect(media.a.room(vid)?.pulled).toBe(true);
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/live/${vid}/end`, headers });
     expect(res.statusCode).toBe(200);

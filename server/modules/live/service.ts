@@ -123,7 +123,7 @@ export class LiveService {
     media.onViewers((vid) => this.#counts.changed(vid));
     this.#leases = new Leases(db, opts.lease ?? {}, {
       holds: (vid) => this.media.room(vid) !== null || this.#graceTimers.has(vid),
-      lost: (vid) => this.#drop(vid),
+      lost: (vid) => this.#moved(vid),
       swept: (vid) => {
         this.#tell(vid, 'ended', 'lapsed');
         void this.#drop(vid).catch((err: unknown) => opts.log?.(err));
@@ -225,6 +225,30 @@ export class LiveService {
     } finally {
       this.#ending.delete(vid);
     }
+  }
+
+  /**
+   * Another node took the broadcast's lease (its publisher went there). Viewers here stay on, fed
+   * from a pull of the new origin; without viewers (or a cluster to pull through), the media here
+   * stops.
+   */
+  async #moved(vid: string): Promise<void> {
+    const cluster = this.opts.cluster;
+    const room = this.media.room(vid);
+    if (cluster && room && !room.pulled && room.viewers > 0) {
+      // No grace runs for a broadcast that is now another node's.
+      this.#disarm(vid);
+      const link = await this.#originLink(cluster, vid);
+      if (typeof link === 'object') {
+        try {
+          await this.media.follow(vid, link);
+          return;
+        } catch (err) {
+          this.opts.log?.(err);
+        }
+      }
+    }
+    await this.#drop(vid);
   }
 
   /** Renews this node's leases and sweeps lapsed ones from now on (after a first sweep). */

@@ -79,11 +79,12 @@ export function publishCamera(page: Page, vid: string, token: string): Promise<n
  * `window.frameTimes`, whichever element shows it (the player may replace it).
  */
 export async function noteFrames(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { frameTimes: number[] };
+  // A string, not a function: tsx (the benches) wraps named functions in a helper the page lacks.
+  await page.evaluate(`(() => {
+    const w = window;
     w.frameTimes = [];
-    let armed: HTMLVideoElement | null = null;
-    const arm = (v: HTMLVideoElement) => {
+    let armed = null;
+    const arm = (v) => {
       armed = v;
       const tick = () => {
         w.frameTimes.push(Date.now());
@@ -92,10 +93,10 @@ export async function noteFrames(page: Page): Promise<void> {
       v.requestVideoFrameCallback(tick);
     };
     setInterval(() => {
-      const v = document.querySelector<HTMLVideoElement>('.live-page__video');
+      const v = document.querySelector('.live-page__video');
       if (v && v !== armed) arm(v);
     }, 50);
-  });
+  })()`);
 }
 
 /** The times noted by noteFrames so far. */

@@ -168,6 +168,43 @@ describe('media on several nodes', () => {
     expect(media.c.names()).toEqual([]);
   }, 60_000);
 
+  it('sends a signed-in viewer on as who they are: the host’s block holds on the other node', async () => {
+    const fan = await signedInPerson(t, kv, 'cascade-fan@example.com');
+    const sent = await c.inject({
+      method: 'POST',
+      url: `/api/v1/whep/${vid}`,
+      headers: { ...fan.headers, 'content-type': 'application/sdp' },
+      payload: 'v=0\r\n',
+    });
+    expect(sent.statusCode).toBe(307);
+    const to = new URL(String(sent.headers.location));
+    expect(to.searchParams.get('as')).toMatch(/^\d+\.\d+\./);
+    // The host blocks them meanwhile (say): the node it is sent to has no cookie of theirs, only
+    // the token, and refuses them as A would.
+    const block = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/live/${vid}/blocks/${fan.uid}`,
+      headers,
+    });
+    expect(block.statusCode).toBe(200);
+    const there = await fetch(to, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: 'v=0\r\n',
+    });
+    expect(there.status).toBe(403);
+    expect((await there.json()) as { error: string }).toMatchObject({ error: 'blocked_permanently' });
+    // A token for another broadcast, or a forged one, names nobody.
+    to.searchParams.set('as', `${fan.uid}.${Date.now() + 30_000}.forged`);
+    const forged = await fetch(to, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: 'v=0\r\n',
+    });
+    expect(forged.status).toBe(400);
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/live/${vid}/blocks/${fan.uid}`, headers });
+  });
+
   it('keeps the edge’s viewers playing when the publisher moves to another node', async () => {
     const viewer = first;
     if (!viewer) throw new Error('no viewer on B');

@@ -122,6 +122,31 @@ function sign(secret: string, vid: string, until: number): string {
 }
 
 /**
+ * Who a viewer sent on to another node is (a 307 loses the site's cookies): the uid, an expiry
+ * and their HMAC under the nodes' shared secret, for that broadcast only, put in the redirect's
+ * URL (`?as=`). The node it reaches checks the host's blocks (and counts) for that person.
+ */
+export function viewerToken(secret: string, vid: string, uid: number, now = Date.now()): string {
+  const until = now + RELAY_TOKEN_MS;
+  return `${uid}.${until}.${signViewer(secret, vid, uid, until)}`;
+}
+
+/** The uid a viewer token names, or null when it is not good for this broadcast now. */
+export function viewerOf(secret: string, vid: string, token: string, now = Date.now()): number | null {
+  const [id = '', until = '', mac = ''] = token.split('.');
+  const uid = Number(id);
+  const expiry = Number(until);
+  if (!Number.isSafeInteger(uid) || uid <= 0 || !Number.isSafeInteger(expiry) || expiry < now) return null;
+  const want = Buffer.from(signViewer(secret, vid, uid, expiry));
+  const got = Buffer.from(mac);
+  return want.length === got.length && timingSafeEqual(want, got) ? uid : null;
+}
+
+function signViewer(secret: string, vid: string, uid: number, until: number): string {
+  return createHmac('sha256', secret).update(`viewer:${vid}:${uid}:${until}`).digest('base64url');
+}
+
+/**
  * The link an edge pulls a broadcast over: a WHEP request to the origin with the relay credential;
  * its session there is deleted when the pulled room here ends.
  */

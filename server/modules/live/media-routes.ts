@@ -28,12 +28,10 @@ function sdpBody(req: FastifyRequest): string {
  * WHIP: browsers and curl drop the Authorization header on a redirect to another host, so a
  * publisher stays where it arrived (new broadcasts are placed by the WHIP URL the studio gets).
  */
-function redirect(reply: FastifyReply, req: FastifyRequest, base: string) {
-  return reply
-    .code(307)
-    .header('location', new URL(req.url, base).href)
-    .header('cache-control', 'no-store')
-    .send();
+function redirect(reply: FastifyReply, req: FastifyRequest, base: string, as: string | null) {
+  const to = new URL(req.url, base);
+  if (as) to.searchParams.set('as', as);
+  return reply.code(307).header('location', to.href).header('cache-control', 'no-store').send();
 }
 
 /**
@@ -130,14 +128,19 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
       const session = await live.relay(vid, sdpBody(req));
       return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session.answer);
     }
+    const query = (req.query as Record<string, unknown> | undefined) ?? {};
+    // Sent here by a full node: its token says who the viewer is (their cookies stayed there).
+    const as = typeof query.as === 'string' ? live.redirectedViewer(vid, query.as) : null;
+    const uid = req.auth?.uid ?? as;
     const played = await live.play(vid, sdpBody(req), {
-      uid: req.auth?.uid ?? null,
+      uid,
       deviceId: deviceId(req),
       ip: req.ip,
       // ?preview=1: explore's muted preview of a card (never counted as a viewer).
-      preview: (req.query as Record<string, unknown> | undefined)?.preview === '1',
+      preview: query.preview === '1',
     });
-    if ('redirect' in played) return redirect(reply, req, played.redirect);
+    if ('redirect' in played)
+      return redirect(reply, req, played.redirect, uid ? live.redirectedAs(vid, uid) : null);
     const { session } = played;
     return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session.answer);
   });

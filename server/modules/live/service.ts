@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
 import type { MediaEngine, MediaSession, PullLink } from '../../media/engine';
-import { validRelayToken, type MediaCluster } from './cluster';
+import { validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
 import type { SensitiveWords } from '../moderation';
@@ -526,6 +526,21 @@ export class LiveService {
     if (!cluster?.full()) return path;
     const other = await cluster.elsewhere(vid);
     return other ? new URL(path, other).href : path;
+  }
+
+  /**
+   * A signed-in viewer sent to another node: who they are, for that node (see viewerToken); null
+   * without a cluster.
+   */
+  redirectedAs(vid: string, uid: number): string | null {
+    const cluster = this.opts.cluster;
+    return cluster ? viewerToken(cluster.me.secret, vid, uid) : null;
+  }
+
+  /** The viewer a redirect's token names (see redirectedAs), or null. */
+  redirectedViewer(vid: string, token: string): number | null {
+    const cluster = this.opts.cluster;
+    return cluster ? viewerOf(cluster.me.secret, vid, token) : null;
   }
 
   /** Whether a node-to-node pull's credential is good (only with a cluster). */

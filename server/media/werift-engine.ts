@@ -81,6 +81,8 @@ interface Room {
   lastPli: number;
   /** A keyframe request held back by the interval, sent at its end. */
   pliLater: NodeJS.Timeout | null;
+  /** A keyframe was asked for before the video's first packet (its SSRC unknown): asked on it. */
+  pliWanted: boolean;
   recording: { live: LiveRecording; file: string } | null;
   /** Packets received from the publisher, and how many the stall check saw last time. */
   received: number;
@@ -351,6 +353,7 @@ export class WeriftEngine implements MediaEngine {
       viewers: new Map(),
       lastPli: 0,
       pliLater: null,
+      pliWanted: false,
       epoch: 0,
     };
   }
@@ -388,6 +391,10 @@ export class WeriftEngine implements MediaEngine {
           if (room.pc !== pc) return;
           room.received++;
           fanout.push(rtp);
+          if (room.pliWanted && track.kind === 'video') {
+            room.pliWanted = false;
+            this.#requestKeyframe(room, true);
+          }
         });
       }
     };
@@ -652,7 +659,12 @@ export class WeriftEngine implements MediaEngine {
       return;
     }
     const video = room.tracks.get('video');
-    if (!video?.track.ssrc) return;
+    if (!video?.track.ssrc) {
+      // Nothing received yet (a pull or a publisher just connected): asked on the first packet,
+      // not dropped (the viewers that asked would wait for a keyframe nobody requested).
+      room.pliWanted = true;
+      return;
+    }
     room.lastPli = now;
     void video.transceiver.receiver.sendRtcpPLI(video.track.ssrc);
   }

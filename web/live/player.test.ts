@@ -7,6 +7,7 @@ import {
   REPLAY_POLL_MS,
   RETRY_MS,
   STALL_REPLAY_MS,
+  FIRST_MEDIA_MS,
   STATUS_POLL_MS,
   type PlayerDeps,
 } from './player';
@@ -165,6 +166,21 @@ describe('LivePlayer', () => {
     expect(t.play).toHaveBeenCalledTimes(2);
     t.player.playing();
     expect(t.view()).toBe('playing');
+    t.player.stop();
+  });
+
+  it('a session whose media never starts is replaced; one whose media started is kept', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(FIRST_MEDIA_MS - 10);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(t.session(0).stop).toHaveBeenCalled();
+    expect(t.play).toHaveBeenCalledTimes(2);
+    // The second one's media flows: it stays.
+    t.flow(true);
+    await vi.advanceTimersByTimeAsync(FIRST_MEDIA_MS * 2);
+    expect(t.play).toHaveBeenCalledTimes(2);
     t.player.stop();
   });
 

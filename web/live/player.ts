@@ -48,6 +48,12 @@ export const RETRY_MS = 2500;
  */
 export const STALL_REPLAY_MS = 500;
 /**
+ * A session connected whose media never starts (not one packet this long after it was made,
+ * while the broadcaster is on air) is replaced, as a stalled one is: a new one asks for a
+ * keyframe again and may be served by another node.
+ */
+export const FIRST_MEDIA_MS = 8000;
+/**
  * The room connection says at once when the broadcaster connects, drops or ends; the status is
  * also read over HTTP, slowly while that connection is up, as before while it is not.
  */
@@ -204,6 +210,7 @@ export class LivePlayer<L extends PlayerLive> {
     let stopped = false;
     let timer: Timer | undefined;
     let stallTimer: Timer | undefined;
+    let firstTimer: Timer | undefined;
     let stopFlow: () => void = () => undefined;
     // Between sessions: waiting for the broadcaster when the room said they dropped.
     const between = (fallback: PlayerView) => this.#setView(this.#hostDown ? 'interrupted' : fallback);
@@ -224,7 +231,18 @@ export class LivePlayer<L extends PlayerLive> {
         // seconds, and goes on by itself when the media comes back; the room or the status says
         // when the broadcast ended.
         stopFlow();
+        let flowed = false;
+        clearTimeout(firstTimer);
+        firstTimer = setTimeout(() => {
+          if (stopped || flowed || session?.pc !== pc || this.#hostDown) return;
+          const lost = session;
+          session = null;
+          stopFlow();
+          void lost.stop();
+          void connect();
+        }, FIRST_MEDIA_MS);
         stopFlow = this.#deps.watchFlow(pc, (flowing) => {
+          if (flowing) flowed = true;
           if (stopped || session?.pc !== pc) return;
           clearTimeout(stallTimer);
           if (flowing) {
@@ -296,6 +314,7 @@ export class LivePlayer<L extends PlayerLive> {
       this.#onHost = null;
       clearTimeout(timer);
       clearTimeout(stallTimer);
+      clearTimeout(firstTimer);
       if (this.#mediaEnded) session?.close();
       else void session?.stop();
     };

@@ -231,15 +231,20 @@ export class LivePlayer<L extends PlayerLive> {
         // seconds, and goes on by itself when the media comes back; the room or the status says
         // when the broadcast ended.
         stopFlow();
-        let flowed = false;
-        clearTimeout(firstTimer);
-        firstTimer = setTimeout(() => {
-          if (stopped || flowed || session?.pc !== pc || this.#hostDown) return;
+        // This session is given up for a new one (wherever the broadcast is served now), unless
+        // it was replaced or stopped meanwhile or the broadcaster dropped.
+        const replace = () => {
+          if (stopped || session?.pc !== pc || this.#hostDown) return;
           const lost = session;
           session = null;
           stopFlow();
           void lost.stop();
           void connect();
+        };
+        let flowed = false;
+        clearTimeout(firstTimer);
+        firstTimer = setTimeout(() => {
+          if (!flowed) replace();
         }, FIRST_MEDIA_MS);
         stopFlow = this.#deps.watchFlow(pc, (flowing) => {
           if (flowing) flowed = true;
@@ -250,14 +255,7 @@ export class LivePlayer<L extends PlayerLive> {
             return;
           }
           this.#setView((v) => (v === 'playing' ? (this.#hostDown ? 'interrupted' : 'reconnecting') : v));
-          stallTimer = setTimeout(() => {
-            if (stopped || session?.pc !== pc || this.#hostDown) return;
-            const lost = session;
-            session = null;
-            stopFlow();
-            void lost.stop();
-            void connect();
-          }, STALL_REPLAY_MS);
+          stallTimer = setTimeout(replace, STALL_REPLAY_MS);
         });
         pc.addEventListener('connectionstatechange', () => {
           if (stopped || session?.pc !== pc) return;

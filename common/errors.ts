@@ -42,6 +42,8 @@ export const ERRORS = {
   title_sensitive: { code: 1212, http: 400 },
   /** One live per broadcaster: they are live in another tab (or from OBS); the studio asks to take over. */
   live_elsewhere: { code: 1213, http: 409 },
+  /** Every media node is at its WebRTC capacity: the player plays the broadcast's LL-HLS instead. */
+  media_full: { code: 1214, http: 503 },
   // Realtime (/ws) and the live room.
   bad_message: { code: 1301, http: 400 },
   not_in_room: { code: 1302, http: 400 },

@@ -237,6 +237,16 @@ const schema = z
           .filter(Boolean),
       ),
     /** Record every broadcast for its replay (under DATA_DIR/recordings). */
+    /**
+     * Each broadcast is also packaged as Low-Latency HLS at its origin (served at
+     * /api/v1/hls/{vid}/index.m3u8, meant to sit behind a CDN): the player's fallback when WebRTC
+     * cannot connect or the broadcast is over its WebRTC capacity. Costs about 6% of a core per
+     * broadcast (docs/llhls-notes.md).
+     */
+    MEDIA_HLS: z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
     RECORD_LIVES: z
       .enum(['true', 'false', '1', '0'])
       .default('true')

@@ -1,3 +1,4 @@
+import type { HlsStream } from './hls/stream';
 /**
  * The media engine behind WHIP and WHEP: the one narrow interface the rest of the server uses.
  * The embedded default is an SFU on werift in this process; a second engine (Janus, for
@@ -37,6 +38,11 @@ export interface MediaEngine {
    * those still connecting); null when nobody publishes to it.
    */
   room(room: string): { viewers: number; pulled: boolean } | null;
+  /**
+   * The room's LL-HLS packaging, when it is published here (its origin) in H.264 and packaging is
+   * on; null otherwise (a pulled room's is its origin's).
+   */
+  hls(room: string): HlsStream | null;
   /** Rooms with media here, published or pulled. */
   names(): string[];
   /** Which room a session belongs to, its role, and whether its media flows (ICE and DTLS done). */
@@ -125,4 +131,9 @@ export interface MediaConfig {
    * ends, VP8 with Opus left in WebM; unset: none.
    */
   recordDir?: string | undefined;
+  /**
+   * Whether each broadcast published here is also packaged as Low-Latency HLS (H.264 only; see
+   * server/media/hls). Default off.
+   */
+  hls?: boolean;
 }

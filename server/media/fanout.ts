@@ -60,6 +60,8 @@ export class Fanout {
   readonly history = new RtpHistory();
   readonly forwarders = new Set<Forwarder>();
   readonly continuity: StreamContinuity;
+  /** Read every packet as viewers get it (the LL-HLS packager): they must not change it. */
+  readonly taps = new Set<(rtp: RtpPacket) => void>();
   #pending: RtpPacket[] = [];
 
   /** `batched` false: each packet forwarded as it arrives (werift's sender, the baseline). */
@@ -73,6 +75,7 @@ export class Fanout {
   push(rtp: RtpPacket): void {
     this.continuity.apply(rtp);
     this.history.put(rtp);
+    for (const tap of this.taps) tap(rtp);
     if (!this.batched) {
       for (const f of this.forwarders) f.send(rtp);
       return;

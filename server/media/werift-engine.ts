@@ -4,6 +4,7 @@ import {
   RTCRtpCodecParameters,
   type MediaStreamTrack,
   type RTCRtpTransceiver,
+  type RtpPacket,
 } from 'werift';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import type {
   SessionInfo,
 } from './engine';
 import { Fanout, type Forwarder } from './fanout';
+import { HlsPackager } from './hls/packager';
+import { SEGMENT_S, type HlsStream } from './hls/stream';
 import { LeanSender } from './lean-forward';
 import { finishRecording, LiveRecording } from './recording';
 import {
@@ -84,6 +87,8 @@ interface Room {
   /** A keyframe was asked for before the video's first packet (its SSRC unknown): asked on it. */
   pliWanted: boolean;
   recording: { live: LiveRecording; file: string } | null;
+  /** Its LL-HLS packaging (a room published here, in H.264, with packaging on). */
+  hls: { packager: HlsPackager; stop(): void } | null;
   /** Packets received from the publisher, and how many the stall check saw last time. */
   received: number;
   seen: number;
@@ -336,6 +341,7 @@ export class WeriftEngine implements MediaEngine {
       // Recorded from the video's first keyframe, with every track there by then (tracks come
       // with the offer: werift announces them as it reads it).
       if (room.tracks.has('video')) this.#record(room);
+      this.#package(room);
       return { id, answer: inactiveNotRejected(await answerOf(pc)), codecs: chosen.map((c) => c.name) };
     } catch (err) {
       await this.close(id);
@@ -355,6 +361,7 @@ export class WeriftEngine implements MediaEngine {
       pliLater: null,
       pliWanted: false,
       epoch: 0,
+      hls: null,
     };
   }
 
@@ -368,6 +375,9 @@ export class WeriftEngine implements MediaEngine {
     this.#sessions.delete(before.publisherId);
     Object.assign(room, fresh(source));
     room.epoch++;
+    // The broadcast's packaging is its origin's: a room that now pulls it stops packaging it
+    // (one that now has its publisher goes on, on the same timeline: see StreamContinuity).
+    if (source.pulled) this.#stopPackaging(room);
     room.fanout.audio.continuity.rebase();
     room.fanout.video.continuity.rebase();
     before.pulled?.close();
@@ -623,6 +633,51 @@ export class WeriftEngine implements MediaEngine {
     room.recording = { live, file };
   }
 
+  /**
+   * Packages a room published here as LL-HLS from the packets its viewers get. A keyframe is
+   * asked for every segment's length (the recording asks as often: one request serves both).
+   */
+  #package(room: Room): void {
+    if (!this.config.hls || room.pulled || room.hls) return;
+    if (room.codecs.find((c) => c.kind === 'video')?.name !== 'H264') return;
+    const hasAudio = room.codecs.some((c) => c.kind === 'audio' && c.name.toLowerCase() === 'opus');
+    const packager: HlsPackager = new HlsPackager({
+      hasAudio,
+      requestKeyframe: () => this.#requestKeyframe(room),
+      onNewPicture: () => {
+        if (room.hls?.packager !== packager) return;
+        this.#stopPackaging(room);
+        this.#package(room);
+      },
+    });
+    const video = (rtp: RtpPacket) => packager.video(rtp);
+    const audio = (rtp: RtpPacket) => packager.audio(rtp);
+    room.fanout.video.taps.add(video);
+    room.fanout.audio.taps.add(audio);
+    const keyframes = setInterval(() => {
+      if (Date.now() - room.lastPli >= SEGMENT_S * 900) this.#requestKeyframe(room, true);
+    }, SEGMENT_S * 1000);
+    keyframes.unref();
+    room.hls = {
+      packager,
+      stop: () => {
+        clearInterval(keyframes);
+        room.fanout.video.taps.delete(video);
+        room.fanout.audio.taps.delete(audio);
+        packager.close();
+      },
+    };
+  }
+
+  #stopPackaging(room: Room): void {
+    room.hls?.stop();
+    room.hls = null;
+  }
+
+  hls(name: string): HlsStream | null {
+    return this.#rooms.get(name)?.hls?.packager.stream ?? null;
+  }
+
   /** Closes the room's recording file; rewrapping it and telling listeners go on in the background. */
   async #finishRecording(room: Pick<Room, 'name' | 'recording' | 'codecs'>): Promise<void> {
     const rec = room.recording;
@@ -712,6 +767,7 @@ export class WeriftEngine implements MediaEngine {
     }
     room.viewers.clear();
     await this.#finishRecording(room);
+    this.#stopPackaging(room);
     await room.pc.close().catch(() => undefined);
     this.#viewersChanged(roomName);
     // A pulled room's broadcast is its origin's: only the origin's session for it ends.

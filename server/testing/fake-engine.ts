@@ -21,6 +21,11 @@ export class FakeEngine implements MediaEngine {
     return { id, answer: 'v=0\r\n', codecs: ['H264'] };
   }
 
+  /** No media, so nothing to package. */
+  hls(): null {
+    return null;
+  }
+
   async play(room: string): Promise<MediaSession> {
     const r = this.#rooms.get(room);
     if (!r) throw new AppError('no_publisher');

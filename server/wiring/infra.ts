@@ -105,6 +105,7 @@ function mediaEngine(config: Config): MediaEngine {
       .filter(Boolean),
     recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
     forward: config.MEDIA_FORWARD,
+    hls: config.MEDIA_HLS,
     allowPrivateCandidates: config.mediaAllowPrivateCandidates,
     connectTimeoutMs: config.MEDIA_CONNECT_TIMEOUT_SECONDS * 1000,
   });

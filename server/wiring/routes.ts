@@ -9,7 +9,7 @@ import { discoveryRoutes, searchRoutes } from '../modules/discovery';
 import { pkRoutes } from '../modules/pk';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
-import { registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
+import { registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
 import { newsRoutes } from '../modules/news';
 import { notificationRoutes } from '../modules/notifications';
 import { paymentRoutes, SandboxProvider, sandboxPage } from '../modules/payments';
@@ -81,4 +81,5 @@ export async function registerApiRoutes(
   );
   await app.register(liveRoutes(s.live, { publicBaseUrl: config.publicBaseUrl, turn: turnConfig(config) }));
   registerMediaRoutes(app, s.live);
+  registerHlsRoutes(app, s.live);
 }

@@ -309,6 +309,8 @@ function liveService(
     : undefined;
   return new LiveService(db, infra.media, infra.files, {
     ...(cluster ? { cluster } : {}),
+    ...(config.MEDIA_CAPACITY !== undefined ? { capacity: config.MEDIA_CAPACITY } : {}),
+    hlsFallback: config.MEDIA_HLS,
     isBlocked,
     sensitive: infra.sensitive,
     viewing: rt.viewing,

@@ -2,6 +2,7 @@
 export { LiveDirectory, type LiveEntry } from './directory';
 export { existingLive } from './existing';
 export { registerMediaRoutes } from './media-routes';
+export { registerHlsRoutes } from './hls-routes';
 export type { LiveRow, LiveStatus } from './repo';
 export { liveInfo } from './info';
 export { liveRoutes } from './routes';

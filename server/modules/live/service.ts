@@ -14,6 +14,7 @@ import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, typ
 import type { SensitiveWords } from '../moderation';
 import { processCover, type CoverBox } from './cover';
 import { hashToken, newToken } from '../auth';
+import { HlsOrigins } from './hls';
 import { Leases, type LeaseOptions } from './lease';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
 
@@ -56,6 +57,7 @@ export class LiveService {
   /** Per broadcast with signed-in viewers here, how to stop listening for its blocks. */
   readonly #blockWatch = new Map<string, () => void>();
   readonly #leases: Leases;
+  readonly #hls: HlsOrigins;
   #closing = false;
 
   constructor(
@@ -104,9 +106,18 @@ export class LiveService {
        * on another node are served here from a pull, or sent to a node with room. Unset: one node.
        */
       cluster?: MediaCluster;
+      /**
+       * Viewers this node serves over WebRTC before a new one is refused with media_full (the
+       * player then plays LL-HLS); only with `hlsFallback`. With a cluster, the cluster's capacity
+       * counts (and other nodes with room are tried first). Unset: no limit on one node.
+       */
+      capacity?: number;
+      /** Broadcasts are packaged as LL-HLS (MEDIA_HLS): a viewer past capacity can be refused. */
+      hlsFallback?: boolean;
     },
   ) {
     this.#viewing = opts.viewing ?? new MemoryPresence();
+    this.#hls = new HlsOrigins(db, media, opts.cluster);
     this.#book = new ViewerBook(
       media,
       opts.viewerLimits ?? DEFAULT_VIEWER_LIMITS,
@@ -472,15 +483,27 @@ export class LiveService {
    */
   async #servedFrom(vid: string): Promise<string | null> {
     const cluster = this.opts.cluster;
-    if (!cluster) return null;
+    if (!cluster) {
+      const capacity = this.opts.capacity;
+      if (this.opts.hlsFallback && capacity !== undefined && this.media.stats().viewers >= capacity)
+        throw new AppError('media_full');
+      return null;
+    }
     if (cluster.full()) {
       const other = await cluster.elsewhere(vid);
       if (other) return other;
+      // Every node is full: the player plays the broadcast's LL-HLS instead.
+      if (this.opts.hlsFallback) throw new AppError('media_full');
     }
     if (this.media.room(vid)) return null;
     const link = await this.#originLink(cluster, vid);
     if (typeof link === 'object') await this.media.pull(vid, link);
     return null;
+  }
+
+  /** Where the broadcast's LL-HLS is served from (see HlsOrigins). */
+  hlsSource(vid: string): ReturnType<HlsOrigins['source']> {
+    return this.#hls.source(vid);
   }
 
   /**

@@ -1,0 +1,207 @@
+import type { FastifyInstance } from 'fastify';
+import M3U8Parse from 'm3u8parse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../e2e/fixture';
+import { MemoryKv } from '../../infra/kv';
+import { WeriftEngine } from '../../media/werift-engine';
+import { addNode, createTestApp, type TestApp } from '../../testing/app';
+import { signedInPerson } from '../../testing/auth';
+import { pumpH264, testPeer, type TestPeer } from '../../testing/media';
+import { until } from '../../testing/wait';
+import { MemoryNodeRegistry } from './cluster';
+
+// LL-HLS of a live broadcast (issue 22 item 4), with real WebRTC on 127.0.0.1: the studio's
+// H.264 reaches node A (its origin), which packages it; the playlists and parts are asked of A
+// and of B (which asks A: the same names and bytes on every node, as a CDN in front needs);
+// blocking reloads wait for the part they name; the cache rules are the ones an edge needs.
+const kv = new MemoryKv();
+const registry = new MemoryNodeRegistry();
+const engine = () =>
+  new WeriftEngine({
+    iceServers: [],
+    portRange: undefined,
+    hostAddresses: ['127.0.0.1'],
+    connectTimeoutMs: 5000,
+    hls: true,
+  });
+const media = { a: engine(), b: engine() };
+let t: TestApp;
+let b: FastifyInstance;
+const url = { a: '', b: '' };
+const peers: TestPeer[] = [];
+const pumps: { stop(): void }[] = [];
+let vid = '';
+let hostHeaders: Record<string, string> = {};
+let pub: TestPeer;
+
+beforeAll(async () => {
+  const [pa, pb] = [await freePort(), await freePort()];
+  url.a = `http://127.0.0.1:${pa}`;
+  url.b = `http://127.0.0.1:${pb}`;
+  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a });
+  await t.app.listen({ host: '127.0.0.1', port: pa });
+  b = await addNode(t, {
+    kv,
+    media: media.b,
+    mediaNodes: registry,
+    config: { ...t.config, MEDIA_NODE_URL: url.b },
+  });
+  await b.listen({ host: '127.0.0.1', port: pb });
+
+  const { headers } = await signedInPerson(t, kv, 'hls-host@example.com');
+  hostHeaders = headers;
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/live', headers, payload: { title: 'HLS' } });
+  const created = res.json<{ data: { vid: string; publish_token: string } }>().data;
+  vid = created.vid;
+  pub = testPeer(['video'], 'sendonly');
+  peers.push(pub);
+  const whip = await fetch(`${url.a}/api/v1/whip/${vid}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp', authorization: `Bearer ${created.publish_token}` },
+    body: await pub.offer(),
+  });
+  expect(whip.status).toBe(201);
+  await pub.answer(await whip.text());
+  await pub.connected();
+  const video = pub.transceivers[0];
+  if (video) pumps.push(pumpH264(video));
+}, 60_000);
+
+afterAll(async () => {
+  for (const p of pumps) p.stop();
+  for (const p of peers) await p.close();
+  await b?.close();
+  await t.close();
+  for (const m of Object.values(media)) await m.shutdown();
+  await kv.close();
+});
+
+const hls = (base: string, path: string) => fetch(`${base}/api/v1/hls/${vid}/${path}`);
+
+async function mediaPlaylist(base: string): Promise<{ run: string; text: string }> {
+  const index = await hls(base, 'index.m3u8');
+  expect(index.status).toBe(200);
+  const main = M3U8Parse(await index.text(), { type: 'main' });
+  const uri = main.variants[0]?.uri ?? '';
+  const run = uri.split('/')[0] ?? '';
+  const res = await hls(base, `${run}/media.m3u8`);
+  expect(res.status).toBe(200);
+  return { run, text: await res.text() };
+}
+
+describe('LL-HLS of a live broadcast', () => {
+  it('serves a multivariant playlist once a whole segment exists, naming the codec and size', async () => {
+    const index = await hls(url.a, 'index.m3u8');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    expect(index.headers.get('cache-control')).toBe('public, max-age=1');
+    expect(index.headers.get('access-control-allow-origin')).toBe('*');
+    const main = M3U8Parse(await index.text(), { type: 'main' });
+    const variant = main.variants[0];
+    expect(variant?.uri).toMatch(/^[\w-]+\/media\.m3u8$/);
+    expect(variant?.info?.get('codecs', 'string')).toBe('avc1.42c01f');
+    expect(variant?.info?.get('resolution', 'resolution')).toEqual({ width: 640, height: 360 });
+  }, 30_000);
+
+  it('lists parts, a preload hint and blocking reload; parts and segments are CMAF fragments', async () => {
+    const { run, text } = await mediaPlaylist(url.a);
+    const playlist = M3U8Parse(text, { type: 'media' });
+    expect(playlist.server_control?.get('can-block-reload')).toBe('YES');
+    expect(playlist.part_info?.get('part-target', 'float')).toBe(0.2);
+    const segment = playlist.segments.find((s) => s.uri);
+    expect(segment?.uri).toMatch(/^s\d+\.m4s$/);
+
+    const init = await hls(url.a, `${run}/init.mp4`);
+    expect(init.status).toBe(200);
+    expect(init.headers.get('cache-control')).toBe('public, max-age=3600, immutable');
+    expect(
+      Buffer.from(await init.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('ftyp');
+    const seg = await hls(url.a, `${run}/${segment?.uri ?? ''}`);
+    expect(seg.status).toBe(200);
+    expect(
+      Buffer.from(await seg.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('moof');
+
+    // The next part, asked before it exists: the playlist comes once it does, and lists it.
+    const last = playlist.segments.at(-1);
+    const msn = playlist.lastMsn(true);
+    const next = last?.uri ? { msn: msn + 1, part: 0 } : { msn, part: last?.parts?.length ?? 0 };
+    const asked = Date.now();
+    const blocked = await hls(url.a, `${run}/media.m3u8?_HLS_msn=${next.msn}&_HLS_part=${next.part}`);
+    expect(blocked.status).toBe(200);
+    expect(blocked.headers.get('cache-control')).toBe('public, max-age=12');
+    const after = await blocked.text();
+    expect(after).toContain(`URI="p${next.msn}.${next.part}.m4s"`);
+    expect(Date.now() - asked).toBeLessThan(6000);
+    const part = await hls(url.a, `${run}/p${next.msn}.${next.part}.m4s`);
+    expect(part.status).toBe(200);
+    expect(
+      Buffer.from(await part.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('moof');
+
+    // Far ahead is an error; another run is gone; a part not made yet is never cached.
+    expect((await hls(url.a, `${run}/media.m3u8?_HLS_msn=${msn + 10}`)).status).toBe(400);
+    const stale = await hls(url.a, `AAAAAAAA/media.m3u8`);
+    expect(stale.status).toBe(410);
+    const missing = await hls(url.a, `${run}/p${msn}.999.m4s`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+  }, 30_000);
+
+  it('answers the same names and bytes through another node, which asks the origin', async () => {
+    const { run, text } = await mediaPlaylist(url.b);
+    const fromA = await mediaPlaylist(url.a);
+    expect(run).toBe(fromA.run);
+    const uri = M3U8Parse(text, { type: 'media' }).segments.find((s) => s.uri)?.uri ?? '';
+    const [viaB, viaA] = await Promise.all([hls(url.b, `${run}/${uri}`), hls(url.a, `${run}/${uri}`)]);
+    expect(viaB.status).toBe(200);
+    expect(viaB.headers.get('cache-control')).toBe('public, max-age=3600, immutable');
+    expect(Buffer.from(await viaB.arrayBuffer()).equals(Buffer.from(await viaA.arrayBuffer()))).toBe(true);
+    // B packages nothing itself.
+    expect(media.b.hls(vid)).toBeNull();
+  }, 30_000);
+
+  it('is gone once the broadcast ends', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/live/${vid}/end`, headers: hostHeaders });
+    expect(res.statusCode).toBe(200);
+    await until('the packaging to end', async () => (await hls(url.a, 'index.m3u8')).status === 404, {
+      ms: 20_000,
+    });
+    expect((await hls(url.b, 'index.m3u8')).status).toBe(404);
+  }, 30_000);
+});
+
+describe('over WebRTC capacity', () => {
+  it('refuses another WebRTC viewer with media_full (the player plays LL-HLS)', async () => {
+    const one = await createTestApp({ kv }, { MEDIA_CAPACITY: '0' });
+    try {
+      const { headers } = await signedInPerson(one, kv, 'full-host@example.com');
+      const res = await one.app.inject({
+        method: 'POST',
+        url: '/api/v1/live',
+        headers,
+        payload: { title: 'Full' },
+      });
+      const { vid: full } = res.json<{ data: { vid: string } }>().data;
+      const viewer = testPeer(['video'], 'recvonly');
+      peers.push(viewer);
+      const whep = await one.app.inject({
+        method: 'POST',
+        url: `/api/v1/whep/${full}`,
+        headers: { 'content-type': 'application/sdp' },
+        payload: await viewer.offer(),
+      });
+      expect(whep.statusCode).toBe(503);
+      expect(whep.json<{ error: string }>().error).toBe('media_full');
+    } finally {
+      await one.close();
+    }
+  }, 30_000);
+});

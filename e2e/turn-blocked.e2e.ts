@@ -12,12 +12,19 @@ import { blockedNetwork, type BlockedNetwork } from './netns';
 
 // TURN (issue 22 item 6) for real: a viewer on a network that blocks UDP (a network namespace
 // whose firewall drops every UDP packet) opens the live page over TCP and plays the broadcast,
-// its media relayed by Debian's coturn over TCP with the site's own credentials. Making the
-// namespace needs root: elsewhere the test is skipped (CI runs as root).
+// its media relayed by Debian's coturn over TCP with the site's own credentials. Without TURN
+// (the page's connections get no ICE servers), WebRTC cannot connect there at all: the page
+// plays the broadcast's LL-HLS instead (issue 22 item 4). Making the namespace needs root:
+// elsewhere the tests are skipped (CI runs as root).
 const root = process.getuid?.() === 0;
 const SECRET = 'turn shared secret for the blocked test';
 const kv = new MemoryKv();
-const media = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
+const media = new WeriftEngine({
+  iceServers: [],
+  portRange: undefined,
+  hostAddresses: ['127.0.0.1'],
+  hls: true,
+});
 let e2e: E2E;
 let turn: Coturn;
 let net: BlockedNetwork;
@@ -56,17 +63,7 @@ afterAll(async () => {
 describe.runIf(root)('TURN with UDP blocked', () => {
   it('plays the broadcast on the live page through coturn over TCP', async () => {
     expect(net.rules()).toMatch(/meta l4proto udp drop/);
-    const { headers } = await signedInUser(e2e.app, kv, 'turn-blocked-host@example.com', 'host pass 1');
-    const res = await e2e.app.app.inject({
-      method: 'POST',
-      url: '/api/v1/live',
-      headers,
-      payload: { title: 'Behind a firewall', orientation: 'landscape' },
-    });
-    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
-    const studio = await openPage(e2e, '/en', 1280);
-    expect(await publishCamera(studio.page, vid, token)).toBe(201);
-
+    const { vid, studio } = await broadcast('turn-blocked-host@example.com', 'Behind a firewall');
     const context = await inside.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'cookie_consent', value: 'all', url: door.url }]);
     // Every peer connection the page makes, to read which candidates it uses.
@@ -111,4 +108,54 @@ describe.runIf(root)('TURN with UDP blocked', () => {
     await context.close();
     await studio.context.close();
   }, 120_000);
+
+  it('without TURN, plays the broadcast over LL-HLS (WebRTC never connects)', async () => {
+    const { vid, studio } = await broadcast('udp-blocked-host@example.com', 'No TURN either');
+    const context = await inside.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name: 'cookie_consent', value: 'all', url: door.url }]);
+    // The page's connections get no ICE servers: with UDP dropped, nothing can connect.
+    await context.addInitScript(() => {
+      const Native = window.RTCPeerConnection;
+      window.RTCPeerConnection = class extends Native {
+        constructor(config?: RTCConfiguration) {
+          super({ ...config, iceServers: [] });
+        }
+      };
+    });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${door.url}/en/v/${vid}`);
+    await waitReady(page);
+    await page.locator('.live-page__top').getByText('LL', { exact: true }).waitFor({ timeout: 30_000 });
+    // The picture plays from Media Source Extensions (hls.js): its time moves on.
+    await page
+      .waitForFunction(
+        () => {
+          const v = document.querySelector<HTMLVideoElement>('.live-page__video');
+          return !!v && v.currentSrc.startsWith('blob:') && v.videoWidth > 100 && v.currentTime > 2;
+        },
+        undefined,
+        { timeout: 30_000 },
+      )
+      .catch((err: unknown) => {
+        throw new Error(`${String(err)}\n${errors.join('\n')}`);
+      });
+    await context.close();
+    await studio.context.close();
+  }, 120_000);
 });
+
+/** A broadcast from the camera of a page on this machine (outside the blocked network). */
+async function broadcast(email: string, title: string) {
+  const { headers } = await signedInUser(e2e.app, kv, email, 'host pass 1');
+  const res = await e2e.app.app.inject({
+    method: 'POST',
+    url: '/api/v1/live',
+    headers,
+    payload: { title, orientation: 'landscape' },
+  });
+  const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+  const studio = await openPage(e2e, '/en', 1280);
+  expect(await publishCamera(studio.page, vid, token)).toBe(201);
+  return { vid, studio };
+}

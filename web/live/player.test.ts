@@ -8,6 +8,7 @@ import {
   RETRY_MS,
   STALL_REPLAY_MS,
   FIRST_MEDIA_MS,
+  CONNECT_FALLBACK_MS,
   STATUS_POLL_MS,
   type PlayerDeps,
 } from './player';
@@ -42,7 +43,7 @@ function need<T>(value: T | null | undefined): T {
 }
 
 /** A player with fake media, status and room; each WHEP attempt takes the next answer queued. */
-function setup(initial: Live = { status: 'live', replay: [] }) {
+function setup(initial: Live = { status: 'live', replay: [] }, opts: { webrtc?: boolean } = {}) {
   const plays: Array<() => Promise<Session>> = [];
   const sessions: ReturnType<typeof fakeSession>[] = [];
   let flow: ((flowing: boolean) => void) | null = null;
@@ -76,7 +77,14 @@ function setup(initial: Live = { status: 'live', replay: [] }) {
       },
     },
     onStream: () => undefined,
+    playHls: async (onFatal) => {
+      const h = { stop: vi.fn(), fatal: onFatal };
+      hls.push(h);
+      return h;
+    },
+    ...(opts.webrtc === false ? { webrtc: () => false } : {}),
   };
+  const hls: { stop: () => void; fatal: () => void }[] = [];
   const player = new LivePlayer('v1', initial, deps);
   const fail = (err: Error) => plays.push(() => Promise.reject(err));
   const host = (state: Extract<RoomEvent, { t: 'host' }>['state']) =>
@@ -92,6 +100,15 @@ function setup(initial: Live = { status: 'live', replay: [] }) {
     roomState: (s: ConnectionState) => need(roomState)(s),
     session: (i: number) => need(sessions[i]),
     view: () => player.state.view,
+    hls,
+    /** The next WHEP attempt is answered, but its connection never comes up. */
+    neverConnects: () =>
+      plays.push(async () => {
+        const s = fakeSession();
+        s.pc.connectionState = 'connecting';
+        sessions.push(s);
+        return s.session;
+      }),
   };
 }
 
@@ -360,5 +377,60 @@ describe('LivePlayer', () => {
     await vi.advanceTimersByTimeAsync(FALLBACK_POLL_MS - STATUS_POLL_MS * 2);
     expect(t.status).toHaveBeenCalledTimes(2);
     t.player.stop();
+  });
+  it('every media node full (media_full): plays LL-HLS instead, and says so', async () => {
+    const t = setup();
+    t.fail(new MediaHttpError(503, 'media_full', 'full'));
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.player.state.transport).toBe('hls');
+    expect(t.hls).toHaveLength(1);
+    t.player.playing();
+    expect(t.view()).toBe('playing');
+    // WebRTC is not tried again while the page is open.
+    await vi.advanceTimersByTimeAsync(RETRY_MS * 4);
+    expect(t.play).toHaveBeenCalledTimes(1);
+    t.player.stop();
+    expect(t.hls[0]?.stop).toHaveBeenCalled();
+  });
+
+  it('a connection that never comes up (UDP blocked): LL-HLS after CONNECT_FALLBACK_MS', async () => {
+    const t = setup();
+    t.neverConnects();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(CONNECT_FALLBACK_MS - 100);
+    expect(t.player.state.transport).toBe('webrtc');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(t.player.state.transport).toBe('hls');
+    // The WebRTC session is hung up.
+    expect(t.session(0).stop).toHaveBeenCalled();
+    expect(t.hls).toHaveLength(1);
+  });
+
+  it('a connection that comes up in time stays on WebRTC', async () => {
+    const t = setup();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(CONNECT_FALLBACK_MS * 2);
+    expect(t.player.state.transport).toBe('webrtc');
+    expect(t.hls).toHaveLength(0);
+  });
+
+  it('LL-HLS that stops for good starts again while the broadcast is on, not after it ended', async () => {
+    const t = setup({ status: 'live', replay: [] }, { webrtc: false });
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // No WebRTC in this browser: LL-HLS from the start.
+    expect(t.play).not.toHaveBeenCalled();
+    expect(t.hls).toHaveLength(1);
+    t.player.playing();
+    need(t.hls[0]).fatal();
+    expect(t.view()).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(RETRY_MS);
+    expect(t.hls).toHaveLength(2);
+    t.status.mockResolvedValue({ status: 'ended', replay: [] });
+    need(t.hls[1]).fatal();
+    await vi.advanceTimersByTimeAsync(RETRY_MS);
+    expect(t.view()).toBe('ended');
+    expect(t.hls).toHaveLength(2);
   });
 });

@@ -17,9 +17,18 @@ export interface PlayerLive {
   replay: readonly unknown[];
 }
 
+/** How the picture comes: WebRTC (WHEP, under a second) or LL-HLS (hls.js, a second or two). */
+export type Transport = 'webrtc' | 'hls';
+
 export interface PlayerState<L extends PlayerLive> {
   view: PlayerView;
   live: L;
+  transport: Transport;
+}
+
+/** A playing LL-HLS stream (see PlayerDeps.playHls). */
+export interface HlsSession {
+  stop(): void;
 }
 
 /** The world the player drives; the page passes the browser's, the tests fakes. */
@@ -37,6 +46,14 @@ export interface PlayerDeps<L extends PlayerLive> {
   };
   /** Where the played stream goes (the page's video element). */
   onStream(stream: MediaStream): void;
+  /**
+   * Plays the broadcast's LL-HLS on the page's video instead; `onFatal` is called when it stops
+   * for good (the packaging started again, the broadcast ended, the network went). Without it,
+   * the player has WebRTC only.
+   */
+  playHls?(onFatal: () => void): Promise<HlsSession>;
+  /** Whether this browser has WebRTC at all (without it, LL-HLS from the start); asked on start. */
+  webrtc?: () => boolean;
 }
 
 export const RETRY_MS = 2500;
@@ -53,6 +70,12 @@ export const STALL_REPLAY_MS = 500;
  * keyframe again and may be served by another node.
  */
 export const FIRST_MEDIA_MS = 8000;
+/**
+ * A session whose connection is not up this long after it was answered is taken for a network
+ * that blocks WebRTC (UDP, and TURN if any): the player goes to LL-HLS. Connections come up in
+ * well under a second on the same network and in two or three across the world, over TURN too.
+ */
+export const CONNECT_FALLBACK_MS = 6000;
 /**
  * The room connection says at once when the broadcaster connects, drops or ends; the status is
  * also read over HTTP, slowly while that connection is up, as before while it is not.
@@ -100,7 +123,11 @@ export class LivePlayer<L extends PlayerLive> {
     this.#deps = deps;
     this.#session = session;
     this.#active = isOn(initial.status);
-    this.#state = { view: initial.status === 'ended' ? 'ended' : 'connecting', live: initial };
+    this.#state = {
+      view: initial.status === 'ended' ? 'ended' : 'connecting',
+      live: initial,
+      transport: 'webrtc',
+    };
   }
 
   get state(): PlayerState<L> {
@@ -119,6 +146,8 @@ export class LivePlayer<L extends PlayerLive> {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    if (this.#deps.playHls && this.#deps.webrtc?.() === false)
+      this.#set({ ...this.#state, transport: 'hls' });
     if (this.#active && !this.#final()) {
       this.#stopMedia = this.#startMedia();
       this.#stopRoom = this.#startRoom();
@@ -205,12 +234,80 @@ export class LivePlayer<L extends PlayerLive> {
   }
 
   #startMedia(): () => void {
+    return this.#state.transport === 'hls' ? this.#startHls() : this.#startWebrtc();
+  }
+
+  /**
+   * WebRTC cannot serve this viewer (every media node is full, or the network blocks it): the
+   * broadcast's LL-HLS plays instead, for as long as the page is open.
+   */
+  #fallBack(): void {
+    if (!this.#deps.playHls || this.#state.transport === 'hls' || !this.#stopMedia) return;
+    this.#stopMedia();
+    this.#set({ ...this.#state, transport: 'hls' });
+    this.#stopMedia = this.#startHls();
+  }
+
+  #startHls(): () => void {
+    const playHls = this.#deps.playHls;
+    if (!playHls) return () => undefined;
+    let stopped = false;
+    let current: HlsSession | null = null;
+    let timer: Timer | undefined;
+    const start = async () => {
+      if (stopped || current) return;
+      try {
+        const started = await playHls(() => {
+          // Stopped for good: started again (from the multivariant playlist, which names the
+          // packaging now), unless the broadcast is over.
+          current?.stop();
+          current = null;
+          if (stopped) return;
+          this.#setView((v) => (v === 'playing' ? (this.#hostDown ? 'interrupted' : 'reconnecting') : v));
+          clearTimeout(timer);
+          timer = setTimeout(() => void retry(), RETRY_MS);
+        });
+        if (stopped) return started.stop();
+        current = started;
+      } catch {
+        clearTimeout(timer);
+        timer = setTimeout(() => void retry(), RETRY_MS);
+      }
+    };
+    const retry = async () => {
+      const next = await this.refresh();
+      if (next && isOn(next.status)) await start();
+    };
+    this.#onHost = (state) => {
+      if (state === 'interrupted') {
+        this.#hostDown = true;
+        this.#setView('interrupted');
+      } else if (state === 'live') {
+        this.#hostDown = false;
+        if (!current) {
+          clearTimeout(timer);
+          void start();
+        }
+      }
+    };
+    void start();
+    return () => {
+      stopped = true;
+      this.#onHost = null;
+      clearTimeout(timer);
+      current?.stop();
+      current = null;
+    };
+  }
+
+  #startWebrtc(): () => void {
     let session: Session | null = null;
     let connecting = false;
     let stopped = false;
     let timer: Timer | undefined;
     let stallTimer: Timer | undefined;
     let firstTimer: Timer | undefined;
+    let connectTimer: Timer | undefined;
     let stopFlow: () => void = () => undefined;
     // Between sessions: waiting for the broadcaster when the room said they dropped.
     const between = (fallback: PlayerView) => this.#setView(this.#hostDown ? 'interrupted' : fallback);
@@ -242,6 +339,11 @@ export class LivePlayer<L extends PlayerLive> {
           void connect();
         };
         let flowed = false;
+        // Not connected in time: a network that blocks WebRTC (see CONNECT_FALLBACK_MS).
+        clearTimeout(connectTimer);
+        connectTimer = setTimeout(() => {
+          if (!stopped && session?.pc === pc && pc.connectionState !== 'connected') this.#fallBack();
+        }, CONNECT_FALLBACK_MS);
         clearTimeout(firstTimer);
         firstTimer = setTimeout(() => {
           if (!flowed) replace();
@@ -281,6 +383,9 @@ export class LivePlayer<L extends PlayerLive> {
         }
         if (err instanceof MediaHttpError && err.error === 'blocked_permanently')
           return this.#setView('blocked');
+        // Every media node is at its WebRTC capacity: the broadcast's LL-HLS has room for all.
+        if (err instanceof MediaHttpError && err.error === 'media_full' && this.#deps.playHls)
+          return this.#fallBack();
         between(err instanceof MediaHttpError && err.status === 404 ? 'waiting' : 'reconnecting');
         clearTimeout(timer);
         timer = setTimeout(() => void retry(), RETRY_MS);
@@ -313,6 +418,7 @@ export class LivePlayer<L extends PlayerLive> {
       clearTimeout(timer);
       clearTimeout(stallTimer);
       clearTimeout(firstTimer);
+      clearTimeout(connectTimer);
       if (this.#mediaEnded) session?.close();
       else void session?.stop();
     };

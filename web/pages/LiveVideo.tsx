@@ -17,6 +17,7 @@ import { AudienceChip, RoomPanel, type RoomSheet } from '../live/RoomPanel';
 import { PersonalCard } from '../live/PersonalCard';
 import { PkArena } from '../live/pk/PkArena';
 import { usePkBattle } from '../live/pk/use-pk';
+import { playHls } from '../live/hls-play';
 import { LivePlayer } from '../live/player';
 import { ShareButton } from '../live/ShareButton';
 import { forgetLive, frameOf, livesAround, takeFrame } from '../live/swipe';
@@ -42,6 +43,16 @@ export default function LiveVideo(props: PageProps) {
     <FollowProvider>
       <LivePage {...props} />
     </FollowProvider>
+  );
+}
+
+/** The picture comes over LL-HLS (a second or two later than WebRTC); nothing else changes. */
+function LlBadge() {
+  const { t } = useI18n();
+  return (
+    <abbr className="live-page__ll" title={t('live.llHls')} aria-label={t('live.llHls')}>
+      {t('live.llBadge')}
+    </abbr>
   );
 }
 
@@ -71,11 +82,18 @@ function LivePage({ data }: PageProps) {
           onStream: (stream) => {
             if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream;
           },
+          // WebRTC cannot serve this viewer (blocked network, every node full): LL-HLS instead.
+          playHls: async (onFatal) => {
+            const el = video.current;
+            if (!el) throw new Error('no video element');
+            return playHls(el, `/api/v1/hls/${initial.vid}/index.m3u8`, onFatal);
+          },
+          webrtc: () => typeof RTCPeerConnection !== 'undefined',
         },
         session,
       ),
   );
-  const { view, live } = useSyncExternalStore(player.subscribe, player.getState, player.getState);
+  const { view, live, transport } = useSyncExternalStore(player.subscribe, player.getState, player.getState);
   const router = useRouter();
   const page = useRef<HTMLDivElement>(null);
   const [sheet, setSheet] = useState<RoomSheet | null>(null);
@@ -211,11 +229,13 @@ function LivePage({ data }: PageProps) {
             <button type="button" className="live-room-bar__chip" onClick={() => setSheet('fans')}>
               {t('room.tabFans')}
             </button>
+            {transport === 'hls' && <LlBadge />}
             <AudienceChip viewers={viewers} onOpen={() => setSheet('audience')} />
           </span>
         </div>
         <div className="live-page__top">
           <span className="live-badge">{t('live.badge')}</span>
+          {transport === 'hls' && <LlBadge />}
           <span className="live-page__viewers">
             {t('home.viewers', { count: viewers, formatted: formatCount(viewers, locale) })}
           </span>

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../server/infra/kv';
+import { WeriftEngine } from '../server/media/werift-engine';
+import { signedInUser } from '../server/testing/auth';
+import { openPage, startE2E, waitReady, watchErrors, type E2E } from './fixture';
+import { plays } from './live-page';
+
+// LL-HLS in the live page (issue 22 item 4): a site whose WebRTC capacity is used up (capacity 0)
+// refuses the viewer's WHEP with media_full, and the page plays the broadcast's LL-HLS with
+// hls.js instead: picture and sound (Opus in fMP4), the "LL" badge, chat as before. The
+// publisher is Chromium's own camera and microphone (H.264 from its encoder).
+const kv = new MemoryKv();
+const media = new WeriftEngine({
+  iceServers: [],
+  portRange: undefined,
+  hostAddresses: ['127.0.0.1'],
+  hls: true,
+});
+let e2e: E2E;
+
+beforeAll(async () => {
+  e2e = await startE2E({ kv, media }, { MEDIA_CAPACITY: '0' });
+}, 60_000);
+
+afterAll(async () => {
+  await e2e.close();
+  await media.shutdown();
+  await kv.close();
+});
+
+describe('LL-HLS when WebRTC is full', () => {
+  it('plays the broadcast over hls.js, with sound, and shows the LL badge', async () => {
+    const { headers } = await signedInUser(e2e.app, kv, 'llhls-host@example.com', 'host pass 1');
+    const res = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers,
+      payload: { title: 'Standard stream', orientation: 'landscape' },
+    });
+    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+    const studio = await openPage(e2e, '/en', 1280);
+    const status = await studio.page.evaluate(
+      async ({ vid, token }) => {
+        const stream = await navigator.mediaDevices.getUserMedia({
+          video: { width: 640, height: 360 },
+          audio: true,
+        });
+        const pc = new RTCPeerConnection();
+        for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
+        await pc.setLocalDescription(await pc.createOffer());
+        await new Promise((r) => setTimeout(r, 500));
+        const res = await fetch(`/api/v1/whip/${vid}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
+          body: pc.localDescription?.sdp ?? '',
+        });
+        if (res.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+        (window as unknown as { pub: RTCPeerConnection }).pub = pc;
+        return res.status;
+      },
+      { vid, token },
+    );
+    expect(status).toBe(201);
+
+    const { page, context } = await openPage(e2e, `/en/v/${vid}`, 1280);
+    const errors = watchErrors(page);
+    await waitReady(page);
+    await page.locator('.live-page__top').getByText('LL', { exact: true }).waitFor();
+    await plays(page, 45_000).catch((err: unknown) => {
+      throw new Error(`${String(err)}\n${errors.join('\n')}`);
+    });
+    // Played from Media Source Extensions (hls.js), not a WebRTC stream; the time moves on, and
+    // the sound is decoded.
+    const before = await page.evaluate(() => {
+      const v = document.querySelector<HTMLVideoElement>('.live-page__video');
+      return { src: v?.currentSrc ?? '', stream: v?.srcObject ?? null, time: v?.currentTime ?? 0 };
+    });
+    expect(before.src).toMatch(/^blob:/);
+    expect(before.stream).toBeNull();
+    await page.waitForFunction(
+      (t) => {
+        const v = document.querySelector<HTMLVideoElement>('.live-page__video') as
+          (HTMLVideoElement & { webkitAudioDecodedByteCount?: number }) | null;
+        return !!v && v.currentTime > t + 2 && (v.webkitAudioDecodedByteCount ?? 0) > 0;
+      },
+      before.time,
+      { timeout: 20_000 },
+    );
+    // The one failed load is the WHEP refusal (503 media_full) that sent the page to LL-HLS.
+    expect(errors.filter((e) => !e.includes('status of 503'))).toEqual([]);
+    await context.close();
+    await studio.context.close();
+  }, 120_000);
+});

@@ -79,8 +79,9 @@ describe('LL-HLS when WebRTC is full', () => {
     expect(before.stream).toBeNull();
     await page.waitForFunction(
       (t) => {
-        const v = document.querySelector<HTMLVideoElement>('.live-page__video') as
-          (HTMLVideoElement & { webkitAudioDecodedByteCount?: number }) | null;
+        const v = document.querySelector<HTMLVideoElement & { webkitAudioDecodedByteCount?: number }>(
+          '.live-page__video',
+        );
         return !!v && v.currentTime > t + 2 && (v.webkitAudioDecodedByteCount ?? 0) > 0;
       },
       before.time,

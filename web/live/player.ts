@@ -249,15 +249,16 @@ export class LivePlayer<L extends PlayerLive> {
   }
 
   #startHls(): () => void {
-    const playHls = this.#deps.playHls;
-    if (!playHls) return () => undefined;
+    const deps = this.#deps;
+    if (!deps.playHls) return () => undefined;
     let stopped = false;
     let current: HlsSession | null = null;
     let timer: Timer | undefined;
     const start = async () => {
       if (stopped || current) return;
       try {
-        const started = await playHls(() => {
+        if (!deps.playHls) return;
+        const started = await deps.playHls(() => {
           // Stopped for good: started again (from the multivariant playlist, which names the
           // packaging now), unless the broadcast is over.
           current?.stop();

@@ -11,6 +11,7 @@
 // Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
 // Issue 22 target (--only=cascade [--seconds=10], needs DATABASE_URL): see bench/cascade.ts.
 // Issue 22 fault targets (--only=faults, needs DATABASE_URL and redis-server): see bench/faults.ts.
+// Issue 22 LL-HLS target (--only=llhls [--seconds=30], needs DATABASE_URL): see bench/llhls.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { giftsBench } from './gifts';
 import { latencyBench } from './latency';
 import { cascadeBench } from './cascade';
 import { faultsBench } from './faults';
+import { llhlsBench } from './llhls';
 import { signInBench } from './signin';
 import { throughput } from './throughput';
 
@@ -159,6 +161,17 @@ if (only === 'faults') {
   );
   console.table(rows);
   report.faults = rows;
+}
+
+if (only === 'llhls') {
+  const result = await llhlsBench(seconds);
+  console.log(`\nGlass-to-glass of one broadcast, WebRTC and LL-HLS side by side, ${seconds} s each`);
+  console.table(result.glass);
+  const hls = result.glass[1];
+  console.log(
+    `LL-HLS p50 ${hls?.p50Ms} ms = ${result.ratio}× WebRTC's (target ≤ 3000 ms: ${hls && hls.p50Ms <= 3000 ? 'met' : 'NOT met'}); hls.js loadSource → first frame ${result.hlsStartupMs} ms`,
+  );
+  report.llhls = result;
 }
 
 if (only === 'latency') {

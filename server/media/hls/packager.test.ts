@@ -14,7 +14,7 @@ function feed(
   p: HlsPackager,
   clock: { now: number },
   frames: number,
-  opts: { gop?: number; drop?: number[] } = {},
+  opts: { gop?: number; drop?: number[]; smallKeyframes?: boolean } = {},
 ) {
   const gop = opts.gop ?? 60;
   let seq = 0;
@@ -33,11 +33,15 @@ function feed(
     const ts = (1_000_000 + f * 3000) >>> 0;
     const packets =
       f % gop === 0
-        ? [
-            rtp(stapA, ts, false, seq++),
-            rtp(Buffer.concat([Buffer.from([0x7c, 0x85]), slice]), ts, false, seq++),
-            rtp(Buffer.concat([Buffer.from([0x7c, 0x45]), slice]), ts, true, seq++),
-          ]
+        ? opts.smallKeyframes
+          ? // A keyframe small enough for one packet: SPS, PPS and the IDR slice in one STAP-A
+            // (Chromium's, of a canvas that hardly changes).
+            [rtp(Buffer.concat([stapA, Buffer.from([0, 41, 0x65]), slice.subarray(0, 40)]), ts, true, seq++)]
+          : [
+              rtp(stapA, ts, false, seq++),
+              rtp(Buffer.concat([Buffer.from([0x7c, 0x85]), slice]), ts, false, seq++),
+              rtp(Buffer.concat([Buffer.from([0x7c, 0x45]), slice]), ts, true, seq++),
+            ]
         : [rtp(Buffer.concat([Buffer.from([0x41]), slice]), ts, true, seq++)];
     for (const packet of packets) if (!opts.drop?.includes(packet.header.sequenceNumber)) p.video(packet);
     // Opus every 20 ms: a packet and a half per frame.
@@ -107,6 +111,15 @@ describe('HlsPackager', () => {
       (x) => typeof x === 'object',
     );
     expect(segment.data.length).toBe(listedParts.reduce((n, x) => n + x.data.length, 0));
+  });
+
+  it('takes a keyframe that comes whole in one aggregation packet', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const p = packager(clock, { asked: 0 });
+    feed(p, clock, 130, { smallKeyframes: true });
+    await p.settled();
+    expect(p.stream.ready).toBe(true);
+    expect(M3U8Parse(p.stream.playlist(), { type: 'media' }).segments[0]?.duration).toBeCloseTo(2, 1);
   });
 
   it('waits for a keyframe after a lost packet, and asks for one', async () => {

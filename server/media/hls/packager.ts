@@ -66,6 +66,11 @@ function nalUnits(data: Buffer): Buffer[] {
   return units;
 }
 
+/** Whether an access unit holds an IDR slice (NAL unit type 5). */
+function hasIdr(data: Buffer): boolean {
+  return nalUnits(data).some((n) => ((n[0] ?? 0) & 0x1f) === 5);
+}
+
 /** Whether an RTP payload (RFC 6184) begins a NAL unit: not the middle or end of a fragmented one. */
 function startsNal(payload: Buffer): boolean {
   const type = (payload[0] ?? 0) & 0x1f;
@@ -179,7 +184,9 @@ export class HlsPackager {
       return this.#lost();
     }
     if (!frame.data.length) return;
-    this.#frame(frame.data, frame.isKeyframe, rtp.header.timestamp);
+    // werift misses an IDR slice inside a STAP-A (a keyframe small enough for one packet, as
+    // Chromium sends a canvas that hardly changes).
+    this.#frame(frame.data, frame.isKeyframe || hasIdr(frame.data), rtp.header.timestamp);
   }
 
   /** An Opus RTP packet, as forwarded. */

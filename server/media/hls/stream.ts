@@ -131,6 +131,7 @@ export class HlsStream {
   }
 
   #wake(): void {
+    this.#text = null;
     for (const w of [...this.#waiters]) w();
   }
 
@@ -226,8 +227,18 @@ export class HlsStream {
     return then === 'later' ? 'unknown' : then;
   }
 
-  /** The media playlist (RFC 8216bis §4.4) with parts for the newest segments and a preload hint. */
+  /**
+   * The media playlist (RFC 8216bis §4.4) with parts for the newest segments and a preload hint;
+   * written once per part (every viewer's reload asks for the same text).
+   */
   playlist(): string {
+    this.#text ??= this.#write();
+    return this.#text;
+  }
+
+  #text: string | null = null;
+
+  #write(): string {
     const listed = this.#listed();
     const first = listed[0];
     const lines = [

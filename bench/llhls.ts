@@ -83,11 +83,14 @@ async function overHls(
       document.body.append(video);
       const hls = new w.Hls({ lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5, backBufferLength: 10 });
       const t0 = performance.now();
+      // Playing, not the first frame shown (hls.js shows one at the live edge before playing).
       const first = new Promise<number>((resolve) =>
-        video.requestVideoFrameCallback(() => resolve(performance.now() - t0)),
+        video.addEventListener('playing', () => resolve(performance.now() - t0), { once: true }),
       );
       hls.loadSource(`/api/v1/hls/${vid}/index.m3u8`);
       hls.attachMedia(video);
+      // As the live page's <video autoPlay> does (the property set after creation does not).
+      video.play().catch(() => undefined);
       const startupMs = await first;
       const samples: number[] = [];
       await new Promise((r) => setTimeout(r, warm));

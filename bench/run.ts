@@ -11,7 +11,9 @@
 // Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
 // Issue 22 target (--only=cascade [--seconds=10], needs DATABASE_URL): see bench/cascade.ts.
 // Issue 22 fault targets (--only=faults, needs DATABASE_URL and redis-server): see bench/faults.ts.
-// Issue 22 LL-HLS target (--only=llhls [--seconds=30], needs DATABASE_URL): see bench/llhls.ts.
+// Issue 22 LL-HLS targets (--only=llhls [--seconds=30]: glass-to-glass; --only=llhls-edge
+// [--clients=1000,10000] [--seconds=15]: viewers through nginx; needs DATABASE_URL): see
+// bench/llhls.ts and bench/llhls-edge.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ import { latencyBench } from './latency';
 import { cascadeBench } from './cascade';
 import { faultsBench } from './faults';
 import { llhlsBench } from './llhls';
+import { llhlsEdgeBench } from './llhls-edge';
 import { signInBench } from './signin';
 import { throughput } from './throughput';
 
@@ -169,9 +172,27 @@ if (only === 'llhls') {
   console.table(result.glass);
   const hls = result.glass[1];
   console.log(
-    `LL-HLS p50 ${hls?.p50Ms} ms = ${result.ratio}× WebRTC's (target ≤ 3000 ms: ${hls && hls.p50Ms <= 3000 ? 'met' : 'NOT met'}); hls.js loadSource → first frame ${result.hlsStartupMs} ms`,
+    `LL-HLS p50 ${hls?.p50Ms} ms = ${result.ratio}× WebRTC's (target ≤ 3000 ms: ${hls && hls.samples > 0 && hls.p50Ms <= 3000 ? 'met' : 'NOT met'}); hls.js loadSource → playing ${result.hlsStartupMs} ms`,
   );
   report.llhls = result;
+}
+
+if (only === 'llhls-edge') {
+  const clients = (arg('clients') ?? '1000,10000').split(',').map(Number);
+  const rows = await llhlsEdgeBench({ clients, seconds });
+  console.log(
+    `\nLL-HLS of one broadcast through an nginx edge, simulated hls.js viewers, ${seconds} s per row`,
+  );
+  console.table(rows);
+  const edge = rows.filter((r) => r.via === 'nginx edge');
+  const worst = Math.max(...edge.map((r) => r['origin req/part max']));
+  console.log(
+    `most origin requests for one part through the edge: ${worst} (target ≤ 1: ${worst <= 1 ? 'met' : 'NOT met'}); viewers kept up at ${edge
+      .filter((r) => r['kept up'])
+      .map((r) => r.clients)
+      .join(', ')} (not at the others: the load generator, not the edge, is the limit on this machine)`,
+  );
+  report.llhlsEdge = rows;
 }
 
 if (only === 'latency') {

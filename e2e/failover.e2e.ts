@@ -48,6 +48,8 @@ beforeAll(async () => {
         PUBLIC_BASE_URL: balancer.url,
         publicBaseUrl: balancer.url,
         MEDIA_NODE_URL: at,
+        // The primary's capacity (none) is not theirs: they serve the viewers.
+        MEDIA_CAPACITY: undefined,
         // Session URLs are on their own node (the page's is the balancer's).
         mediaConnectSrc: [`http://127.0.0.1:${pa}`, `http://127.0.0.1:${pb}`],
       },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
-import { signedInUser } from '../server/testing/auth';
+import { signedInPerson } from '../server/testing/auth';
 import { openPage, startE2E, waitReady, watchErrors, type E2E } from './fixture';
 import { plays } from './live-page';
 
@@ -30,37 +30,7 @@ afterAll(async () => {
 
 describe('LL-HLS when WebRTC is full', () => {
   it('plays the broadcast over hls.js, with sound, and shows the LL badge', async () => {
-    const { headers } = await signedInUser(e2e.app, kv, 'llhls-host@example.com', 'host pass 1');
-    const res = await e2e.app.app.inject({
-      method: 'POST',
-      url: '/api/v1/live',
-      headers,
-      payload: { title: 'Standard stream', orientation: 'landscape' },
-    });
-    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
-    const studio = await openPage(e2e, '/en', 1280);
-    const status = await studio.page.evaluate(
-      async ({ vid, token }) => {
-        const stream = await navigator.mediaDevices.getUserMedia({
-          video: { width: 640, height: 360 },
-          audio: true,
-        });
-        const pc = new RTCPeerConnection();
-        for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
-        await pc.setLocalDescription(await pc.createOffer());
-        await new Promise((r) => setTimeout(r, 500));
-        const res = await fetch(`/api/v1/whip/${vid}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
-          body: pc.localDescription?.sdp ?? '',
-        });
-        if (res.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
-        (window as unknown as { pub: RTCPeerConnection }).pub = pc;
-        return res.status;
-      },
-      { vid, token },
-    );
-    expect(status).toBe(201);
+    const { vid, studio } = await live('llhls-host@example.com', 'Standard stream');
 
     const { page, context } = await openPage(e2e, `/en/v/${vid}`, 1280);
     const errors = watchErrors(page);
@@ -92,4 +62,74 @@ describe('LL-HLS when WebRTC is full', () => {
     await context.close();
     await studio.context.close();
   }, 120_000);
+
+  it('a PK battle: the opponent’s video plays over LL-HLS too, beside this room’s', async () => {
+    const a = await live('llhls-pk-a@example.com', 'Left corner');
+    const b = await live('llhls-pk-b@example.com', 'Right corner');
+    const { page, context } = await openPage(e2e, `/en/v/${a.vid}`, 1280);
+    await waitReady(page);
+    await page.locator('.live-page__top').getByText('LL', { exact: true }).waitFor();
+    const invited = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/pk/invites',
+      headers: a.headers,
+      payload: { to: b.uid, minutes: 1 },
+    });
+    expect(invited.statusCode).toBe(200);
+    const id = invited.json<{ data: { id: number } }>().data.id;
+    const accepted = await e2e.app.app.inject({
+      method: 'POST',
+      url: `/api/v1/pk/invites/${id}/accept`,
+      headers: b.headers,
+    });
+    expect(accepted.statusCode).toBe(200);
+    await page.locator('.pk-arena[data-phase="start"]').waitFor({ timeout: 20_000 });
+    await page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('.pk-arena__video');
+        return !!v && v.currentSrc.startsWith('blob:') && v.videoWidth > 100 && v.currentTime > 1;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await context.close();
+    await a.studio.context.close();
+    await b.studio.context.close();
+  }, 120_000);
 });
+
+/** A host live from a page's camera and microphone (H.264 from Chromium's encoder). */
+async function live(email: string, title: string) {
+  const { headers, uid } = await signedInPerson(e2e.app, kv, email, 'host pass 1');
+  const res = await e2e.app.app.inject({
+    method: 'POST',
+    url: '/api/v1/live',
+    headers,
+    payload: { title, orientation: 'landscape' },
+  });
+  const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+  const studio = await openPage(e2e, '/en', 1280);
+  const status = await studio.page.evaluate(
+    async ({ vid, token }) => {
+      const stream = await navigator.mediaDevices.getUserMedia({
+        video: { width: 640, height: 360 },
+        audio: true,
+      });
+      const pc = new RTCPeerConnection();
+      for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise((r) => setTimeout(r, 500));
+      const res = await fetch(`/api/v1/whip/${vid}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
+        body: pc.localDescription?.sdp ?? '',
+      });
+      if (res.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+      (window as unknown as { pub: RTCPeerConnection }).pub = pc;
+      return res.status;
+    },
+    { vid, token },
+  );
+  expect(status).toBe(201);
+  return { vid, headers, uid, studio };
+}

@@ -121,6 +121,14 @@ describe.runIf(root)('TURN with UDP blocked', () => {
           super({ ...config, iceServers: [] });
         }
       };
+      // Whether the page ever stopped saying it connects before it played over LL-HLS (a WebRTC
+      // track that never connected showed a black frame as if it played).
+      const w = window as unknown as { quietBeforeLl: boolean };
+      w.quietBeforeLl = false;
+      new MutationObserver(() => {
+        if (!document.querySelector('.live-page__video') || document.querySelector('.live-page__ll')) return;
+        if (!document.querySelector('.live-page__status')) w.quietBeforeLl = true;
+      }).observe(document, { childList: true, subtree: true });
     });
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -140,6 +148,9 @@ describe.runIf(root)('TURN with UDP blocked', () => {
       .catch((err: unknown) => {
         throw new Error(`${String(err)}\n${errors.join('\n')}`);
       });
+    expect(await page.evaluate(() => (window as unknown as { quietBeforeLl: boolean }).quietBeforeLl)).toBe(
+      false,
+    );
     await context.close();
     await studio.context.close();
   }, 120_000);

@@ -1,4 +1,4 @@
-import type { HlsSession } from './player';
+import { HlsUnavailable, type HlsSession } from './player';
 
 /**
  * Plays a broadcast's LL-HLS (server/modules/live/hls-routes.ts) on a video element: hls.js over
@@ -6,12 +6,17 @@ import type { HlsSession } from './player';
  * fails on this stream: docs/llhls-notes.md), else the browser's own HLS (Safari on an iPhone).
  * hls.js is loaded only here, when a viewer needs it (it is a third of the player's weight).
  * `onFatal`: it stopped for good (the player starts it again, from the multivariant playlist).
+ * Rejects with HlsUnavailable when the broadcast has none.
  */
 export async function playHls(
   video: HTMLVideoElement,
   url: string,
   onFatal: () => void,
 ): Promise<HlsSession> {
+  // Not packaged (a VP8 broadcast, a site without LL-HLS): the player stays on WebRTC. The answer
+  // is cached for a second, so hls.js's own first request is not a second one to the server.
+  const index = await fetch(url);
+  if (index.status === 404) throw new HlsUnavailable(`no LL-HLS at ${url}`);
   const { default: Hls } = await import('hls.js');
   video.srcObject = null;
   if (Hls.isSupported()) {

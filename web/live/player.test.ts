@@ -10,6 +10,7 @@ import {
   FIRST_MEDIA_MS,
   CONNECT_FALLBACK_MS,
   STATUS_POLL_MS,
+  HlsUnavailable,
   type PlayerDeps,
 } from './player';
 import type { ConnectionState, RoomHandlers } from './realtime';
@@ -43,7 +44,10 @@ function need<T>(value: T | null | undefined): T {
 }
 
 /** A player with fake media, status and room; each WHEP attempt takes the next answer queued. */
-function setup(initial: Live = { status: 'live', replay: [] }, opts: { webrtc?: boolean } = {}) {
+function setup(
+  initial: Live = { status: 'live', replay: [] },
+  opts: { webrtc?: boolean; answered?: boolean; noHls?: boolean } = {},
+) {
   const plays: Array<() => Promise<Session>> = [];
   const sessions: ReturnType<typeof fakeSession>[] = [];
   let flow: ((flowing: boolean) => void) | null = null;
@@ -51,7 +55,8 @@ function setup(initial: Live = { status: 'live', replay: [] }, opts: { webrtc?: 
   let roomState: ((s: ConnectionState) => void) | null = null;
   const left = vi.fn();
   const status = vi.fn(async (): Promise<Live> => ({ status: 'live', replay: [] }));
-  const play = vi.fn(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the arguments are read from play.mock.calls
+  const play = vi.fn(async (_onStream?: unknown, _opts?: { noHls: boolean }) => {
     const next = plays.shift();
     if (next) return next();
     const s = fakeSession();
@@ -78,11 +83,13 @@ function setup(initial: Live = { status: 'live', replay: [] }, opts: { webrtc?: 
     },
     onStream: () => undefined,
     playHls: async (onFatal) => {
+      if (opts.noHls) throw new HlsUnavailable('none');
       const h = { stop: vi.fn(), fatal: onFatal };
       hls.push(h);
       return h;
     },
     ...(opts.webrtc === false ? { webrtc: () => false } : {}),
+    ...(opts.answered !== undefined ? { unanswered: async () => !opts.answered } : {}),
   };
   const hls: { stop: () => void; fatal: () => void }[] = [];
   const player = new LivePlayer('v1', initial, deps);
@@ -432,5 +439,30 @@ describe('LivePlayer', () => {
     await vi.advanceTimersByTimeAsync(RETRY_MS);
     expect(t.view()).toBe('ended');
     expect(t.hls).toHaveLength(2);
+  });
+  it('a connection whose checks are answered but slow to come up stays on WebRTC', async () => {
+    const t = setup({ status: 'live', replay: [] }, { answered: true });
+    t.neverConnects();
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(CONNECT_FALLBACK_MS + 100);
+    expect(t.player.state.transport).toBe('webrtc');
+    expect(t.hls).toHaveLength(0);
+  });
+
+  it('a broadcast without LL-HLS: back to WebRTC, and not sent to LL-HLS again', async () => {
+    const t = setup({ status: 'live', replay: [] }, { noHls: true });
+    t.fail(new MediaHttpError(503, 'media_full', 'full'));
+    t.fail(new MediaHttpError(503, 'media_full', 'full'));
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // Tried LL-HLS, found none: WebRTC again at once, saying so (the server then does not refuse
+    // it for capacity; this fake does, and the player retries as usual).
+    expect(t.player.state.transport).toBe('webrtc');
+    expect(t.play).toHaveBeenCalledTimes(2);
+    expect(t.play.mock.calls[1]?.[1]).toEqual({ noHls: true });
+    expect(t.view()).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(RETRY_MS);
+    expect(t.play).toHaveBeenCalledTimes(3);
+    expect(t.player.state.transport).toBe('webrtc');
   });
 });

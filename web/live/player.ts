@@ -31,10 +31,16 @@ export interface HlsSession {
   stop(): void;
 }
 
+/** The broadcast has no LL-HLS (it is not packaged: playHls rejects with this). */
+export class HlsUnavailable extends Error {}
+
 /** The world the player drives; the page passes the browser's, the tests fakes. */
 export interface PlayerDeps<L extends PlayerLive> {
-  /** Opens a WHEP session; `onStream` gets the remote stream. */
-  play(onStream: (stream: MediaStream) => void): Promise<Session>;
+  /**
+   * Opens a WHEP session; `onStream` gets the remote stream. `noHls`: the broadcast has no LL-HLS
+   * (the server must not refuse the viewer for capacity, see media_full).
+   */
+  play(onStream: (stream: MediaStream) => void, opts?: { noHls: boolean }): Promise<Session>;
   /** Calls `onChange(false)` when the picture stalls and `onChange(true)` when it flows again. */
   watchFlow(pc: RTCPeerConnection, onChange: (flowing: boolean) => void): () => void;
   /** The broadcast's status over HTTP. */
@@ -52,6 +58,11 @@ export interface PlayerDeps<L extends PlayerLive> {
    * the player has WebRTC only.
    */
   playHls?(onFatal: () => void): Promise<HlsSession>;
+  /**
+   * Whether nothing came back from the media node on a connection that is not up (every ICE
+   * check unanswered). Without it, a connection not up in time is taken as blocked.
+   */
+  unanswered?(pc: RTCPeerConnection): Promise<boolean>;
   /** Whether this browser has WebRTC at all (without it, LL-HLS from the start); asked on start. */
   webrtc?: () => boolean;
 }
@@ -71,9 +82,10 @@ export const STALL_REPLAY_MS = 500;
  */
 export const FIRST_MEDIA_MS = 8000;
 /**
- * A session whose connection is not up this long after it was answered is taken for a network
- * that blocks WebRTC (UDP, and TURN if any): the player goes to LL-HLS. Connections come up in
- * well under a second on the same network and in two or three across the world, over TURN too.
+ * A session whose connection is not up this long after it was answered, with not one of its ICE
+ * checks answered, is taken for a network that blocks WebRTC (UDP, and TURN if any): the player
+ * goes to LL-HLS. Connections come up in well under a second on the same network and in two or
+ * three across the world, over TURN too.
  */
 export const CONNECT_FALLBACK_MS = 6000;
 /**
@@ -242,11 +254,25 @@ export class LivePlayer<L extends PlayerLive> {
    * broadcast's LL-HLS plays instead, for as long as the page is open.
    */
   #fallBack(): void {
-    if (!this.#deps.playHls || this.#state.transport === 'hls' || !this.#stopMedia) return;
+    if (!this.#canFallBack() || !this.#stopMedia) return;
     this.#stopMedia();
     this.#set({ ...this.#state, transport: 'hls' });
     this.#stopMedia = this.#startHls();
   }
+
+  #canFallBack(): boolean {
+    return !!this.#deps.playHls && this.#state.transport !== 'hls' && !this.#noHls;
+  }
+
+  /** The broadcast has no LL-HLS after all (not packaged): WebRTC again, for good. */
+  #backToWebrtc(): void {
+    this.#noHls = true;
+    this.#stopMedia?.();
+    this.#set({ ...this.#state, transport: 'webrtc' });
+    this.#stopMedia = this.#startWebrtc();
+  }
+
+  #noHls = false;
 
   #startHls(): () => void {
     const deps = this.#deps;
@@ -270,7 +296,9 @@ export class LivePlayer<L extends PlayerLive> {
         });
         if (stopped) return started.stop();
         current = started;
-      } catch {
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof HlsUnavailable) return this.#backToWebrtc();
         clearTimeout(timer);
         timer = setTimeout(() => void retry(), RETRY_MS);
       }
@@ -317,9 +345,12 @@ export class LivePlayer<L extends PlayerLive> {
       if (stopped || session || connecting) return;
       connecting = true;
       try {
-        const started = await this.#deps.play((stream) => {
-          if (!stopped) this.#deps.onStream(stream);
-        });
+        const started = await this.#deps.play(
+          (stream) => {
+            if (!stopped) this.#deps.onStream(stream);
+          },
+          { noHls: this.#noHls },
+        );
         connecting = false;
         // Left (or signed in or out) while connecting: this one is not wanted any more.
         if (stopped) return void started.stop();
@@ -343,7 +374,13 @@ export class LivePlayer<L extends PlayerLive> {
         // Not connected in time: a network that blocks WebRTC (see CONNECT_FALLBACK_MS).
         clearTimeout(connectTimer);
         connectTimer = setTimeout(() => {
-          if (!stopped && session?.pc === pc && pc.connectionState !== 'connected') this.#fallBack();
+          const waiting = () => !stopped && session?.pc === pc && pc.connectionState !== 'connected';
+          if (!waiting()) return;
+          // Only when nothing at all came back from the media node (a slow network that answers
+          // is waited for).
+          void (this.#deps.unanswered?.(pc) ?? Promise.resolve(true)).then((none) => {
+            if (none && waiting()) this.#fallBack();
+          });
         }, CONNECT_FALLBACK_MS);
         clearTimeout(firstTimer);
         firstTimer = setTimeout(() => {
@@ -385,7 +422,7 @@ export class LivePlayer<L extends PlayerLive> {
         if (err instanceof MediaHttpError && err.error === 'blocked_permanently')
           return this.#setView('blocked');
         // Every media node is at its WebRTC capacity: the broadcast's LL-HLS has room for all.
-        if (err instanceof MediaHttpError && err.error === 'media_full' && this.#deps.playHls)
+        if (err instanceof MediaHttpError && err.error === 'media_full' && this.#canFallBack())
           return this.#fallBack();
         between(err instanceof MediaHttpError && err.status === 404 ? 'waiting' : 'reconnecting');
         clearTimeout(timer);

@@ -175,6 +175,18 @@ export async function whepPlay(
 }
 
 /**
+ * Whether a connection heard nothing at all from its peer: no ICE check of any candidate pair was
+ * answered (a network that drops UDP, with no TURN or TURN blocked too).
+ */
+export async function unanswered(pc: RTCPeerConnection): Promise<boolean> {
+  let answered = 0;
+  (await pc.getStats()).forEach((s: { type: string; responsesReceived?: number }) => {
+    if (s.type === 'candidate-pair') answered += s.responsesReceived ?? 0;
+  });
+  return answered === 0;
+}
+
+/**
  * How often a player looks at what arrives, and how long nothing may arrive before it says so: a
  * camera sends 15–30 frames and Opus 50 packets a second, so a second of nothing at all is a
  * stall, not a slow frame (issue 22: a viewer whose media node died plays again within 3 s).

@@ -22,7 +22,7 @@ import { LivePlayer } from '../live/player';
 import { ShareButton } from '../live/ShareButton';
 import { forgetLive, frameOf, livesAround, takeFrame } from '../live/swipe';
 import { useKeyboardInset, useSwipe } from '../live/use-swipe';
-import { whepPlay, watchFlow } from '../live/webrtc';
+import { unanswered, whepPlay, watchFlow } from '../live/webrtc';
 import { useRouter } from '../lib/router';
 import { Modal } from '../ui/Modal';
 import { BackIcon, GiftIcon } from '../ui/icons';
@@ -44,6 +44,11 @@ export default function LiveVideo(props: PageProps) {
       <LivePage {...props} />
     </FollowProvider>
   );
+}
+
+/** The video plays a real picture (not a placeholder frame): the player is told it plays. */
+function pictureShown(video: HTMLVideoElement, player: { playing(): void }): void {
+  if (!video.paused && video.videoWidth > 2) player.playing();
 }
 
 /** The picture comes over LL-HLS (a second or two later than WebRTC); nothing else changes. */
@@ -69,9 +74,9 @@ function LivePage({ data }: PageProps) {
         initial.vid,
         initial,
         {
-          play: (onStream) =>
+          play: (onStream, opts) =>
             // Signed in, the session cookie goes along: the server checks the host's blocks.
-            whepPlay(`/api/v1/whep/${initial.vid}`, onStream, csrfHeader),
+            whepPlay(`/api/v1/whep/${initial.vid}${opts?.noHls ? '?hls=0' : ''}`, onStream, csrfHeader),
           watchFlow,
           status: () => api<LiveVideoData['live']>('GET', `/api/v1/live/${initial.vid}`),
           // The room connection opens in the browser only, when the player starts.
@@ -89,6 +94,7 @@ function LivePage({ data }: PageProps) {
             return playHls(el, `/api/v1/hls/${initial.vid}/index.m3u8`, onFatal);
           },
           webrtc: () => typeof RTCPeerConnection !== 'undefined',
+          unanswered,
         },
         session,
       ),
@@ -198,10 +204,13 @@ function LivePage({ data }: PageProps) {
           playsInline
           muted={muted}
           poster={poster}
-          onPlaying={() => player.playing()}
+          // Playing with a picture: a WebRTC track that has not connected yet "plays" a 2×2 black
+          // frame in Chromium (the page said it played while it was still connecting).
+          onPlaying={(e) => pictureShown(e.currentTarget, player)}
+          onResize={(e) => pictureShown(e.currentTarget, player)}
           aria-label={live.title}
         />
-        {pk && <PkArena vid={live.vid} state={pk} muted={muted} />}
+        {pk && <PkArena vid={live.vid} state={pk} muted={muted} hls={transport === 'hls'} />}
         <GiftOverlay vid={live.vid} />
         {/* Phones: the room's top bar over the video (the page's own header gives way to it). */}
         <div className="live-room-bar">

@@ -52,6 +52,9 @@ export function registerAuthContext(app: FastifyInstance, auth: AuthService, pub
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (req) => {
     if (!req.url.startsWith('/api/')) return;
+    // LL-HLS is public and cached by an edge for everyone: nobody is looked up (a viewer's page
+    // asks ten times a second), and nothing answers as anyone.
+    if (req.url.startsWith('/api/v1/hls/')) return;
     const cookies = (req.cookies as Record<string, string | undefined> | undefined) ?? {};
     const bearer = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? cookies[SESSION_COOKIE];

@@ -23,6 +23,7 @@ const engine = () =>
     portRange: undefined,
     hostAddresses: ['127.0.0.1'],
     connectTimeoutMs: 5000,
+    hls: true,
   });
 const media = { a: engine(), b: engine(), c: engine() };
 // Short leases: a node that lost a broadcast to another lets it go within a second.
@@ -101,6 +102,13 @@ async function broadcast(): Promise<{ vid: string; token: string; headers: Recor
   const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
   await publishTo(url.a, vid, token);
   return { vid, token, headers };
+}
+
+/** The packaging run the LL-HLS index at `base` names (null while there is none). */
+async function hlsRun(base: string, vid: string): Promise<string | null> {
+  const res = await fetch(`${base}/api/v1/hls/${vid}/index.m3u8`);
+  if (res.status !== 200) return null;
+  return /^([\w-]+)\/media\.m3u8$/m.exec(await res.text())?.[1] ?? null;
 }
 
 interface Watching {
@@ -211,6 +219,9 @@ describe('media on several nodes', () => {
     // A viewer on A, where the broadcast is published.
     const onA = await watch(url.a, vid);
     expect(onA.at).toBe(url.a);
+    // Its LL-HLS, asked of B, is A's packaging.
+    const runOfA = await hlsRun(url.b, vid);
+    expect(runOfA).toBe(media.a.hls(vid)?.run);
     // The publisher reconnects to C (its network changed, say): C takes the lease; A, which has a
     // viewer, pulls from C; B, whose link to A ends, pulls from C too.
     await publishTo(url.c, vid, token, 30_000);
@@ -231,6 +242,17 @@ describe('media on several nodes', () => {
     // packets from elsewhere (no jump back or ahead).
     const jumps = viewer.seqs.slice(1).filter((seq, i) => ((seq - (viewer.seqs[i] ?? 0)) & 0xffff) > 200);
     expect(jumps).toEqual([]);
+    // LL-HLS is C's now, under another name; A's names are gone (an HLS player starts again from
+    // the index, which names C's).
+    expect(media.a.hls(vid)).toBeNull();
+    await until(
+      'B’s LL-HLS index to name C’s packaging',
+      async () => (await hlsRun(url.b, vid)) === media.c.hls(vid)?.run,
+      {
+        ms: 15_000,
+      },
+    );
+    expect((await fetch(`${url.b}/api/v1/hls/${vid}/${runOfA}/media.m3u8`)).status).toBe(410);
   }, 60_000);
 
   it('keeps the edge’s viewers playing when the publisher comes to the edge itself', async () => {

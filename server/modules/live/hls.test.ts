@@ -179,29 +179,78 @@ describe('LL-HLS of a live broadcast', () => {
 });
 
 describe('over WebRTC capacity', () => {
-  it('refuses another WebRTC viewer with media_full (the player plays LL-HLS)', async () => {
-    const one = await createTestApp({ kv }, { MEDIA_CAPACITY: '0' });
-    try {
-      const { headers } = await signedInPerson(one, kv, 'full-host@example.com');
-      const res = await one.app.inject({
-        method: 'POST',
-        url: '/api/v1/live',
-        headers,
-        payload: { title: 'Full' },
-      });
-      const { vid: full } = res.json<{ data: { vid: string } }>().data;
+  /** A broadcast on a site of one node, published (synthetic H.264), and a viewer's WHEP. */
+  async function full(env: Record<string, string>, email: string) {
+    const engine = new WeriftEngine({
+      iceServers: [],
+      portRange: undefined,
+      hostAddresses: ['127.0.0.1'],
+      hls: env.MEDIA_HLS !== 'false',
+    });
+    const one = await createTestApp({ kv, media: engine }, { MEDIA_CAPACITY: '0', ...env });
+    const { headers } = await signedInPerson(one, kv, email);
+    const res = await one.app.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers,
+      payload: { title: 'Full' },
+    });
+    const created = res.json<{ data: { vid: string; publish_token: string } }>().data;
+    const publisher = testPeer(['video'], 'sendonly');
+    peers.push(publisher);
+    const whip = await one.app.inject({
+      method: 'POST',
+      url: `/api/v1/whip/${created.vid}`,
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${created.publish_token}` },
+      payload: await publisher.offer(),
+    });
+    await publisher.answer(whip.body);
+    await publisher.connected();
+    const video = publisher.transceivers[0];
+    if (video) pumps.push(pumpH264(video));
+    const whep = async (query = '') => {
       const viewer = testPeer(['video'], 'recvonly');
       peers.push(viewer);
-      const whep = await one.app.inject({
+      return one.app.inject({
         method: 'POST',
-        url: `/api/v1/whep/${full}`,
+        url: `/api/v1/whep/${created.vid}${query}`,
         headers: { 'content-type': 'application/sdp' },
         payload: await viewer.offer(),
       });
+    };
+    const close = async () => {
+      await one.close();
+      await engine.shutdown();
+    };
+    return { one, vid: created.vid, whep, close };
+  }
+
+  it('refuses another WebRTC viewer with media_full once the broadcast has LL-HLS', async () => {
+    const site = await full({}, 'full-host@example.com');
+    try {
+      await until(
+        'the broadcast’s LL-HLS',
+        async () =>
+          (await site.one.app.inject({ url: `/api/v1/hls/${site.vid}/index.m3u8` })).statusCode === 200,
+        { ms: 20_000 },
+      );
+      const whep = await site.whep();
       expect(whep.statusCode).toBe(503);
       expect(whep.json<{ error: string }>().error).toBe('media_full');
+      // A player that found no LL-HLS it can play says so, and is served past capacity.
+      expect((await site.whep('?hls=0')).statusCode).toBe(201);
     } finally {
-      await one.close();
+      await site.close();
     }
-  }, 30_000);
+  }, 40_000);
+
+  it('serves the viewer past capacity when there is no LL-HLS to send them to', async () => {
+    const site = await full({ MEDIA_HLS: 'false' }, 'full-no-hls@example.com');
+    try {
+      expect((await site.one.app.inject({ url: `/api/v1/hls/${site.vid}/index.m3u8` })).statusCode).toBe(404);
+      expect((await site.whep()).statusCode).toBe(201);
+    } finally {
+      await site.close();
+    }
+  }, 40_000);
 });

@@ -138,6 +138,8 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
       ip: req.ip,
       // ?preview=1: explore's muted preview of a card (never counted as a viewer).
       preview: query.preview === '1',
+      // ?hls=0: a player that found no LL-HLS for it is not refused for capacity (media_full).
+      noHls: query.hls === '0',
     });
     if ('redirect' in played)
       return redirect(reply, req, played.redirect, uid ? live.redirectedAs(vid, uid) : null);

@@ -453,7 +453,7 @@ export class LiveService {
     const { ticket, replaces } = await this.#book.admit(vid, who);
     let session;
     try {
-      const elsewhere = await this.#servedFrom(vid);
+      const elsewhere = await this.#servedFrom(vid, who.noHls !== true);
       if (elsewhere) {
         this.#book.release(vid, ticket);
         return { redirect: elsewhere };
@@ -481,19 +481,20 @@ export class LiveService {
    * its origin now), or the base URL of another node when this one is full and another has room.
    * A broadcast whose origin is not announcing (it died) is not pulled: the engine says so.
    */
-  async #servedFrom(vid: string): Promise<string | null> {
+  async #servedFrom(vid: string, hlsFallback: boolean): Promise<string | null> {
+    const fallback = this.opts.hlsFallback === true && hlsFallback;
     const cluster = this.opts.cluster;
     if (!cluster) {
       const capacity = this.opts.capacity;
-      if (this.opts.hlsFallback && capacity !== undefined && this.media.stats().viewers >= capacity)
+      if (fallback && capacity !== undefined && this.media.stats().viewers >= capacity && this.media.hls(vid))
         throw new AppError('media_full');
       return null;
     }
     if (cluster.full()) {
       const other = await cluster.elsewhere(vid);
       if (other) return other;
-      // Every node is full: the player plays the broadcast's LL-HLS instead.
-      if (this.opts.hlsFallback) throw new AppError('media_full');
+      // Every node is full: the player plays the broadcast's LL-HLS instead (when it has one).
+      if (fallback && (await this.#hls.source(vid))) throw new AppError('media_full');
     }
     if (this.media.room(vid)) return null;
     const link = await this.#originLink(cluster, vid);

@@ -24,6 +24,8 @@ export interface Watcher {
    * long, and nobody's view: it never counts as a viewer and never replaces the person's player.
    */
   preview?: boolean;
+  /** The player has no LL-HLS to go to (it found none): never refused with media_full. */
+  noHls?: boolean;
 }
 
 /** How long a preview plays before the server ends it (the card has moved on by then). */

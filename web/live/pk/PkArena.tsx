@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/errors';
 import { useFeedback } from '../../lib/feedback';
 import { useI18n } from '../../i18n/i18n';
 import { FollowButton } from '../FollowButton';
+import { playHls } from '../hls-play';
 import { MediaHttpError, whepPlay, type Session } from '../webrtc';
 import { clock, useTicker, type PkState } from './use-pk';
 
@@ -22,6 +23,7 @@ export function PkArena({
   vid,
   state,
   muted,
+  hls = false,
   canDare = false,
   onRematch,
 }: {
@@ -29,6 +31,8 @@ export function PkArena({
   state: PkState;
   /** The opponent's sound follows this room's (muted until the viewer unmutes). */
   muted: boolean;
+  /** This room plays over LL-HLS (WebRTC cannot serve this viewer): the opponent's does too. */
+  hls?: boolean;
   canDare?: boolean;
   /** The studio: invite the same host again once the battle is over. */
   onRematch?: (battle: PkBattle) => void;
@@ -54,7 +58,7 @@ export function PkArena({
           : t('pk.over');
   return (
     <div className="pk-arena" data-phase={battle.phase}>
-      <Opponent side={them} muted={muted} />
+      <Opponent side={them} muted={muted} hls={hls} />
       <section className="pk-bar" aria-label={t('pk.title')}>
         <div className="pk-bar__track" aria-hidden="true">
           <span className="pk-bar__us" style={{ inlineSize: `${share}%` }} />
@@ -90,39 +94,57 @@ export function PkArena({
   );
 }
 
-/** The opponent's video, its host's name and a follow button. */
-function Opponent({ side, muted }: { side: Side; muted: boolean }) {
+/**
+ * The opponent's video, its host's name and a follow button. Over WebRTC, or over LL-HLS when
+ * this room plays that way or the opponent's media nodes are full (media_full).
+ */
+function Opponent({ side, muted, hls }: { side: Side; muted: boolean; hls: boolean }) {
   const { t } = useI18n();
   const video = useRef<HTMLVideoElement>(null);
+  const [full, setFull] = useState(false);
+  const overHls = hls || full;
   useEffect(() => {
-    let session: Session | null = null;
     let live = true;
     let retry = 0;
+    let stop: (() => void) | null = null;
+    // The opponent's media may come a moment later (or come back): tried again a few times,
+    // unless their live is over (the battle's end follows).
+    const again = () => {
+      if (live && retry++ < 5) window.setTimeout(play, 1000 * retry);
+    };
     const play = () => {
-      whepPlay(
-        `/api/v1/whep/${side.vid}`,
-        (stream) => {
-          if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream;
-        },
-        csrfHeader,
-      )
-        .then((s) => {
-          if (live) session = s;
-          else void s.stop();
+      const el = video.current;
+      if (!el) return;
+      const started = overHls
+        ? playHls(el, `/api/v1/hls/${side.vid}/index.m3u8`, () => {
+            stop?.();
+            stop = null;
+            again();
+          }).then((s) => () => s.stop())
+        : whepPlay(
+            `/api/v1/whep/${side.vid}`,
+            (stream) => {
+              if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream;
+            },
+            csrfHeader,
+          ).then((s: Session) => () => void s.stop());
+      started
+        .then((end) => {
+          if (live) stop = end;
+          else end();
         })
-        // The opponent's media may come a moment later (or come back): tried again a few times,
-        // unless their live is over (the battle's end follows).
         .catch((err: unknown) => {
           if (err instanceof MediaHttpError && err.status === 410) return;
-          if (live && retry++ < 5) window.setTimeout(play, 1000 * retry);
+          if (err instanceof MediaHttpError && err.error === 'media_full') return setFull(true);
+          again();
         });
     };
     play();
     return () => {
       live = false;
-      if (session) void session.stop();
+      stop?.();
     };
-  }, [side.vid]);
+  }, [side.vid, overHls]);
   return (
     <div className="pk-arena__opponent">
       <video

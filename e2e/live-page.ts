@@ -50,13 +50,18 @@ export async function swipeUp(page: Page): Promise<void> {
 }
 
 /**
- * Publishes the page's fake camera over WHIP to the page's own site (a broadcast started through
- * the API); answers the WHIP status. The connection is kept on the page as `pub`.
+ * Publishes the page's fake camera (and microphone, with `audio`) over WHIP to the page's own site
+ * (a broadcast started through the API); answers the WHIP status. The connection is kept on the page as `pub`.
  */
-export function publishCamera(page: Page, vid: string, token: string): Promise<number> {
+export function publishCamera(
+  page: Page,
+  vid: string,
+  token: string,
+  opts: { audio?: boolean } = {},
+): Promise<number> {
   return page.evaluate(
-    async ({ vid, token }) => {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360 } });
+    async ({ vid, token, audio }) => {
+      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360 }, audio });
       const pc = new RTCPeerConnection();
       for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
       await pc.setLocalDescription(await pc.createOffer());
@@ -70,7 +75,7 @@ export function publishCamera(page: Page, vid: string, token: string): Promise<n
       (window as unknown as { pub: RTCPeerConnection }).pub = pc;
       return res.status;
     },
-    { vid, token },
+    { vid, token, audio: opts.audio === true },
   );
 }
 

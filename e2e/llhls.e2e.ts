@@ -3,7 +3,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInPerson } from '../server/testing/auth';
 import { openPage, startE2E, waitReady, watchErrors, type E2E } from './fixture';
-import { plays } from './live-page';
+import { plays, publishCamera } from './live-page';
 
 // LL-HLS in the live page (issue 22 item 4): a site whose WebRTC capacity is used up (capacity 0)
 // refuses the viewer's WHEP with media_full, and the page plays the broadcast's LL-HLS with
@@ -109,27 +109,7 @@ async function live(email: string, title: string) {
   });
   const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
   const studio = await openPage(e2e, '/en', 1280);
-  const status = await studio.page.evaluate(
-    async ({ vid, token }) => {
-      const stream = await navigator.mediaDevices.getUserMedia({
-        video: { width: 640, height: 360 },
-        audio: true,
-      });
-      const pc = new RTCPeerConnection();
-      for (const track of stream.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
-      await pc.setLocalDescription(await pc.createOffer());
-      await new Promise((r) => setTimeout(r, 500));
-      const res = await fetch(`/api/v1/whip/${vid}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
-        body: pc.localDescription?.sdp ?? '',
-      });
-      if (res.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
-      (window as unknown as { pub: RTCPeerConnection }).pub = pc;
-      return res.status;
-    },
-    { vid, token },
-  );
+  const status = await publishCamera(studio.page, vid, token, { audio: true });
   expect(status).toBe(201);
   return { vid, headers, uid, studio };
 }

@@ -260,6 +260,20 @@ export class LivePlayer<L extends PlayerLive> {
     this.#stopMedia = this.#startHls();
   }
 
+  /** Reads the status, then `start`s the media again if the broadcast is still on. */
+  #whileOn(start: () => Promise<void>): () => Promise<void> {
+    return async () => {
+      const next = await this.refresh();
+      if (next && isOn(next.status)) await start();
+    };
+  }
+
+  /** The room says the broadcaster's media dropped: waiting is for them. */
+  #hostInterrupted(): void {
+    this.#hostDown = true;
+    this.#setView('interrupted');
+  }
+
   #canFallBack(): boolean {
     return !!this.#deps.playHls && this.#state.transport !== 'hls' && !this.#noHls;
   }
@@ -303,15 +317,10 @@ export class LivePlayer<L extends PlayerLive> {
         timer = setTimeout(() => void retry(), RETRY_MS);
       }
     };
-    const retry = async () => {
-      const next = await this.refresh();
-      if (next && isOn(next.status)) await start();
-    };
+    const retry = this.#whileOn(start);
     this.#onHost = (state) => {
-      if (state === 'interrupted') {
-        this.#hostDown = true;
-        this.#setView('interrupted');
-      } else if (state === 'live') {
+      if (state === 'interrupted') this.#hostInterrupted();
+      else if (state === 'live') {
         this.#hostDown = false;
         if (!current) {
           clearTimeout(timer);
@@ -429,15 +438,10 @@ export class LivePlayer<L extends PlayerLive> {
         timer = setTimeout(() => void retry(), RETRY_MS);
       }
     };
-    const retry = async () => {
-      const next = await this.refresh();
-      if (next && isOn(next.status)) await connect();
-    };
+    const retry = this.#whileOn(connect);
     this.#onHost = (state) => {
-      if (state === 'interrupted') {
-        this.#hostDown = true;
-        this.#setView('interrupted');
-      } else if (state === 'live') {
+      if (state === 'interrupted') this.#hostInterrupted();
+      else if (state === 'live') {
         this.#hostDown = false;
         // Still connected (the broadcaster's own connection recovered): the picture goes on.
         if (session?.pc.connectionState === 'connected') this.#setView('playing');

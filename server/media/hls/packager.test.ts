@@ -14,11 +14,12 @@ function feed(
   p: HlsPackager,
   clock: { now: number },
   frames: number,
-  opts: { gop?: number; drop?: number[]; smallKeyframes?: boolean } = {},
+  opts: { gop?: number; drop?: number[]; late?: number[]; smallKeyframes?: boolean } = {},
 ) {
   const gop = opts.gop ?? 60;
   let seq = 0;
   let aseq = 0;
+  const held: RtpPacket[] = [];
   const stapA = Buffer.concat([
     Buffer.from([24]),
     Buffer.from([0, SPS_640X360.length]),
@@ -43,7 +44,16 @@ function feed(
               rtp(Buffer.concat([Buffer.from([0x7c, 0x45]), slice]), ts, true, seq++),
             ]
         : [rtp(Buffer.concat([Buffer.from([0x41]), slice]), ts, true, seq++)];
-    for (const packet of packets) if (!opts.drop?.includes(packet.header.sequenceNumber)) p.video(packet);
+    for (const packet of packets) {
+      const seq = packet.header.sequenceNumber;
+      if (opts.drop?.includes(seq)) continue;
+      // A late packet comes after the next one (as a retransmission would, a frame later).
+      if (opts.late?.includes(seq)) held.push(packet);
+      else {
+        p.video(packet);
+        for (const h of held.splice(0)) p.video(h);
+      }
+    }
     // Opus every 20 ms: a packet and a half per frame.
     const audioUntil = ((f + 1) * 1000) / 30;
     while (aseq * 20 < audioUntil) {
@@ -122,6 +132,19 @@ describe('HlsPackager', () => {
     expect(M3U8Parse(p.stream.playlist(), { type: 'media' }).segments[0]?.duration).toBeCloseTo(2, 1);
   });
 
+  it('puts a late packet back in its place: nothing lost', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const keyframes = { asked: 0 };
+    const p = packager(clock, keyframes);
+    // The packet of frame 31 comes after frame 32's.
+    feed(p, clock, 130, { late: [3 + 31 - 1] });
+    await p.settled();
+    expect(keyframes.asked).toBe(0);
+    const parts = M3U8Parse(p.stream.playlist(), { type: 'media' }).segments[0]?.parts ?? [];
+    // Ten parts of 0.2 s: frame 31 went in where it belongs (no second-long frame, as a loss makes).
+    expect(parts).toHaveLength(10);
+  });
+
   it('waits for a keyframe after a lost packet, and asks for one', async () => {
     const clock = { now: 1_700_000_000_000 };
     const keyframes = { asked: 0 };
@@ -162,13 +185,13 @@ describe('HlsPackager', () => {
     const ts = 1_000_000 + 120 * 3000;
     p.video(
       new RtpPacket(
-        new RtpHeader({ payloadType: 96, sequenceNumber: 500, timestamp: ts, marker: false }),
+        new RtpHeader({ payloadType: 96, sequenceNumber: 65, timestamp: ts, marker: false }),
         stapA,
       ),
     );
     p.video(
       new RtpPacket(
-        new RtpHeader({ payloadType: 96, sequenceNumber: 501, timestamp: ts, marker: true }),
+        new RtpHeader({ payloadType: 96, sequenceNumber: 66, timestamp: ts, marker: true }),
         Buffer.concat([Buffer.from([0x65]), Buffer.alloc(100, 0x5c)]),
       ),
     );

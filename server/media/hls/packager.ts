@@ -7,11 +7,14 @@ import {
   Output,
 } from 'mediabunny';
 import { dePacketizeRtpPackets, type RtpPacket } from 'werift';
+import { JitterBufferBase } from 'werift/nonstandard';
 import { spsDimensions } from '../dimensions';
 import { HlsStream, PART_TARGET_S, SEGMENT_S, TARGET_DURATION_S } from './stream';
 
 /** Without audio this long after the first keyframe, the stream is packaged without it. */
 const AUDIO_WAIT_MS = 2000;
+/** How long (stream time) a missing video packet is waited for: a retransmission's round trip. */
+const REORDER_MS = 200;
 /** A part is cut before the frame that would make it longer than the target by more than this. */
 const PART_SLACK_S = 0.002;
 
@@ -150,9 +153,25 @@ export class HlsPackager {
     return this.opts.now?.() ?? Date.now();
   }
 
-  /** A video (H.264) RTP packet, as forwarded. */
+  /**
+   * A video (H.264) RTP packet, as forwarded. Packets out of order (a retransmission of a lost one
+   * comes a round trip late) are put back in order first, waiting up to REORDER_MS of stream time;
+   * only then is one taken for lost.
+   */
   video(rtp: RtpPacket): void {
     if (this.#closed) return;
+    for (const out of this.#reorder.processInput({ rtp })) {
+      if (out.isPacketLost) {
+        if (this.#packets.length) this.#broken = true;
+        this.#lost();
+      }
+      if (out.rtp) this.#inOrder(out.rtp);
+    }
+  }
+
+  #reorder = new JitterBufferBase(90_000, { latency: REORDER_MS, bufferSize: 2000 });
+
+  #inOrder(rtp: RtpPacket): void {
     const { sequenceNumber: seq, timestamp } = rtp.header;
     const expected = this.#lastSeq === null ? seq : (this.#lastSeq + 1) & 0xffff;
     this.#lastSeq = seq;
@@ -163,8 +182,8 @@ export class HlsPackager {
       this.#lost();
     }
     if (seq !== expected) {
-      // Packets lost (or late: a retransmission comes too late to be used here). The frame they
-      // belonged to is lost; this one too unless it starts here.
+      // Packets lost (the reordering gave up on them). The frame they belonged to is lost; this
+      // one too unless it starts here.
       if (this.#packets.length) this.#broken = true;
       else if (!startsNal(rtp.payload)) this.#broken = true;
       this.#lost();

@@ -4,7 +4,6 @@ import {
   RTCRtpCodecParameters,
   type MediaStreamTrack,
   type RTCRtpTransceiver,
-  type RtpPacket,
 } from 'werift';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,8 +21,8 @@ import type {
   SessionInfo,
 } from './engine';
 import { Fanout, type Forwarder } from './fanout';
-import { HlsPackager } from './hls/packager';
-import { SEGMENT_S, type HlsStream } from './hls/stream';
+import { packageRoom, type PackagedRoom } from './hls/room';
+import type { HlsStream } from './hls/stream';
 import { LeanSender } from './lean-forward';
 import { finishRecording, LiveRecording } from './recording';
 import {
@@ -88,7 +87,7 @@ interface Room {
   pliWanted: boolean;
   recording: { live: LiveRecording; file: string } | null;
   /** Its LL-HLS packaging (a room published here, in H.264, with packaging on). */
-  hls: { packager: HlsPackager; stop(): void } | null;
+  hls: PackagedRoom | null;
   /** Packets received from the publisher, and how many the stall check saw last time. */
   received: number;
   seen: number;
@@ -633,40 +632,15 @@ export class WeriftEngine implements MediaEngine {
     room.recording = { live, file };
   }
 
-  /**
-   * Packages a room published here as LL-HLS from the packets its viewers get. A keyframe is
-   * asked for every segment's length (the recording asks as often: one request serves both).
-   */
+  /** Packages a room published here as LL-HLS (see packageRoom), when that is on. */
   #package(room: Room): void {
     if (!this.config.hls || room.pulled || room.hls) return;
-    if (room.codecs.find((c) => c.kind === 'video')?.name !== 'H264') return;
-    const hasAudio = room.codecs.some((c) => c.kind === 'audio' && c.name.toLowerCase() === 'opus');
-    const packager: HlsPackager = new HlsPackager({
-      hasAudio,
-      requestKeyframe: () => this.#requestKeyframe(room),
-      onNewPicture: () => {
-        if (room.hls?.packager !== packager) return;
-        this.#stopPackaging(room);
-        this.#package(room);
-      },
+    room.hls = packageRoom({
+      codecs: room.codecs,
+      fanout: room.fanout,
+      requestKeyframe: (force) => this.#requestKeyframe(room, force),
+      lastKeyframeRequest: () => room.lastPli,
     });
-    const video = (rtp: RtpPacket) => packager.video(rtp);
-    const audio = (rtp: RtpPacket) => packager.audio(rtp);
-    room.fanout.video.taps.add(video);
-    room.fanout.audio.taps.add(audio);
-    const keyframes = setInterval(() => {
-      if (Date.now() - room.lastPli >= SEGMENT_S * 900) this.#requestKeyframe(room, true);
-    }, SEGMENT_S * 1000);
-    keyframes.unref();
-    room.hls = {
-      packager,
-      stop: () => {
-        clearInterval(keyframes);
-        room.fanout.video.taps.delete(video);
-        room.fanout.audio.taps.delete(audio);
-        packager.close();
-      },
-    };
   }
 
   #stopPackaging(room: Room): void {
@@ -675,7 +649,7 @@ export class WeriftEngine implements MediaEngine {
   }
 
   hls(name: string): HlsStream | null {
-    return this.#rooms.get(name)?.hls?.packager.stream ?? null;
+    return this.#rooms.get(name)?.hls?.stream ?? null;
   }
 
   /** Closes the room's recording file; rewrapping it and telling listeners go on in the background. */

@@ -293,11 +293,13 @@ export class LivePlayer<L extends PlayerLive> {
     if (!deps.playHls) return () => undefined;
     let stopped = false;
     let current: HlsSession | null = null;
+    let starting = false;
     let timer: Timer | undefined;
     const start = async () => {
-      if (stopped || current) return;
+      // One at a time (a retry and the broadcaster's return may both ask).
+      if (stopped || current || starting || !deps.playHls) return;
+      starting = true;
       try {
-        if (!deps.playHls) return;
         const started = await deps.playHls(() => {
           // Stopped for good: started again (from the multivariant playlist, which names the
           // packaging now), unless the broadcast is over.
@@ -315,6 +317,8 @@ export class LivePlayer<L extends PlayerLive> {
         if (err instanceof HlsUnavailable) return this.#backToWebrtc();
         clearTimeout(timer);
         timer = setTimeout(() => void retry(), RETRY_MS);
+      } finally {
+        starting = false;
       }
     };
     const retry = this.#whileOn(start);

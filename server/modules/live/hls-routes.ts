@@ -5,6 +5,12 @@ import type { LiveService } from './service';
 const PLAYLIST = 'application/vnd.apple.mpegurl';
 const VID = /^[A-Za-z0-9_-]{1,64}$/;
 const RUN = /^[A-Za-z0-9_-]{6,16}$/;
+/**
+ * Marks a request one node passed to another: that one answers from its own packaging or not at
+ * all (two nodes that each think the other is the origin, for the second their views of a move
+ * differ, would pass it back and forth).
+ */
+const HOP = 'x-hls-hop';
 /** How long a proxied request to the origin may take (a blocking reload waits up to 6 s there). */
 const PROXY_TIMEOUT_MS = 10_000;
 
@@ -46,7 +52,10 @@ function int(v: unknown): number | undefined {
 async function proxy(reply: FastifyReply, req: FastifyRequest, origin: string) {
   let res: Response;
   try {
-    res = await fetch(new URL(req.url, origin), { signal: AbortSignal.timeout(PROXY_TIMEOUT_MS) });
+    res = await fetch(new URL(req.url, origin), {
+      headers: { [HOP]: '1' },
+      signal: AbortSignal.timeout(PROXY_TIMEOUT_MS),
+    });
   } catch {
     return send(reply, 503, CACHE.never);
   }
@@ -82,7 +91,10 @@ export function registerHlsRoutes(app: FastifyInstance, live: LiveService): void
     if (!VID.test(vid) || (run !== undefined && !RUN.test(run)))
       return { sent: send(reply, 404, CACHE.never) };
     const source = await live.hlsSource(vid);
-    if (typeof source === 'string') return { sent: await proxy(reply, req, source) };
+    if (typeof source === 'string') {
+      if (req.headers[HOP] !== undefined) return { sent: send(reply, 404, CACHE.never) };
+      return { sent: await proxy(reply, req, source) };
+    }
     if (!source) return { sent: send(reply, 404, CACHE.never) };
     // Another run (the packaging started again): the player starts again from index.m3u8.
     if (run !== undefined && run !== source.run) return { sent: send(reply, 410, CACHE.gone) };

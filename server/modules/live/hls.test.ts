@@ -166,6 +166,10 @@ describe('LL-HLS of a live broadcast', () => {
     expect(Buffer.from(await viaB.arrayBuffer()).equals(Buffer.from(await viaA.arrayBuffer()))).toBe(true);
     // B packages nothing itself.
     expect(media.b.hls(vid)).toBeNull();
+    // A request one node passed on is not passed on again (two nodes that each took the other for
+    // the origin, during a move, would pass it back and forth).
+    const passed = await fetch(`${url.b}/api/v1/hls/${vid}/${run}/${uri}`, { headers: { 'x-hls-hop': '1' } });
+    expect(passed.status).toBe(404);
   }, 30_000);
 
   it('is gone once the broadcast ends', async () => {

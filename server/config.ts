@@ -208,6 +208,12 @@ const schema = z
      */
     MEDIA_CONNECT_SRC: z.string().optional(),
     /**
+     * Where players fetch LL-HLS playlists and parts: a CDN in front of the site's nodes (e.g.
+     * https://live-cdn.example.com). The site's index playlist names media playlists there, and
+     * pages may connect to it. Unset: this site itself.
+     */
+    MEDIA_HLS_BASE_URL: z.url().optional(),
+    /**
      * TURN servers browsers may relay media through when their network blocks UDP (comma list of
      * turn:/turns: URLs, e.g. turn:turn.example.com:3478?transport=udp,turns:turn.example.com:5349),
      * with coturn's shared secret (`use-auth-secret`, `static-auth-secret`): each page gets
@@ -343,7 +349,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxyHops,
     isDev: c.APP_ENV === 'development',
     mediaAllowPrivateCandidates: c.MEDIA_ALLOW_PRIVATE_CANDIDATES ?? local,
-    mediaConnectSrc: (c.MEDIA_CONNECT_SRC ?? '').split(/\s+/).filter((s) => /^https?:\/\/[\w.*:-]+$/.test(s)),
+    mediaConnectSrc: [
+      ...(c.MEDIA_CONNECT_SRC ?? '').split(/\s+/).filter((s) => /^https?:\/\/[\w.*:-]+$/.test(s)),
+      ...(c.MEDIA_HLS_BASE_URL ? [new URL(c.MEDIA_HLS_BASE_URL).origin] : []),
+    ],
   };
 }
 

@@ -81,5 +81,5 @@ export async function registerApiRoutes(
   );
   await app.register(liveRoutes(s.live, { publicBaseUrl: config.publicBaseUrl, turn: turnConfig(config) }));
   registerMediaRoutes(app, s.live);
-  registerHlsRoutes(app, s.live);
+  registerHlsRoutes(app, s.live, { base: config.MEDIA_HLS_BASE_URL });
 }

@@ -270,8 +270,11 @@ export class HlsStream {
     return `${lines.join('\n')}\n`;
   }
 
-  /** The multivariant playlist: this run's one rendition, with what a player decides by. */
-  multivariant(): string {
+  /**
+   * The multivariant playlist: this run's one rendition, with what a player decides by; `prefix`
+   * goes before its media playlist's name (a CDN's URL; empty: beside this playlist).
+   */
+  multivariant(prefix = ''): string {
     const info = this.#info;
     const bandwidth =
       this.#bits.seconds > 0 ? Math.round((this.#bits.bytes * 8) / this.#bits.seconds) : 2_500_000;
@@ -283,7 +286,7 @@ export class HlsStream {
       '#EXTM3U',
       '#EXT-X-VERSION:9',
       `#EXT-X-STREAM-INF:${attrs.join(',')}`,
-      `${this.run}/media.m3u8`,
+      `${prefix}${this.run}/media.m3u8`,
       '',
     ].join('\n');
   }

@@ -78,7 +78,13 @@ async function proxy(reply: FastifyReply, req: FastifyRequest, origin: string) {
  * Public and cacheable (no cookies read): a CDN sits in front. Any node answers, the origin's
  * packaging being the only one.
  */
-export function registerHlsRoutes(app: FastifyInstance, live: LiveService): void {
+export function registerHlsRoutes(
+  app: FastifyInstance,
+  live: LiveService,
+  opts: { base?: string | undefined } = {},
+): void {
+  // Media playlists and parts on the CDN, when there is one (MEDIA_HLS_BASE_URL).
+  const base = opts.base?.replace(/\/$/, '');
   const hide = { schema: { hide: true } };
 
   /** The broadcast's stream here, or the answer already sent (proxied, or not found). */
@@ -109,7 +115,7 @@ export function registerHlsRoutes(app: FastifyInstance, live: LiveService): void
     // Held until one whole segment exists: hls.js gives up for seconds on a playlist of parts only.
     const ready = await s.whenReady();
     if (ready !== 'ok') return send(reply, 503, CACHE.never);
-    return send(reply, 200, CACHE.live, PLAYLIST, s.multivariant());
+    return send(reply, 200, CACHE.live, PLAYLIST, s.multivariant(base ? `${base}/api/v1/hls/${vid}/` : ''));
   });
 
   app.get('/api/v1/hls/:vid/:run/:file', hide, async (req, reply) => {

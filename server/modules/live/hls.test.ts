@@ -248,6 +248,31 @@ describe('over WebRTC capacity', () => {
     }
   }, 40_000);
 
+  it('names the media playlist on the CDN when there is one, and pages may fetch from it', async () => {
+    const site = await full({ MEDIA_HLS_BASE_URL: 'https://live-cdn.example.com' }, 'cdn-host@example.com');
+    try {
+      let index = '';
+      await until(
+        'the broadcast’s LL-HLS',
+        async () => {
+          const res = await site.one.app.inject({ url: `/api/v1/hls/${site.vid}/index.m3u8` });
+          index = res.body;
+          return res.statusCode === 200;
+        },
+        { ms: 20_000 },
+      );
+      expect(index).toMatch(
+        new RegExp(`^https://live-cdn\\.example\\.com/api/v1/hls/${site.vid}/[\\w-]+/media\\.m3u8$`, 'm'),
+      );
+      const page = await site.one.app.inject({ url: '/en' });
+      expect(page.headers['content-security-policy']).toMatch(
+        /connect-src 'self'[^;]* https:\/\/live-cdn\.example\.com/,
+      );
+    } finally {
+      await site.close();
+    }
+  }, 40_000);
+
   it('serves the viewer past capacity when there is no LL-HLS to send them to', async () => {
     const site = await full({ MEDIA_HLS: 'false' }, 'full-no-hls@example.com');
     try {

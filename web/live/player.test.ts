@@ -46,7 +46,7 @@ function need<T>(value: T | null | undefined): T {
 /** A player with fake media, status and room; each WHEP attempt takes the next answer queued. */
 function setup(
   initial: Live = { status: 'live', replay: [] },
-  opts: { webrtc?: boolean; answered?: boolean; noHls?: boolean } = {},
+  opts: { webrtc?: boolean; answered?: boolean; noHls?: boolean; slowHls?: boolean } = {},
 ) {
   const plays: Array<() => Promise<Session>> = [];
   const sessions: ReturnType<typeof fakeSession>[] = [];
@@ -83,7 +83,9 @@ function setup(
     },
     onStream: () => undefined,
     playHls: async (onFatal) => {
+      hlsStarts++;
       if (opts.noHls) throw new HlsUnavailable('none');
+      if (opts.slowHls) await new Promise((r) => setTimeout(r, 500));
       const h = { stop: vi.fn(), fatal: onFatal };
       hls.push(h);
       return h;
@@ -92,6 +94,7 @@ function setup(
     ...(opts.answered !== undefined ? { unanswered: async () => !opts.answered } : {}),
   };
   const hls: { stop: () => void; fatal: () => void }[] = [];
+  let hlsStarts = 0;
   const player = new LivePlayer('v1', initial, deps);
   const fail = (err: Error) => plays.push(() => Promise.reject(err));
   const host = (state: Extract<RoomEvent, { t: 'host' }>['state']) =>
@@ -108,6 +111,7 @@ function setup(
     session: (i: number) => need(sessions[i]),
     view: () => player.state.view,
     hls,
+    hlsStarts: () => hlsStarts,
     /** The next WHEP attempt is answered, but its connection never comes up. */
     neverConnects: () =>
       plays.push(async () => {
@@ -464,5 +468,15 @@ describe('LivePlayer', () => {
     await vi.advanceTimersByTimeAsync(RETRY_MS);
     expect(t.play).toHaveBeenCalledTimes(3);
     expect(t.player.state.transport).toBe('webrtc');
+  });
+  it('LL-HLS starts once when the broadcaster comes back while it is starting', async () => {
+    const t = setup({ status: 'live', replay: [] }, { webrtc: false, slowHls: true });
+    t.player.start();
+    await vi.advanceTimersByTimeAsync(0);
+    // Back while the first start is still under way: no second one on the same video.
+    t.host('interrupted');
+    t.host('live');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(t.hlsStarts()).toBe(1);
   });
 });

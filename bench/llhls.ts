@@ -14,7 +14,7 @@ import { createTestApp } from '../server/testing/app';
 import { signedInUser } from '../server/testing/auth';
 import { CLOCK_PAGE, publishClock, summarise, type LatencyResult } from './latency';
 
-const HLS_JS = readFileSync(createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js'), 'utf8');
+const HLS_JS = readFileSync(createRequire(import.meta.url).resolve('hls.js/dist/hls.light.min.js'), 'utf8');
 /** hls.js needs a few segments' worth of playing before it settles at its target latency. */
 const WARM_MS = 8000;
 

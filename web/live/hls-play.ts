@@ -17,7 +17,7 @@ export async function playHls(
   // is cached for a second, so hls.js's own first request is not a second one to the server.
   const index = await fetch(url);
   if (index.status === 404) throw new HlsUnavailable(`no LL-HLS at ${url}`);
-  const { default: Hls } = await import('hls.js');
+  const { default: Hls } = await import('hls.js/light');
   video.srcObject = null;
   if (Hls.isSupported()) {
     const hls = new Hls({

@@ -391,9 +391,12 @@ export class LivePlayer<L extends PlayerLive> {
           if (!waiting()) return;
           // Only when nothing at all came back from the media node (a slow network that answers
           // is waited for).
-          void (this.#deps.unanswered?.(pc) ?? Promise.resolve(true)).then((none) => {
-            if (none && waiting()) this.#fallBack();
-          });
+          void (this.#deps.unanswered?.(pc) ?? Promise.resolve(true))
+            .then((none) => {
+              if (none && waiting()) this.#fallBack();
+            })
+            // The connection closed meanwhile (its statistics are gone): nothing to decide.
+            .catch(() => undefined);
         }, CONNECT_FALLBACK_MS);
         clearTimeout(firstTimer);
         firstTimer = setTimeout(() => {

@@ -99,13 +99,13 @@ export async function publishClock(page: Page, vid: string, token: string): Prom
   );
 }
 
-/** Glass-to-glass through the SFU: WHIP from one page, WHEP into the other. */
-async function throughSfu(browser: Browser, base: string, vid: string, token: string, seconds: number) {
-  const pub = await newPage(browser, base);
-  const view = await newPage(browser, base);
-  await publishClock(pub, vid, token);
-  const samples = await view.evaluate(
-    async ({ vid, seconds }) => {
+/**
+ * The page plays the broadcast over WHEP (asking again until it is up), waits `warmMs` for its
+ * jitter buffer to settle, then reads the clock from every frame for `seconds`.
+ */
+export function clockOverWhep(view: Page, vid: string, seconds: number, warmMs = 2000): Promise<number[]> {
+  return view.evaluate(
+    async ({ vid, seconds, warmMs }) => {
       const w = window as unknown as { readClock: (v: HTMLVideoElement, s: number[]) => void };
       const pc = new RTCPeerConnection();
       pc.addTransceiver('video', { direction: 'recvonly' });
@@ -131,14 +131,22 @@ async function throughSfu(browser: Browser, base: string, vid: string, token: st
         await new Promise((r) => setTimeout(r, 100));
       }
       const samples: number[] = [];
-      // Let the jitter buffer settle, then measure.
-      await new Promise((r) => setTimeout(r, 2000));
+      await new Promise((r) => setTimeout(r, warmMs));
       w.readClock(video, samples);
       await new Promise((r) => setTimeout(r, seconds * 1000));
+      pc.close();
       return samples;
     },
-    { vid, seconds },
+    { vid, seconds, warmMs },
   );
+}
+
+/** Glass-to-glass through the SFU: WHIP from one page, WHEP into the other. */
+async function throughSfu(browser: Browser, base: string, vid: string, token: string, seconds: number) {
+  const pub = await newPage(browser, base);
+  const view = await newPage(browser, base);
+  await publishClock(pub, vid, token);
+  const samples = await clockOverWhep(view, vid, seconds);
   await pub.context().close();
   await view.context().close();
   return samples;

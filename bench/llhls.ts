@@ -12,7 +12,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/browser';
 import { MemoryKv } from '../server/infra/kv';
 import { createTestApp } from '../server/testing/app';
 import { signedInUser } from '../server/testing/auth';
-import { CLOCK_PAGE, publishClock, summarise, type LatencyResult } from './latency';
+import { CLOCK_PAGE, clockOverWhep, publishClock, summarise, type LatencyResult } from './latency';
 
 const HLS_JS = readFileSync(createRequire(import.meta.url).resolve('hls.js/dist/hls.light.min.js'), 'utf8');
 /** hls.js needs a few segments' worth of playing before it settles at its target latency. */
@@ -24,39 +24,6 @@ async function newPage(browser: Browser, base: string): Promise<Page> {
   await page.goto(`${base}/en/NotFound`);
   await page.evaluate(CLOCK_PAGE);
   return page;
-}
-
-/** WHEP into a page's video, then the clock read from every frame for `seconds`. */
-function overWhep(page: Page, vid: string, seconds: number): Promise<number[]> {
-  return page.evaluate(
-    async ({ vid, seconds, warm }) => {
-      const w = window as unknown as { readClock: (v: HTMLVideoElement, s: number[]) => void };
-      const pc = new RTCPeerConnection();
-      pc.addTransceiver('video', { direction: 'recvonly' });
-      const video = document.createElement('video');
-      video.muted = true;
-      document.body.append(video);
-      pc.ontrack = (e) => {
-        video.srcObject = new MediaStream([e.track]);
-        void video.play();
-      };
-      await pc.setLocalDescription(await pc.createOffer());
-      await new Promise((r) => setTimeout(r, 300));
-      const res = await fetch(`/api/v1/whep/${vid}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/sdp' },
-        body: pc.localDescription?.sdp,
-      });
-      await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
-      const samples: number[] = [];
-      await new Promise((r) => setTimeout(r, warm));
-      w.readClock(video, samples);
-      await new Promise((r) => setTimeout(r, seconds * 1000));
-      pc.close();
-      return samples;
-    },
-    { vid, seconds, warm: WARM_MS },
-  );
 }
 
 /** hls.js (as the live page sets it up) into a page's video; the clock, and the time to a picture. */
@@ -130,7 +97,7 @@ export async function llhlsBench(seconds: number): Promise<LlhlsResult> {
     // The packaging has a segment or two before the players start (a running broadcast).
     await new Promise((r) => setTimeout(r, 4000));
     const [webrtc, hls] = await Promise.all([
-      overWhep(await newPage(browser, base), vid, seconds),
+      clockOverWhep(await newPage(browser, base), vid, seconds, WARM_MS),
       overHls(await newPage(browser, base), vid, seconds),
     ]);
     const glass = [summarise('WebRTC (WHEP), same run', webrtc), summarise('LL-HLS (hls.js)', hls.samples)];

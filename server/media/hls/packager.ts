@@ -69,9 +69,16 @@ function nalUnits(data: Buffer): Buffer[] {
   return units;
 }
 
-/** Whether an access unit holds an IDR slice (NAL unit type 5). */
-function hasIdr(data: Buffer): boolean {
-  return nalUnits(data).some((n) => ((n[0] ?? 0) & 0x1f) === 5);
+/** Whether an RTP packet is a STAP-A (RFC 6184 §5.7.1) that holds an IDR slice (NAL unit type 5). */
+function stapHasIdr(rtp: RtpPacket): boolean {
+  const p = rtp.payload;
+  if (((p[0] ?? 0) & 0x1f) !== 24) return false;
+  for (let i = 1; i + 2 < p.length;) {
+    const size = p.readUInt16BE(i);
+    if (((p[i + 2] ?? 0) & 0x1f) === 5) return true;
+    i += 2 + size;
+  }
+  return false;
 }
 
 /** Whether an RTP payload (RFC 6184) begins a NAL unit: not the middle or end of a fragmented one. */
@@ -123,7 +130,7 @@ export class HlsPackager {
   #lastSeq: number | null = null;
   #broken = false;
   #fragment: Buffer[] = [];
-  #init: { ftyp: Buffer | null } = { ftyp: null };
+  #ftyp: Buffer | null = null;
   /** When the first keyframe came (ms since the epoch): the timeline's zero. */
   #zero: number | null = null;
   #waitingForKey = false;
@@ -204,8 +211,8 @@ export class HlsPackager {
     }
     if (!frame.data.length) return;
     // werift misses an IDR slice inside a STAP-A (a keyframe small enough for one packet, as
-    // Chromium sends a canvas that hardly changes).
-    this.#frame(frame.data, frame.isKeyframe || hasIdr(frame.data), rtp.header.timestamp);
+    // Chromium sends a canvas that hardly changes): those packets are looked into here.
+    this.#frame(frame.data, frame.isKeyframe || packets.some(stapHasIdr), rtp.header.timestamp);
   }
 
   /** An Opus RTP packet, as forwarded. */
@@ -301,11 +308,11 @@ export class HlsPackager {
         // Never cut by itself: parts are cut here (cutFragment).
         minimumFragmentDuration: 1e9,
         onFtyp: (data) => {
-          this.#init.ftyp = Buffer.from(data);
+          this.#ftyp = Buffer.from(data);
         },
         onMoov: (data) => {
           const codecs = withAudio ? `${info.codec},opus` : info.codec;
-          this.stream.setInit(Buffer.concat([this.#init.ftyp ?? Buffer.alloc(0), Buffer.from(data)]), {
+          this.stream.setInit(Buffer.concat([this.#ftyp ?? Buffer.alloc(0), Buffer.from(data)]), {
             codecs,
             width: info.width,
             height: info.height,

@@ -287,7 +287,9 @@ export async function latencyBench(
       method: 'POST',
       url: '/api/v1/live',
       headers,
-      payload: { title: 'Bench' },
+      // Each measure is a new broadcast of the same host: the one before (still on its lease)
+      // is taken over, as the studio does (without it: live_elsewhere).
+      payload: { title: 'Bench', take_over: true },
     });
     const d = res.json<{ data: { vid: string; publish_token: string } }>().data;
     return { vid: d.vid, token: d.publish_token };

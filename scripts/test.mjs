@@ -1,4 +1,4 @@
-// The one test command (README, CI): makes sure Debian's Chromium, coturn, nginx (and, as root,
+// The one test command (README, CI): makes sure Debian's Chromium, coturn, nginx, Janus (and, as root,
 // iproute2 and nftables for the blocked-network test) are there, builds, then runs the
 // unit/server tests and the browser tests. Server tests use DATABASE_URL (a fresh database per
 // test file) and fall back to in-memory PGlite when it is unset.
@@ -8,14 +8,15 @@ import { existsSync } from 'node:fs';
 const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { stdio: 'inherit', ...opts }).status ?? 1;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-// Debian packages the tests drive for real: the browser, coturn for the TURN tests and nginx for
-// the LL-HLS edge test (e2e/nginx.ts); as root, iproute2 and nftables for the network that blocks
+// Debian packages the tests drive for real: the browser, coturn for the TURN tests, nginx for
+// the LL-HLS edge test (e2e/nginx.ts) and Janus for its media engine (server/media/janus); as root, iproute2 and nftables for the network that blocks
 // UDP (e2e/netns.ts; that test needs root and is skipped without it).
 const root = process.getuid?.() === 0;
 const needed = [
   { path: chromium, packages: ['chromium', 'fonts-noto-core'] },
   { path: '/usr/bin/turnserver', packages: ['coturn'] },
   { path: '/usr/sbin/nginx', packages: ['nginx-light'] },
+  { path: '/usr/bin/janus', packages: ['janus'] },
   ...(root
     ? [
         { path: '/usr/sbin/ip', packages: ['iproute2'] },

@@ -194,6 +194,22 @@ const schema = z
     /** How the SFU sends to viewers: 'lean' (its own SRTP path) or 'werift' (werift's sender, slower). */
     MEDIA_FORWARD: z.enum(['lean', 'werift']).default('lean'),
     /**
+     * The media engine: 'werift' (the embedded SFU, in this process: the one-command default) or
+     * 'janus' (Debian's Janus 1.1; docs/media-engines.md says what each supports).
+     */
+    MEDIA_ENGINE: z.enum(['werift', 'janus']).default('werift'),
+    /**
+     * Janus's WebSocket API (ws://10.0.0.5:8188), for MEDIA_ENGINE=janus. Unset: this process
+     * runs /usr/bin/janus itself, bound to loopback, with a configuration and secrets of its own.
+     */
+    MEDIA_JANUS_URL: z
+      .string()
+      .regex(/^wss?:\/\/\S+$/)
+      .optional(),
+    /** Janus's api_secret and the VideoRoom/Streaming admin_key, for a Janus at MEDIA_JANUS_URL. */
+    MEDIA_JANUS_API_SECRET: z.string().min(1).optional(),
+    MEDIA_JANUS_ADMIN_KEY: z.string().min(1).optional(),
+    /**
      * This node's own base URL as other nodes and players reach it (https://media-3.example.com).
      * Set on every node of a site with several: each announces itself in the media-node registry
      * (Redis), serves any broadcast by pulling it from its origin node, and sends viewers on to a

@@ -27,6 +27,11 @@ export interface MediaEngine {
    * origin cannot be pulled (the room is left as it was).
    */
   follow(room: string, link: PullLink): Promise<void>;
+  /**
+   * A viewer's answer to the engine's own offer, for a session whose `offer` is true (an engine
+   * that takes no offers from viewers: Janus 1.1). Rejects with bad_sdp for any other session.
+   */
+  accept(sessionId: string, answer: string): Promise<void>;
   /** Trickled ICE candidates (an SDP fragment, RFC 8840) for a session. */
   addCandidates(sessionId: string, fragment: string): Promise<void>;
   /** Ends one session (a publisher's ends the room's media and its viewers). */
@@ -81,8 +86,14 @@ export interface SessionInfo {
 
 export interface MediaSession {
   id: string;
-  /** The SDP answer, with every ICE candidate already gathered. */
+  /** The SDP answer, with every ICE candidate already gathered (the engine's offer, when `offer`). */
   answer: string;
+  /**
+   * True when `answer` is the engine's own offer, not an answer to the caller's: the caller
+   * answers it (MediaEngine.accept). Only viewers' sessions, and only on engines that take no
+   * offers from viewers.
+   */
+  offer?: boolean;
   /** Codecs in use: 'H264', 'VP8', 'opus'. */
   codecs: string[];
 }

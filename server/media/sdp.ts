@@ -213,13 +213,19 @@ export function viewerChoice(
  * one), leaving out sections answered inactive: what an edge receives from its origin.
  */
 export function answeredCodecs(answer: string): CodecChoice[] {
-  const out: CodecChoice[] = [];
-  for (const section of sections(answer).media) {
+  return answeredSections(answer).map(({ kind, name, fmtp }) => ({ kind, name, fmtp }));
+}
+
+/** As answeredCodecs, with each section's a=mid (its index when it has none). */
+export function answeredSections(answer: string): (CodecChoice & { mid: string })[] {
+  const out: (CodecChoice & { mid: string })[] = [];
+  for (const [index, section] of sections(answer).media.entries()) {
     const kind = section.kind;
     if (kind !== 'audio' && kind !== 'video') continue;
     if (section.lines.includes('a=inactive') || section.lines[0]?.split(' ')[1] === '0') continue;
     const f = formatsOf(section)[0];
-    if (f?.name) out.push({ kind, name: f.name, fmtp: f.fmtp });
+    const mid = section.lines.find((l) => l.startsWith('a=mid:'))?.slice(6) ?? String(index);
+    if (f?.name) out.push({ kind, name: f.name, fmtp: f.fmtp, mid });
   }
   return out;
 }

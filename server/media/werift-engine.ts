@@ -698,6 +698,11 @@ export class WeriftEngine implements MediaEngine {
     void video.transceiver.receiver.sendRtcpPLI(video.track.ssrc);
   }
 
+  /** This engine answers viewers' offers: it never makes one of its own to be answered. */
+  accept(): Promise<void> {
+    return Promise.reject(new AppError('bad_sdp'));
+  }
+
   async addCandidates(sessionId: string, fragment: string): Promise<void> {
     const pc = this.#sessions.get(sessionId)?.pc;
     if (!pc) throw new AppError('media_session_not_found');

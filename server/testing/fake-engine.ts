@@ -36,6 +36,10 @@ export class FakeEngine implements MediaEngine {
     return { id, answer: 'v=0\r\n', codecs: ['H264'] };
   }
 
+  accept(): Promise<void> {
+    return Promise.reject(new AppError('bad_sdp'));
+  }
+
   async addCandidates(): Promise<void> {}
 
   async close(sessionId: string): Promise<void> {

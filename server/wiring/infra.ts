@@ -7,6 +7,7 @@ import { openKv, type Kv } from '../infra/kv';
 import { createMailer, type Mailer } from '../infra/mail';
 import { createSms, type SmsSender } from '../infra/sms';
 import type { MediaEngine } from '../media/engine';
+import { JanusEngine } from '../media/janus/engine';
 import { WeriftEngine } from '../media/werift-engine';
 import { FingerprintRiskProvider, type RiskProvider } from '../modules/auth';
 import { MemoryNodeRegistry, RedisNodeRegistry, type NodeRegistry } from '../modules/live';
@@ -91,11 +92,24 @@ export function openInfra(deps: AppDeps): Infra {
 
 /** The WebRTC engine (WHIP in, WHEP out) with the configured ports, addresses and recording. */
 function mediaEngine(config: Config): MediaEngine {
-  return new WeriftEngine({
+  const common = {
     iceServers: config.MEDIA_ICE_SERVERS,
     portRange: config.MEDIA_PORT_RANGE
       ? (config.MEDIA_PORT_RANGE.split('-').map(Number) as [number, number])
       : undefined,
+    hostAddresses: [],
+    allowPrivateCandidates: config.mediaAllowPrivateCandidates,
+    connectTimeoutMs: config.MEDIA_CONNECT_TIMEOUT_SECONDS * 1000,
+  };
+  if (config.MEDIA_ENGINE === 'janus')
+    return new JanusEngine({
+      ...common,
+      janusUrl: config.MEDIA_JANUS_URL,
+      janusApiSecret: config.MEDIA_JANUS_API_SECRET,
+      janusAdminKey: config.MEDIA_JANUS_ADMIN_KEY,
+    });
+  return new WeriftEngine({
+    ...common,
     hostAddresses: (
       config.MEDIA_HOST_ADDRESSES ??
       (config.APP_ENV === 'development' || config.APP_ENV === 'test' ? '127.0.0.1' : '')
@@ -106,7 +120,5 @@ function mediaEngine(config: Config): MediaEngine {
     recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
     forward: config.MEDIA_FORWARD,
     hls: config.MEDIA_HLS,
-    allowPrivateCandidates: config.mediaAllowPrivateCandidates,
-    connectTimeoutMs: config.MEDIA_CONNECT_TIMEOUT_SECONDS * 1000,
   });
 }

@@ -76,8 +76,35 @@ async function exchange(
   const answered = res.url || new URL(url, window.location.href).href;
   const at = new URL(res.headers.get('location') ?? url, answered);
   const location = at.origin === window.location.origin ? at.pathname : at.href;
-  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  if (res.headers.get('sdp-type') === 'offer') await answerServerOffer(pc, answer, location, headers);
+  else await pc.setRemoteDescription({ type: 'answer', sdp: answer });
   return { answer, location };
+}
+
+/**
+ * A media engine that makes its own offer for viewers (Janus 1.1, server/media/janus): ours is
+ * set aside, theirs answered, and the answer sent to the session's URL. The tracks come with
+ * their offer ('track' events, as with an answer).
+ */
+async function answerServerOffer(
+  pc: RTCPeerConnection,
+  offer: string,
+  location: string,
+  headers: Record<string, string>,
+): Promise<void> {
+  await pc.setLocalDescription({ type: 'rollback' });
+  await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+  await pc.setLocalDescription(await pc.createAnswer());
+  await gathered(pc);
+  const res = await fetch(location, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/sdp', ...headers },
+    body: pc.localDescription?.sdp ?? '',
+  });
+  if (res.status !== 204) {
+    const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
+    throw new MediaHttpError(res.status, body?.error ?? null, body?.message ?? '');
+  }
 }
 
 export interface Session {

@@ -2,10 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../common/errors';
 import { MAX_SDP_BYTES } from '../../media/sdp';
 import { RELAY_HEADER } from './cluster';
+import type { MediaSession } from '../../media/engine';
 import type { LiveService } from './service';
 
 const SDP = 'application/sdp';
 const SDP_FRAG = 'application/trickle-ice-sdpfrag';
+/** Response header naming what the SDP of a 201 is, when it is not an answer. */
+const SDP_TYPE = 'sdp-type';
 
 function bearer(req: FastifyRequest): string | undefined {
   return /^Bearer (\S{20,200})$/.exec(req.headers.authorization ?? '')?.[1];
@@ -41,16 +44,25 @@ function redirect(reply: FastifyReply, req: FastifyRequest, base: string, as: st
  * session's URL is on its own node; publishing takes the bearer token, never a cookie.
  */
 function mediaCors(reply: FastifyReply) {
-  return reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'location');
+  return reply
+    .header('access-control-allow-origin', '*')
+    .header('access-control-expose-headers', `location, ${SDP_TYPE}`);
 }
 
-function answer(reply: FastifyReply, location: string, sdp: string) {
+/**
+ * The session made: 201 with its URL and the engine's answer. An engine that takes no offers from
+ * viewers (Janus 1.1) sends its own offer instead, marked `sdp-type: offer` (its a=setup:actpass
+ * says so too): the player answers it with a PATCH of `application/sdp` to the session's URL, as
+ * the first WHEP drafts' server-offer mode did.
+ */
+function answer(reply: FastifyReply, location: string, session: MediaSession) {
+  if (session.offer) reply.header(SDP_TYPE, 'offer');
   return reply
     .code(201)
     .header('content-type', SDP)
     .header('location', location)
     .header('cache-control', 'no-store')
-    .send(sdp);
+    .send(session.answer);
 }
 
 /**
@@ -91,14 +103,14 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
   app.post('/api/v1/whip', hide, async (req, reply) => {
     mediaCors(reply);
     const { vid, session } = await live.publishWithKey(bearer(req), sdpBody(req));
-    return answer(reply, live.sessionUrl(`/api/v1/whip/${vid}/${session.id}`), session.answer);
+    return answer(reply, live.sessionUrl(`/api/v1/whip/${vid}/${session.id}`), session);
   });
 
   app.post('/api/v1/whip/:vid', hide, async (req, reply) => {
     const { vid } = params(req);
     mediaCors(reply);
     const session = await live.publish(vid, bearer(req), sdpBody(req));
-    return answer(reply, live.sessionUrl(`/api/v1/whip/${vid}/${session.id}`), session.answer);
+    return answer(reply, live.sessionUrl(`/api/v1/whip/${vid}/${session.id}`), session);
   });
 
   app.patch('/api/v1/whip/:vid/:session', hide, async (req, reply) => {
@@ -126,7 +138,7 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     if (typeof relay === 'string') {
       if (!live.relayAllowed(vid, relay)) throw new AppError('not_allowed');
       const session = await live.relay(vid, sdpBody(req));
-      return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session.answer);
+      return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session);
     }
     const query = (req.query as Record<string, unknown> | undefined) ?? {};
     // Sent here by a full node: its token says who the viewer is (their cookies stayed there).
@@ -144,15 +156,17 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     if ('redirect' in played)
       return redirect(reply, req, played.redirect, uid ? live.redirectedAs(vid, uid) : null);
     const { session } = played;
-    return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session.answer);
+    return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session);
   });
 
   app.patch('/api/v1/whep/:vid/:session', hide, async (req, reply) => {
     const { vid, session = '' } = params(req);
     mediaCors(reply);
-    if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP_FRAG || typeof req.body !== 'string')
-      throw new AppError('bad_sdp');
-    await live.trickle(vid, session, req.body, 'viewer');
+    const type = req.headers['content-type']?.split(';')[0]?.trim();
+    if (typeof req.body !== 'string' || (type !== SDP_FRAG && type !== SDP)) throw new AppError('bad_sdp');
+    // The viewer's answer to the engine's offer (server-offer sessions), or trickled candidates.
+    if (type === SDP) await live.acceptAnswer(vid, session, req.body);
+    else await live.trickle(vid, session, req.body, 'viewer');
     return reply.code(204).send();
   });
 

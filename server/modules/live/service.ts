@@ -436,6 +436,13 @@ export class LiveService {
     await this.media.addCandidates(sessionId, fragment);
   }
 
+  /** A viewer's answer to the engine's offer (engines that take no viewer offers: Janus). */
+  async acceptAnswer(vid: string, sessionId: string, answer: string): Promise<void> {
+    const s = this.media.session(sessionId);
+    if (!s || s.room !== vid || s.role !== 'viewer') throw new AppError('media_session_not_found');
+    await this.media.accept(sessionId, answer);
+  }
+
   /**
    * A viewer (WHEP) of a live broadcast. Signed in, the host may have blocked them. Limited per
    * address and broadcast, and counted only once the media flows (viewers.ts).

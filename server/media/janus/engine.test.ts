@@ -1,0 +1,162 @@
+// The Janus engine against a real Janus (Debian's package, started by the engine itself) with
+// werift peers: WHIP in through the VideoRoom, viewers on the Streaming mountpoint answering
+// Janus's offer, a republish keeping its viewers, and everything ended in Janus afterwards.
+import { RTCPeerConnection } from 'werift';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../common/errors';
+import { h264, opus, pumpH264, testPeer, until } from '../../testing/media';
+import type { PublisherState } from '../engine';
+import { JanusEngine } from './engine';
+import { JanusClient } from './client';
+import { janusInstalled, startJanus, type JanusProcess } from './process';
+
+// CI installs Janus (.ci/run); a machine without it skips these, and says so.
+const run = janusInstalled() || process.env.CI === 'true';
+
+function first<T>(list: T[]): T {
+  const item = list[0];
+  if (item === undefined) throw new Error('empty');
+  return item;
+}
+
+/** A viewer that answers the engine's offer, counting the video packets it decrypts. */
+async function watch(engine: JanusEngine, room: string) {
+  // What a WHEP client sends; Janus 1.1.2 makes its own offer instead.
+  const asking = testPeer(['video', 'audio'], 'recvonly');
+  const session = await engine.play(room, await asking.offer());
+  await asking.close();
+  expect(session.offer).toBe(true);
+  const pc = new RTCPeerConnection({
+    codecs: { audio: [opus()], video: [h264()] },
+    iceServers: [],
+    iceUseIpv6: false,
+  });
+  let packets = 0;
+  pc.onTrack.subscribe((track) => {
+    if (track.kind === 'video')
+      track.onReceiveRtp.subscribe(() => {
+        packets++;
+      });
+  });
+  await pc.setRemoteDescription({ type: 'offer', sdp: session.answer });
+  await pc.setLocalDescription(await pc.createAnswer());
+  if (pc.iceGatheringState !== 'complete')
+    await pc.iceGatheringStateChange.watch((s) => s === 'complete', 5000).catch(() => undefined);
+  await engine.accept(session.id, pc.localDescription?.sdp ?? '');
+  return { id: session.id, pc, packets: () => packets };
+}
+
+describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
+  let janus: JanusProcess;
+  let engine: JanusEngine;
+  /** A second API session, to see what is left in Janus. */
+  let look: JanusClient;
+  let lookHandles: { videoroom: number; streaming: number };
+  const states: [string, PublisherState][] = [];
+  let viewersChanged = 0;
+
+  /** Janus's own lists: VideoRoom rooms and Streaming mountpoints (it has none of its own). */
+  async function leftInJanus() {
+    const rooms = await look.sync(lookHandles.videoroom, { request: 'list', admin_key: janus.adminKey });
+    const mounts = await look.sync(lookHandles.streaming, { request: 'list', admin_key: janus.adminKey });
+    return {
+      rooms: (rooms.data.list as unknown[]).length,
+      mountpoints: (mounts.data.list as unknown[]).length,
+    };
+  }
+
+  beforeAll(async () => {
+    // Janus as production runs it: started apart, the engine told where (MEDIA_JANUS_URL).
+    janus = await startJanus();
+    engine = new JanusEngine({
+      iceServers: [],
+      portRange: undefined,
+      hostAddresses: [],
+      connectTimeoutMs: 10_000,
+      janusUrl: janus.url,
+      janusApiSecret: janus.apiSecret,
+      janusAdminKey: janus.adminKey,
+    });
+    engine.onPublisher((room, state) => states.push([room, state]));
+    engine.onViewers(() => {
+      viewersChanged++;
+    });
+    look = await JanusClient.connect(janus.url, janus.apiSecret, () => undefined);
+    lookHandles = {
+      videoroom: await look.attach('janus.plugin.videoroom'),
+      streaming: await look.attach('janus.plugin.streaming'),
+    };
+  });
+  afterAll(async () => {
+    look.close();
+    await engine.shutdown();
+    await janus.stop();
+  });
+
+  it('publishes over WHIP, plays to viewers who answer its offer, keeps them across a republish', async () => {
+    const publisher = testPeer(['video', 'audio'], 'sendonly');
+    const published = await engine.publish('room-1', await publisher.offer());
+    expect(published.codecs).toEqual(expect.arrayContaining(['H264', 'opus']));
+    expect(published.answer).toMatch(/a=setup:(active|passive)/);
+    await publisher.answer(published.answer);
+    await publisher.connected();
+    const pump = pumpH264(first(publisher.transceivers));
+    await until(() => states.some(([r, s]) => r === 'room-1' && s === 'connected'), 'publisher connected');
+    expect(engine.session(published.id)).toEqual({ room: 'room-1', role: 'publisher', connected: true });
+
+    const viewers = [await watch(engine, 'room-1'), await watch(engine, 'room-1')];
+    await until(() => engine.room('room-1')?.viewers === 2, 'two viewers connected');
+    expect(await leftInJanus()).toEqual({ rooms: 1, mountpoints: 1 });
+    await until(() => viewers.every((v) => v.packets() > 30), 'video at every viewer');
+    expect(viewersChanged).toBeGreaterThan(0);
+    expect(engine.stats()).toMatchObject({ rooms: 1, publishers: 1, viewers: 2 });
+
+    // A second publisher while the first one's media flows is refused.
+    const intruder = testPeer(['video'], 'sendonly');
+    await expect(engine.publish('room-1', await intruder.offer())).rejects.toMatchObject({
+      errorName: 'publisher_exists',
+    });
+    await intruder.close();
+
+    // The publisher's network went (its media stops): Janus says so, and a new session takes over;
+    // the viewers keep their connections and get the new source's video.
+    pump.stop();
+    await until(() => states.some(([r, s]) => r === 'room-1' && s === 'interrupted'), 'interrupted', 8000);
+    const again = testPeer(['video', 'audio'], 'sendonly');
+    const republished = await engine.publish('room-1', await again.offer());
+    await again.answer(republished.answer);
+    await again.connected();
+    const pump2 = pumpH264(first(again.transceivers), undefined, 30_000);
+    const before = viewers.map((v) => v.packets());
+    await until(
+      () => viewers.every((v, i) => v.packets() > (before[i] ?? 0) + 30),
+      'video after the republish',
+    );
+    expect(engine.session(published.id)).toBeNull();
+    expect(engine.room('room-1')?.viewers).toBe(2);
+
+    // A viewer leaving; then the broadcast ending ends everyone, in Janus too.
+    await engine.close(first(viewers).id);
+    await until(() => engine.room('room-1')?.viewers === 1, 'one viewer left');
+    pump2.stop();
+    await engine.closeRoom('room-1');
+    expect(states.at(-1)).toEqual(['room-1', 'closed']);
+    expect(engine.stats()).toMatchObject({ rooms: 0, publishers: 0, viewers: 0 });
+    expect(engine.session(viewers[1]?.id ?? '')).toBeNull();
+    expect(await leftInJanus()).toEqual({ rooms: 0, mountpoints: 0 });
+    for (const v of viewers) await v.pc.close();
+    await publisher.close();
+    await again.close();
+  });
+
+  it('refuses viewers of a room nobody publishes, answers to unknown sessions, and garbage', async () => {
+    const asking = testPeer(['video'], 'recvonly');
+    await expect(engine.play('nobody', await asking.offer())).rejects.toMatchObject({
+      errorName: 'no_publisher',
+    });
+    await asking.close();
+    await expect(engine.accept('nope', 'v=0')).rejects.toBeInstanceOf(AppError);
+    await expect(engine.publish('room-2', 'hello')).rejects.toMatchObject({ errorName: 'bad_sdp' });
+    expect(engine.names()).toEqual([]);
+  });
+});

@@ -1,0 +1,521 @@
+// The production media engine: Janus (Debian's 1.1.2) behind the same MediaEngine the werift SFU
+// implements. Publishers (WHIP) join a VideoRoom with their own offer. Viewers watch a Streaming
+// mountpoint that the room's publisher is rtp_forwarded to, so a publisher that reconnects feeds
+// the same mountpoint and its viewers keep their connections (a VideoRoom subscriber does not
+// recover, janus-notes §4.2). Janus 1.1.2 takes no offer from a viewer: a viewer gets Janus's
+// offer and answers it (`accept`), which the site's player does (web/live/webrtc.ts).
+import { randomInt, randomUUID } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { AppError } from '../../../common/errors';
+import { allowedCandidate } from '../addresses';
+import type {
+  MediaConfig,
+  MediaEngine,
+  MediaSession,
+  MediaStats,
+  PublisherState,
+  SessionInfo,
+} from '../engine';
+import type { HlsStream } from '../hls/stream';
+import { answeredSections, checkOffer, sameMedia, type CodecChoice } from '../sdp';
+import { JanusClient, type HandleEvent } from './client';
+import { startJanus, type JanusProcess } from './process';
+
+const VIDEOROOM = 'janus.plugin.videoroom';
+const STREAMING = 'janus.plugin.streaming';
+const CONNECT_TIMEOUT_MS = 15_000;
+const AUDIO_PT = 111;
+const VIDEO_PT = 96;
+
+export interface JanusConfig extends MediaConfig {
+  /** Janus's WebSocket API (ws://10.0.0.5:8188); unset: the engine runs Janus itself. */
+  janusUrl?: string | undefined;
+  janusApiSecret?: string | undefined;
+  /** The VideoRoom and Streaming plugins' admin_key (rtp_forward and creating rooms need it). */
+  janusAdminKey?: string | undefined;
+}
+
+interface Room {
+  name: string;
+  /** The VideoRoom room and the Streaming mountpoint, numbered by us. */
+  janusRoom: number;
+  mountpoint: number;
+  /** UDP ports the mountpoint listens on (loopback): audio, video, video RTCP (keyframe requests). */
+  ports: { audio: number; video: number; videoRtcp: number };
+  codecs: CodecChoice[];
+  publisher: Publisher | null;
+  viewers: Map<string, Viewer>;
+}
+
+interface Publisher {
+  id: string;
+  handle: number;
+  feed: number;
+  connected: boolean;
+  /** Its video stopped arriving (Janus's media event), reported as interrupted. */
+  stalled: boolean;
+}
+
+interface Viewer {
+  id: string;
+  handle: number;
+  connected: boolean;
+  relay: boolean;
+}
+
+interface Session {
+  room: string;
+  role: 'publisher' | 'viewer';
+}
+
+/** Free UDP ports on loopback for a mountpoint (the OS picks; Janus binds them right after). */
+async function freeUdpPorts(count: number): Promise<number[]> {
+  const sockets = Array.from({ length: count }, () => createSocket('udp4'));
+  const ports = await Promise.all(
+    sockets.map(
+      (s) =>
+        new Promise<number>((resolve, reject) => {
+          s.once('error', reject);
+          s.bind(0, '127.0.0.1', () => resolve(s.address().port));
+        }),
+    ),
+  );
+  for (const s of sockets) s.close();
+  return ports;
+}
+
+function janusCodec(c: CodecChoice): string {
+  return c.name.toLowerCase();
+}
+
+export class JanusEngine implements MediaEngine {
+  readonly #rooms = new Map<string, Room>();
+  readonly #sessions = new Map<string, Session>();
+  readonly #viewerListeners = new Set<(room: string) => void>();
+  readonly #listeners = new Set<(room: string, state: PublisherState) => void>();
+  #client: Promise<JanusClient> | null = null;
+  /** The handle rooms and mountpoints are made and ended through. */
+  #admin: Promise<{ videoroom: number; streaming: number }> | null = null;
+  #process: JanusProcess | null = null;
+  #adminKey: string | undefined;
+  #shuttingDown = false;
+
+  constructor(private readonly config: JanusConfig) {
+    this.#adminKey = config.janusAdminKey;
+  }
+
+  /** The API session, connected (and Janus started, when this engine runs it) on first use. */
+  #janus(): Promise<JanusClient> {
+    this.#client ??= (async () => {
+      let url = this.config.janusUrl;
+      let secret = this.config.janusApiSecret;
+      if (!url) {
+        this.#process ??= await startJanus({ portRange: this.config.portRange });
+        url = this.#process.url;
+        secret = this.#process.apiSecret;
+        this.#adminKey = this.#process.adminKey;
+      }
+      return JanusClient.connect(url, secret, () => this.#lost());
+    })().catch((err: unknown) => {
+      this.#client = null;
+      throw err;
+    });
+    return this.#client;
+  }
+
+  /**
+   * The API session is gone, and Janus ended every peer connection it held: every room here is
+   * over (publishers reconnect, viewers play again, on a new session).
+   */
+  #lost(): void {
+    this.#client = null;
+    this.#admin = null;
+    if (this.#shuttingDown) return;
+    for (const name of [...this.#rooms.keys()]) this.#forget(name);
+  }
+
+  async #adminHandles(): Promise<{ client: JanusClient; videoroom: number; streaming: number }> {
+    const client = await this.#janus();
+    this.#admin ??= Promise.all([client.attach(VIDEOROOM), client.attach(STREAMING)]).then(
+      ([videoroom, streaming]) => ({ videoroom, streaming }),
+    );
+    return { client, ...(await this.#admin) };
+  }
+
+  #admin_key(): Record<string, string> {
+    return this.#adminKey ? { admin_key: this.#adminKey } : {};
+  }
+
+  #viewersChanged(room: string): void {
+    for (const l of this.#viewerListeners) l(room);
+  }
+
+  #emit(room: string, state: PublisherState): void {
+    for (const l of this.#listeners) l(room, state);
+  }
+
+  /** Closes a session whose media is not flowing by the connect timeout (a caller that never connects). */
+  #deadline(id: string, connected: () => boolean): void {
+    setTimeout(() => {
+      if (this.#sessions.has(id) && !connected()) void this.close(id);
+    }, this.config.connectTimeoutMs ?? CONNECT_TIMEOUT_MS).unref();
+  }
+
+  async publish(roomName: string, offer: string): Promise<MediaSession> {
+    checkOffer(offer);
+    const current = this.#rooms.get(roomName);
+    // One publisher at a time; one whose connection dropped or whose media stopped may be replaced.
+    if (current?.publisher && !current.publisher.stalled && current.publisher.connected)
+      throw new AppError('publisher_exists');
+    const { client, videoroom } = await this.#adminHandles();
+    const id = randomUUID();
+    const janusRoom = current?.janusRoom ?? randomInt(1, 2 ** 47);
+    if (!current)
+      await client.sync(videoroom, {
+        request: 'create',
+        room: janusRoom,
+        ...this.#admin_key(),
+        // The previous publisher of a republish may still be there while the new one joins.
+        publishers: 3,
+        // OBS sends H.264 only; the room's order decides, not the publisher's (janus-notes §2.1).
+        videocodec: 'h264,vp8',
+        audiocodec: 'opus',
+        bitrate: 0,
+      });
+    const feed = randomInt(1, 2 ** 47);
+    const publisher: Publisher = { id, handle: 0, feed, connected: false, stalled: false };
+    publisher.handle = await client.attach(VIDEOROOM, (e) => this.#publisherEvent(roomName, publisher, e));
+    this.#sessions.set(id, { room: roomName, role: 'publisher' });
+    try {
+      const joined = await client.async(
+        publisher.handle,
+        {
+          request: 'joinandconfigure',
+          room: janusRoom,
+          ptype: 'publisher',
+          id: feed,
+          audio: true,
+          video: true,
+        },
+        { type: 'offer', sdp: offer },
+      );
+      const answer = joined.jsep?.sdp;
+      if (!answer) throw new AppError('bad_sdp');
+      // A WHIP offer carries all its candidates.
+      await client.trickle(publisher.handle, 'completed');
+      const codecs = answeredSections(answer);
+      if (!codecs.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
+      const room = await this.#roomFor(roomName, janusRoom, codecs, current);
+      const previous = room.publisher;
+      room.publisher = publisher;
+      if (previous && previous.id !== id) void this.#dropPublisher(previous);
+      await this.#forward(client, videoroom, room, feed, codecs);
+      this.#deadline(id, () => publisher.connected);
+      return { id, answer, codecs: codecs.map((c) => c.name) };
+    } catch (err) {
+      this.#sessions.delete(id);
+      await client.detach(publisher.handle);
+      const room = this.#rooms.get(roomName);
+      if (!room)
+        await client
+          .sync(videoroom, { request: 'destroy', room: janusRoom, ...this.#admin_key() })
+          .catch(() => undefined);
+      throw err instanceof AppError ? err : new AppError('bad_sdp');
+    }
+  }
+
+  /**
+   * The room with a mountpoint for these codecs: the one there is when its viewers can take them
+   * on the connections they have (a republish), else a new one (viewers of another ask again).
+   */
+  async #roomFor(
+    name: string,
+    janusRoom: number,
+    codecs: (CodecChoice & { mid: string })[],
+    current: Room | undefined,
+  ) {
+    if (current && this.#rooms.get(name) === current && sameMedia(current.codecs, codecs)) return current;
+    if (current) await this.#endMountpoint(current);
+    const { client, streaming } = await this.#adminHandles();
+    const [audio = 0, video = 0, videoRtcp = 0] = await freeUdpPorts(3);
+    const mountpoint = randomInt(1, 2 ** 47);
+    const media: Record<string, unknown>[] = [];
+    for (const c of codecs) {
+      if (c.kind === 'audio')
+        media.push({
+          type: 'audio',
+          mid: 'a',
+          port: audio,
+          pt: AUDIO_PT,
+          codec: janusCodec(c),
+          iface: '127.0.0.1',
+        });
+      else
+        media.push({
+          type: 'video',
+          mid: 'v',
+          port: video,
+          rtcpport: videoRtcp,
+          pt: VIDEO_PT,
+          codec: janusCodec(c),
+          ...(c.fmtp ? { fmtp: c.fmtp } : {}),
+          iface: '127.0.0.1',
+        });
+    }
+    await client.sync(streaming, {
+      request: 'create',
+      type: 'rtp',
+      id: mountpoint,
+      name: name,
+      ...this.#admin_key(),
+      media,
+    });
+    const room: Room = {
+      name,
+      janusRoom,
+      mountpoint,
+      ports: { audio, video, videoRtcp },
+      codecs,
+      publisher: current?.publisher ?? null,
+      viewers: new Map(),
+    };
+    this.#rooms.set(name, room);
+    return room;
+  }
+
+  /** The publisher's media to the room's mountpoint (with the mountpoint's keyframe requests back). */
+  async #forward(
+    client: JanusClient,
+    videoroom: number,
+    room: Room,
+    feed: number,
+    codecs: (CodecChoice & { mid: string })[],
+  ): Promise<void> {
+    const streams = codecs.map((c) =>
+      c.kind === 'audio'
+        ? { mid: c.mid, port: room.ports.audio, pt: AUDIO_PT }
+        : { mid: c.mid, port: room.ports.video, pt: VIDEO_PT, rtcp_port: room.ports.videoRtcp },
+    );
+    await client.sync(videoroom, {
+      request: 'rtp_forward',
+      room: room.janusRoom,
+      publisher_id: feed,
+      host: '127.0.0.1',
+      ...this.#admin_key(),
+      streams,
+    });
+  }
+
+  #publisherEvent(roomName: string, publisher: Publisher, e: HandleEvent): void {
+    const room = this.#rooms.get(roomName);
+    const mine = room?.publisher === publisher;
+    if (e.janus === 'webrtcup') {
+      publisher.connected = true;
+      if (mine) this.#emit(roomName, 'connected');
+    } else if (e.janus === 'media' && e.type === 'video') {
+      if (!mine || !publisher.connected || publisher.stalled === !e.receiving) return;
+      publisher.stalled = !e.receiving;
+      this.#emit(roomName, e.receiving ? 'connected' : 'interrupted');
+    } else if (e.janus === 'hangup' || e.janus === 'detached') {
+      // ICE failed (the publisher vanished) or DTLS closed (it left): its broadcast's media ends.
+      if (this.#sessions.has(publisher.id)) void this.close(publisher.id);
+    }
+  }
+
+  async #dropPublisher(p: Publisher): Promise<void> {
+    this.#sessions.delete(p.id);
+    const client = await this.#janus().catch(() => null);
+    await client?.detach(p.handle);
+  }
+
+  async play(roomName: string, offer: string, opts: { relay?: boolean } = {}): Promise<MediaSession> {
+    checkOffer(offer);
+    const room = this.#rooms.get(roomName);
+    if (!room?.publisher) throw new AppError('no_publisher');
+    const client = await this.#janus();
+    const id = randomUUID();
+    const viewer: Viewer = { id, handle: 0, connected: false, relay: opts.relay === true };
+    viewer.handle = await client.attach(STREAMING, (e) => this.#viewerEvent(roomName, viewer, e));
+    room.viewers.set(id, viewer);
+    this.#sessions.set(id, { room: roomName, role: 'viewer' });
+    try {
+      const watching = await client.async(viewer.handle, { request: 'watch', id: room.mountpoint });
+      if (!watching.jsep?.sdp) throw new AppError('bad_sdp');
+      this.#deadline(id, () => viewer.connected);
+      // Janus 1.1.2 makes the offer: the viewer answers it (accept).
+      return { id, answer: watching.jsep.sdp, codecs: room.codecs.map((c) => c.name), offer: true };
+    } catch (err) {
+      await this.close(id);
+      throw err instanceof AppError ? err : new AppError('bad_sdp');
+    }
+  }
+
+  async accept(sessionId: string, answer: string): Promise<void> {
+    const s = this.#sessions.get(sessionId);
+    const viewer = s?.role === 'viewer' ? this.#rooms.get(s.room)?.viewers.get(sessionId) : undefined;
+    if (!viewer) throw new AppError('media_session_not_found');
+    checkOffer(answer);
+    const client = await this.#janus();
+    await client.async(viewer.handle, { request: 'start' }, { type: 'answer', sdp: answer });
+    await client.trickle(viewer.handle, 'completed');
+  }
+
+  #viewerEvent(roomName: string, viewer: Viewer, e: HandleEvent): void {
+    if (e.janus === 'webrtcup') {
+      viewer.connected = true;
+      this.#viewersChanged(roomName);
+    } else if (e.janus === 'hangup' || e.janus === 'detached') {
+      if (this.#sessions.has(viewer.id)) void this.close(viewer.id);
+    }
+  }
+
+  pull(): Promise<void> {
+    // Cascading Janus nodes (rtp_forward from the origin's Janus to each edge's) is not built yet.
+    return Promise.reject(new AppError('no_publisher'));
+  }
+
+  follow(): Promise<void> {
+    return Promise.reject(new AppError('no_publisher'));
+  }
+
+  async addCandidates(sessionId: string, fragment: string): Promise<void> {
+    const s = this.#sessions.get(sessionId);
+    const room = s ? this.#rooms.get(s.room) : undefined;
+    const handle = s?.role === 'publisher' ? room?.publisher?.handle : room?.viewers.get(sessionId)?.handle;
+    if (!handle) throw new AppError('media_session_not_found');
+    let mid = '0';
+    const candidates: { sdpMid: string; candidate: string }[] = [];
+    for (const line of fragment.split(/\r?\n/)) {
+      if (line.startsWith('a=mid:')) mid = line.slice(6);
+      if (!line.startsWith('a=candidate:')) continue;
+      if (!allowedCandidate(line, this.config.allowPrivateCandidates ?? false)) continue;
+      candidates.push({ sdpMid: mid, candidate: line.slice(2) });
+    }
+    if (candidates.length) await (await this.#janus()).trickle(handle, candidates);
+  }
+
+  async close(sessionId: string): Promise<void> {
+    const s = this.#sessions.get(sessionId);
+    if (!s) return;
+    this.#sessions.delete(sessionId);
+    const room = this.#rooms.get(s.room);
+    if (!room) return;
+    if (s.role === 'viewer') {
+      const viewer = room.viewers.get(sessionId);
+      room.viewers.delete(sessionId);
+      if (viewer) await (await this.#janus().catch(() => null))?.detach(viewer.handle);
+      this.#viewersChanged(s.room);
+      return;
+    }
+    if (room.publisher?.id !== sessionId) return;
+    await this.closeRoom(s.room);
+  }
+
+  async #endMountpoint(room: Room): Promise<void> {
+    const client = await this.#janus().catch(() => null);
+    for (const viewer of room.viewers.values()) {
+      this.#sessions.delete(viewer.id);
+      await client?.detach(viewer.handle);
+    }
+    room.viewers.clear();
+    if (!client) return;
+    const { streaming } = await this.#adminHandles();
+    await client
+      .sync(streaming, { request: 'destroy', id: room.mountpoint, ...this.#admin_key() })
+      .catch(() => undefined);
+  }
+
+  async closeRoom(roomName: string): Promise<void> {
+    const room = this.#rooms.get(roomName);
+    if (!room) return;
+    this.#rooms.delete(roomName);
+    const client = await this.#janus().catch(() => null);
+    if (room.publisher) {
+      this.#sessions.delete(room.publisher.id);
+      await client?.detach(room.publisher.handle);
+    }
+    await this.#endMountpoint(room);
+    if (client && !client.closed) {
+      const { videoroom } = await this.#adminHandles();
+      await client
+        .sync(videoroom, { request: 'destroy', room: room.janusRoom, ...this.#admin_key() })
+        .catch(() => undefined);
+    }
+    this.#viewersChanged(roomName);
+    this.#emit(roomName, 'closed');
+  }
+
+  /** A room whose Janus session is gone: nothing to end in Janus, only here. */
+  #forget(roomName: string): void {
+    const room = this.#rooms.get(roomName);
+    if (!room) return;
+    this.#rooms.delete(roomName);
+    if (room.publisher) this.#sessions.delete(room.publisher.id);
+    for (const id of room.viewers.keys()) this.#sessions.delete(id);
+    this.#viewersChanged(roomName);
+    this.#emit(roomName, 'closed');
+  }
+
+  room(name: string): { viewers: number; pulled: boolean } | null {
+    const room = this.#rooms.get(name);
+    if (!room?.publisher) return null;
+    let viewers = 0;
+    for (const v of room.viewers.values()) if (v.connected && !v.relay) viewers++;
+    return { viewers, pulled: false };
+  }
+
+  hls(): HlsStream | null {
+    // LL-HLS is packaged from the werift SFU's own packets; Janus's would need an rtp_forward here.
+    return null;
+  }
+
+  names(): string[] {
+    return [...this.#rooms.keys()];
+  }
+
+  session(sessionId: string): SessionInfo | null {
+    const s = this.#sessions.get(sessionId);
+    if (!s) return null;
+    const room = this.#rooms.get(s.room);
+    const connected =
+      s.role === 'publisher'
+        ? room?.publisher?.id === sessionId && room.publisher.connected
+        : room?.viewers.get(sessionId)?.connected === true;
+    return { room: s.room, role: s.role, connected };
+  }
+
+  onViewers(listener: (room: string) => void): () => void {
+    this.#viewerListeners.add(listener);
+    return () => this.#viewerListeners.delete(listener);
+  }
+
+  onRecorded(): () => void {
+    // Janus records to its own .mjr files; turning them into replays is not built yet.
+    return () => undefined;
+  }
+
+  onPublisher(listener: (room: string, state: PublisherState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  stats(): MediaStats {
+    let viewers = 0;
+    let publishers = 0;
+    for (const room of this.#rooms.values()) {
+      viewers += room.viewers.size;
+      if (room.publisher) publishers++;
+    }
+    return { rooms: this.#rooms.size, publishers, pulled: 0, viewers, peerConnections: publishers + viewers };
+  }
+
+  async shutdown(): Promise<void> {
+    for (const name of [...this.#rooms.keys()]) await this.closeRoom(name);
+    this.#shuttingDown = true;
+    const client = this.#client ? await this.#client.catch(() => null) : null;
+    client?.close();
+    this.#client = null;
+    await this.#process?.stop();
+    this.#process = null;
+  }
+}

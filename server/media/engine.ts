@@ -5,6 +5,11 @@ import type { HlsStream } from './hls/stream';
  * production capacity) can implement the same calls.
  */
 export interface MediaEngine {
+  /**
+   * Whether this engine pulls rooms published on other nodes (`pull`, `follow`). Without, a node
+   * sends the room's viewers to its origin node instead (WHEP 307).
+   */
+  readonly cascades: boolean;
   /** A publisher's offer (WHIP) for a room: one publisher per room at a time. */
   publish(room: string, offer: string): Promise<MediaSession>;
   /**

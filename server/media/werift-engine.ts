@@ -186,6 +186,7 @@ async function answerOf(pc: RTCPeerConnection): Promise<string> {
  * of a packet: werift rewrites headers in place and keeps them for retransmission).
  */
 export class WeriftEngine implements MediaEngine {
+  readonly cascades = true;
   readonly #rooms = new Map<string, Room>();
   readonly #sessions = new Map<
     string,

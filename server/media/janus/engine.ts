@@ -89,6 +89,7 @@ function janusCodec(c: CodecChoice): string {
 }
 
 export class JanusEngine implements MediaEngine {
+  readonly cascades = false;
   readonly #rooms = new Map<string, Room>();
   readonly #sessions = new Map<string, Session>();
   readonly #viewerListeners = new Set<(room: string) => void>();

@@ -3,27 +3,51 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { JanusEngine } from '../../media/janus/engine';
 import { janusInstalled } from '../../media/janus/process';
-import { createTestApp, type TestApp } from '../../testing/app';
+import type { FastifyInstance } from 'fastify';
+import { freePort } from '../../../e2e/fixture';
+import { addNode, createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
+import { MemoryNodeRegistry } from './cluster';
 import { h264, opus, pumpH264, testPeer, until } from '../../testing/media';
 
 // WHIP and WHEP over HTTP with Janus as the engine (MEDIA_ENGINE=janus): the publisher's offer
 // answered by Janus's VideoRoom; a viewer's POST answered 201 with Janus's own offer, marked
-// `sdp-type: offer`, and the viewer's answer taken by a PATCH of application/sdp.
+// `sdp-type: offer`, and the viewer's answer taken by a PATCH of application/sdp. Janus does not
+// pull rooms from other nodes: a second node sends the broadcast's viewers to its origin (307).
 const run = janusInstalled() || process.env.CI === 'true';
 const kv = new MemoryKv();
-const media = new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [] });
+const registry = new MemoryNodeRegistry();
+// Two nodes, each with its own Janus (as each media node of a site runs one).
+const media = {
+  a: new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [] }),
+  b: new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [] }),
+};
 let t: TestApp;
+let b: FastifyInstance;
+const url = { a: '', b: '' };
 const closers: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
-  if (run) t = await createTestApp({ kv, media });
-});
+  if (!run) return;
+  const [pa, pb] = [await freePort(), await freePort()];
+  url.a = `http://127.0.0.1:${pa}`;
+  url.b = `http://127.0.0.1:${pb}`;
+  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a });
+  await t.app.listen({ host: '127.0.0.1', port: pa });
+  b = await addNode(t, {
+    kv,
+    media: media.b,
+    mediaNodes: registry,
+    config: { ...t.config, MEDIA_NODE_URL: url.b },
+  });
+  await b.listen({ host: '127.0.0.1', port: pb });
+}, 60_000);
 afterAll(async () => {
   if (!run) return;
   for (const c of closers) await c();
+  await b.close();
   await t.close();
-  await media.shutdown();
+  for (const m of Object.values(media)) await m.shutdown();
   await kv.close();
 });
 
@@ -56,11 +80,12 @@ describe.runIf(run)('WHIP and WHEP with Janus', () => {
     closers.push(() => pump.stop());
 
     const asking = testPeer(['video', 'audio'], 'recvonly');
+    const askingOffer = await asking.offer();
     const whep = await t.app.inject({
       method: 'POST',
       url: `/api/v1/whep/${vid}`,
       headers: { 'content-type': 'application/sdp' },
-      payload: await asking.offer(),
+      payload: askingOffer,
     });
     await asking.close();
     expect(whep.statusCode).toBe(201);
@@ -90,9 +115,20 @@ describe.runIf(run)('WHIP and WHEP with Janus', () => {
     expect((await patch(location, 'hello', 'text/plain')).statusCode).toBe(400);
     expect((await patch(location, viewer.localDescription?.sdp ?? '')).statusCode).toBe(204);
     await until(() => packets > 30, 'video at the viewer');
-    await until(() => media.room(vid)?.viewers === 1, 'the viewer counted');
+    await until(() => media.a.room(vid)?.viewers === 1, 'the viewer counted');
+
+    // Janus does not pull another node's room: node B sends the viewer to the origin, A.
+    const atB = await b.inject({
+      method: 'POST',
+      url: `/api/v1/whep/${vid}`,
+      headers: { 'content-type': 'application/sdp' },
+      payload: askingOffer,
+    });
+    expect(atB.statusCode).toBe(307);
+    expect(atB.headers.location).toBe(`${url.a}/api/v1/whep/${vid}`);
+    expect(media.b.names()).toEqual([]);
 
     expect((await t.app.inject({ method: 'DELETE', url: location })).statusCode).toBe(200);
-    await until(() => media.room(vid)?.viewers === 0, 'the viewer gone');
+    await until(() => media.a.room(vid)?.viewers === 0, 'the viewer gone');
   }, 60_000);
 });

@@ -240,13 +240,13 @@ export class LiveService {
 
   /**
    * Another node took the broadcast's lease (its publisher went there). Viewers here stay on, fed
-   * from a pull of the new origin; without viewers (or a cluster to pull through), the media here
-   * stops.
+   * from a pull of the new origin; without viewers (or a cluster to pull through, or an engine
+   * that pulls), the media here stops and its players play again where it is now.
    */
   async #moved(vid: string): Promise<void> {
     const cluster = this.opts.cluster;
     const room = this.media.room(vid);
-    if (cluster && room && !room.pulled && room.viewers > 0) {
+    if (cluster && this.media.cascades && room && !room.pulled && room.viewers > 0) {
       // No grace runs for a broadcast that is now another node's.
       this.#disarm(vid);
       const link = await this.#originLink(cluster, vid);
@@ -497,6 +497,8 @@ export class LiveService {
         throw new AppError('media_full');
       return null;
     }
+    // An engine that cannot pull another node's room: its viewers play at the origin.
+    if (!this.media.cascades) return this.media.room(vid) ? null : this.#originUrl(cluster, vid);
     if (cluster.full()) {
       const other = await cluster.elsewhere(vid);
       if (other) return other;
@@ -507,6 +509,14 @@ export class LiveService {
     const link = await this.#originLink(cluster, vid);
     if (typeof link === 'object') await this.media.pull(vid, link);
     return null;
+  }
+
+  /** The node the broadcast's media is published to (its lease holder), when that is another. */
+  async #originUrl(cluster: MediaCluster, vid: string): Promise<string> {
+    const origin = await liveRepo.leaseHolder(this.db, vid);
+    const url = origin && origin !== this.#leases.node ? await cluster.urlOf(origin) : null;
+    if (!url) throw new AppError('no_publisher');
+    return url;
   }
 
   /** Where the broadcast's LL-HLS is served from (see HlsOrigins). */

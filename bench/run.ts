@@ -16,6 +16,7 @@
 // bench/llhls.ts and bench/llhls-edge.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
+//   --only=sfu [--engines=werift,lean,janus] [--viewers=100,150,200]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { apiBench, type ApiRow } from './api';
 import { exploreBench } from './explore';
@@ -217,17 +218,29 @@ if (only === 'latency') {
 
 if (only === 'sfu') {
   const counts = (arg('viewers') ?? '100,150,200').split(',').map(Number);
-  const rows = await sfuCapacity(counts, seconds);
+  const engines = (arg('engines') ?? 'werift,lean,janus').split(',') as Parameters<typeof sfuCapacity>[2];
+  const rows = await sfuCapacity(counts, seconds, engines);
   console.log(
     `\nSFU capacity: one publisher at 170 packets/s × 1,100 B (~1.5 Mbps), viewers on loopback, ${seconds} s each`,
   );
   console.table(rows);
-  const best = (engine: string) =>
-    Math.max(0, ...rows.filter((r) => r.engine === engine && r.deliveredPct >= 99).map((r) => r.viewers));
+  const held = (engine: string) => rows.filter((r) => r.engine === engine && r.deliveredPct >= 99);
+  const best = (engine: string) => Math.max(0, ...held(engine).map((r) => r.viewers));
+  /** Viewers one core of the engine carries: at its largest count still delivering ≥ 99%. */
+  const perCore = (engine: string) => {
+    const row = held(engine).at(-1);
+    return row && row.cpuPerViewerPct > 0 ? 100 / row.cpuPerViewerPct : 0;
+  };
   const [base, lean] = [best('werift sender (baseline)'), best('lean forwarding')];
   console.log(
     `most viewers with ≥ 99% delivered: baseline ${base}, lean ${lean} (${base ? (lean / base).toFixed(2) : '–'}×); target ≥ 200: ${lean >= 200 ? 'met' : 'NOT met'}`,
   );
+  if (engines?.includes('janus')) {
+    const [leanCore, janusCore] = [perCore('lean forwarding'), perCore('janus')];
+    console.log(
+      `viewers per core (at the largest count with ≥ 99% delivered): lean ${leanCore.toFixed(0)}, janus ${janusCore.toFixed(0)} (${leanCore ? (janusCore / leanCore).toFixed(2) : '–'}×; most viewers ${best('janus')}); target ≥ 3×: ${leanCore && janusCore / leanCore >= 3 ? 'met' : 'NOT met'}`,
+    );
+  }
   report.sfu = rows;
 }
 

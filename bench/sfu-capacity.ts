@@ -5,6 +5,7 @@
 // window are compared with what every viewer received.
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpuSeconds, cpuSplit } from './cpu';
+import { startJanus } from '../server/media/janus/process';
 import { next, type Message } from './ipc';
 import type { EngineRequest } from './sfu/engine-host';
 import { benchPeer, connected, pump } from './sfu/peers';
@@ -43,7 +44,23 @@ function child(script: string, env: Record<string, string>): Promise<ChildProces
 
 /** One engine mode through the viewer counts, `seconds` of measurement at each. */
 async function run(engineName: string, env: Record<string, string>, counts: number[], seconds: number) {
+  // Janus runs as its own process, started here so that its CPU time can be read.
+  const loops = Number(process.env.JANUS_EVENT_LOOPS) || undefined;
+  const janus = env.MEDIA_ENGINE === 'janus' ? await startJanus(loops ? { eventLoops: loops } : {}) : null;
+  if (janus)
+    Object.assign(env, {
+      BENCH_JANUS_URL: janus.url,
+      BENCH_JANUS_SECRET: janus.apiSecret,
+      BENCH_JANUS_ADMIN_KEY: janus.adminKey,
+    });
   const engine = await child('./sfu/engine-host.ts', env);
+  /** The engine's CPU: the process with the media (Janus's own, or the SFU's), with its signalling. */
+  const engineCpu = () => {
+    const own = cpuSplit(engine.pid ?? 0);
+    if (!janus) return own;
+    const j = cpuSplit(janus.pid);
+    return { user: own.user + j.user, system: own.system + j.system };
+  };
   const viewers = await child('./sfu/viewer-host.ts', {});
   let nextId = 1;
   const pending = new Map<number, (m: Message) => void>();
@@ -57,15 +74,27 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
       engine.send({ ...req, id });
     });
   // Viewers' offers go through this process to the engine, as WHEP requests would.
+  const sessions = new Map<number, string>();
   viewers.on('message', (m: Message) => {
+    if (m.type === 'accept') {
+      void ask({ type: 'accept', session: sessions.get(Number(m.viewer)) ?? '', answer: String(m.sdp) }).then(
+        (r) => {
+          if (typeof r.error === 'string')
+            console.error(`viewer ${String(m.viewer)} not accepted: ${r.error}`);
+        },
+      );
+      return;
+    }
     if (m.type !== 'offer') return;
-    void ask({ type: 'play', room: 'bench', offer: String(m.sdp) }).then((r) =>
+    void ask({ type: 'play', room: 'bench', offer: String(m.sdp) }).then((r) => {
+      sessions.set(Number(m.viewer), String(r.session));
       viewers.send({
         type: 'answer',
         viewer: Number(m.viewer),
         sdp: typeof r.answer === 'string' ? r.answer : '',
-      } satisfies ViewerRequest),
-    );
+        offer: r.offer === true,
+      } satisfies ViewerRequest);
+    });
   });
 
   const publisher = benchPeer();
@@ -92,22 +121,27 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
       await new Promise((r) => setTimeout(r, 2000)); // keyframe requests and handshakes settle
       viewers.send({ type: 'mark' } satisfies ViewerRequest);
       await next(viewers, 'marked');
+      const sentAtMark = source.sent();
       await ask({ type: 'profile', ms: seconds * 1000 });
       const start = source.nextSeq();
-      const cpu0 = cpuSplit(engine.pid ?? 0);
+      const cpu0 = engineCpu();
       const viewerCpu0 = cpuSeconds(viewers.pid ?? 0);
       const t0 = performance.now();
       await new Promise((r) => setTimeout(r, seconds * 1000));
       const end = source.nextSeq();
       const elapsed = (performance.now() - t0) / 1000;
-      const cpu1 = cpuSplit(engine.pid ?? 0);
+      const cpu1 = engineCpu();
       const cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / elapsed;
       const sys = (cpu1.system - cpu0.system) / elapsed;
       const viewersCpu = (cpuSeconds(viewers.pid ?? 0) - viewerCpu0) / elapsed;
       await new Promise((r) => setTimeout(r, 500)); // packets still in flight
+      const sentAtCount = source.sent();
       viewers.send({ type: 'count', start, end } satisfies ViewerRequest);
-      const got = ((await next(viewers, 'counts')).counts as number[]) ?? [];
-      const expected = (end - start + 65536) % 65536;
+      const reply = await next(viewers, 'counts');
+      // Janus numbers each viewer's packets itself: there, every packet since the mark counts,
+      // against what the publisher sent since (the same window, give or take the packets in flight).
+      const got = ((janus ? reply.received : reply.counts) as number[] | undefined) ?? [];
+      const expected = janus ? sentAtCount - sentAtMark : (end - start + 65536) % 65536;
       const total = got.reduce((a, b) => a + b, 0);
       const pct = (n: number, of: number) => (of ? Number(((100 * n) / of).toFixed(2)) : 0);
       rows.push({
@@ -129,6 +163,7 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
     await publisher.close();
     viewers.kill();
     engine.kill();
+    await janus?.stop();
   }
   return rows;
 }
@@ -136,6 +171,7 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
 const ENGINES = {
   werift: { name: 'werift sender (baseline)', env: { MEDIA_FORWARD: 'werift' } },
   lean: { name: 'lean forwarding', env: { MEDIA_FORWARD: 'lean' } },
+  janus: { name: 'janus', env: { MEDIA_ENGINE: 'janus' } },
 } as const;
 
 export async function sfuCapacity(

@@ -3,18 +3,32 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
+import type { MediaEngine } from '../../server/media/engine';
+import { JanusEngine } from '../../server/media/janus/engine';
 import { WeriftEngine } from '../../server/media/werift-engine';
 
 export type EngineRequest =
   | { id: number; type: 'publish' | 'play'; room: string; offer: string }
+  | { id: number; type: 'accept'; session: string; answer: string }
   | { id: number; type: 'profile'; ms: number };
 
-const engine = new WeriftEngine({
-  iceServers: [],
-  portRange: undefined,
-  hostAddresses: ['127.0.0.1'],
-  forward: process.env.MEDIA_FORWARD === 'werift' ? 'werift' : 'lean',
-});
+// MEDIA_ENGINE=janus: the Janus the bench started (its CPU is read apart; this process only signals).
+const engine: MediaEngine =
+  process.env.MEDIA_ENGINE === 'janus'
+    ? new JanusEngine({
+        iceServers: [],
+        portRange: undefined,
+        hostAddresses: [],
+        janusUrl: process.env.BENCH_JANUS_URL,
+        janusApiSecret: process.env.BENCH_JANUS_SECRET,
+        janusAdminKey: process.env.BENCH_JANUS_ADMIN_KEY,
+      })
+    : new WeriftEngine({
+        iceServers: [],
+        portRange: undefined,
+        hostAddresses: ['127.0.0.1'],
+        forward: process.env.MEDIA_FORWARD === 'werift' ? 'werift' : 'lean',
+      });
 
 /** A CPU profile of the engine over one measurement window (CPU_PROF=dir). */
 function profile(ms: number, dir: string) {
@@ -42,9 +56,16 @@ process.on('message', (m: EngineRequest) => {
     if (process.env.CPU_PROF) profile(m.ms, process.env.CPU_PROF);
     return reply({});
   }
+  if (m.type === 'accept') {
+    engine.accept(m.session, m.answer).then(
+      () => reply({}),
+      (err: unknown) => reply({ error: String(err) }),
+    );
+    return;
+  }
   const call = m.type === 'publish' ? engine.publish(m.room, m.offer) : engine.play(m.room, m.offer);
   call.then(
-    (s) => reply({ answer: s.answer }),
+    (s) => reply({ answer: s.answer, session: s.id, offer: s.offer === true }),
     (err: unknown) => reply({ error: String(err) }),
   );
 });

@@ -8,11 +8,17 @@ import { benchPeer, connected } from './peers';
 
 export type ViewerRequest =
   | { type: 'add'; count: number }
-  | { type: 'answer'; viewer: number; sdp: string }
+  /** The engine's answer, or (`offer`) its own offer for the viewer to answer (Janus). */
+  | { type: 'answer'; viewer: number; sdp: string; offer?: boolean }
   | { type: 'mark' }
   | { type: 'count'; start: number; end: number };
 
 const all: Uint8Array[] = [];
+/**
+ * RTP packets each viewer received since the mark, whatever their sequence numbers: Janus numbers
+ * each viewer's packets itself, so the publisher's numbers cannot be looked for there.
+ */
+const received: number[] = [];
 
 interface Socket {
   listeners(event: 'message'): ((buf: Buffer, rinfo: unknown) => void)[];
@@ -32,12 +38,13 @@ function countAtSocket(pc: RTCPeerConnection): boolean {
     .filter((s) => s !== undefined);
   if (!sockets.length) return false;
   const marks = new Uint8Array(65536);
-  all.push(marks);
-  for (const socket of sockets) filter(socket, marks);
+  const index = all.push(marks) - 1;
+  received.push(0);
+  for (const socket of sockets) filter(socket, marks, index);
   return true;
 }
 
-function filter(socket: Socket, marks: Uint8Array): void {
+function filter(socket: Socket, marks: Uint8Array, index: number): void {
   const werift = socket.listeners('message');
   socket.removeAllListeners('message');
   socket.on('message', (buf, rinfo) => {
@@ -45,6 +52,7 @@ function filter(socket: Socket, marks: Uint8Array): void {
     // RTP: version 2, and not an RTCP packet type (200–207, seen as 192–223 with the marker bit).
     if (((buf[0] ?? 0) & 0xc0) === 0x80 && (b1 < 192 || b1 > 223)) {
       marks[buf.readUInt16BE(2)] = 1;
+      received[index] = (received[index] ?? 0) + 1;
       return;
     }
     for (const listener of werift) listener.call(socket, buf, rinfo);
@@ -52,7 +60,7 @@ function filter(socket: Socket, marks: Uint8Array): void {
 }
 
 const peers: RTCPeerConnection[] = [];
-const waiting = new Map<number, (sdp: string) => void>();
+const waiting = new Map<number, (m: { sdp: string; offer?: boolean }) => void>();
 
 async function addViewer(): Promise<boolean> {
   const pc = benchPeer();
@@ -60,11 +68,26 @@ async function addViewer(): Promise<boolean> {
   pc.addTransceiver('video', { direction: 'recvonly' });
   await pc.setLocalDescription(await pc.createOffer());
   await pc.iceGatheringStateChange.watch((s) => s === 'complete', 5000).catch(() => undefined);
-  const answer = new Promise<string>((resolve) => waiting.set(viewer, resolve));
+  const answer = new Promise<{ sdp: string; offer?: boolean }>((resolve) => waiting.set(viewer, resolve));
   process.send?.({ type: 'offer', viewer, sdp: pc.localDescription?.sdp ?? '' });
-  const sdp = await answer;
+  const { sdp, offer } = await answer;
   if (!sdp) return false;
+  if (offer) {
+    // The engine's own offer (Janus): a connection made for it answers it, as a browser does.
+    await pc.close();
+    const answering = benchPeer();
+    peers[viewer] = answering;
+    await answering.setRemoteDescription({ type: 'offer', sdp });
+    await answering.setLocalDescription(await answering.createAnswer());
+    await answering.iceGatheringStateChange.watch((s) => s === 'complete', 5000).catch(() => undefined);
+    process.send?.({ type: 'accept', viewer, sdp: answering.localDescription?.sdp ?? '' });
+    return settle(answering);
+  }
   await pc.setRemoteDescription({ type: 'answer', sdp });
+  return settle(pc);
+}
+
+async function settle(pc: RTCPeerConnection): Promise<boolean> {
   // Chromium, as the DTLS server of a WHEP session, picks AES_CM_128_HMAC_SHA1_80 (werift would
   // pick AES-GCM, which Node encrypts a little faster): make these viewers choose as Chromium does.
   for (const t of pc.dtlsTransports) (t as unknown as { srtpProfiles: number[] }).srtpProfiles = [0x0001];
@@ -76,7 +99,7 @@ async function addViewer(): Promise<boolean> {
 
 process.on('message', (m: ViewerRequest) => {
   if (m.type === 'answer') {
-    waiting.get(m.viewer)?.(m.sdp);
+    waiting.get(m.viewer)?.(m);
     waiting.delete(m.viewer);
   } else if (m.type === 'add') {
     // In small batches: a burst of DTLS handshakes would itself look like an overload.
@@ -90,6 +113,7 @@ process.on('message', (m: ViewerRequest) => {
     })();
   } else if (m.type === 'mark') {
     for (const marks of all) marks.fill(0);
+    received.fill(0);
     process.send?.({ type: 'marked' });
   } else {
     const counts = all.map((marks) => {
@@ -97,7 +121,7 @@ process.on('message', (m: ViewerRequest) => {
       for (let s = m.start; s !== m.end; s = (s + 1) & 0xffff) n += marks[s] ?? 0;
       return n;
     });
-    process.send?.({ type: 'counts', counts });
+    process.send?.({ type: 'counts', counts, received });
   }
 });
 process.send?.({ type: 'ready' });

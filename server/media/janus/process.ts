@@ -15,12 +15,16 @@ const LIBS = '/usr/lib/x86_64-linux-gnu/janus';
 export interface JanusProcessOptions {
   /** UDP ports for peer connections, e.g. [40000, 40999]. */
   portRange?: [number, number] | undefined;
+  /** Janus's static event loops (default: one per core). */
+  eventLoops?: number;
   /** Where Janus writes its log (default: its own folder, removed when it stops). */
   logFile?: string;
 }
 
 export interface JanusProcess {
   url: string;
+  /** Its process id (benchmarks read its CPU time). */
+  pid: number;
   apiSecret: string;
   adminKey: string;
   stop(): Promise<void>;
@@ -58,7 +62,7 @@ function configs(dir: string, port: number, apiSecret: string, adminKey: string,
   admin_secret = "${adminKey}"
   api_secret = "${apiSecret}"
   session_timeout = 60
-  event_loops = ${availableParallelism()}
+  event_loops = ${opts.eventLoops ?? availableParallelism()}
 }
 media: {
   rtp_port_range = "${range}"
@@ -136,7 +140,7 @@ export async function startJanus(opts: JanusProcessOptions = {}): Promise<JanusP
       await stop();
       throw new Error(`janus exited with ${child.exitCode} (log: ${log})`);
     }
-    if (await listening(port)) return { url, apiSecret, adminKey, stop };
+    if (await listening(port)) return { url, pid: child.pid ?? 0, apiSecret, adminKey, stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error('janus did not start within 15 s');

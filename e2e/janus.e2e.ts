@@ -13,13 +13,14 @@ import { signedInUser } from '../server/testing/auth';
 // the package (.ci/run); a machine without it skips this file.
 const run = janusInstalled() || process.env.CI === 'true';
 const kv = new MemoryKv();
-const media = new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [] });
+const media = new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [], hls: true });
 const HOST = { email: 'janus-host@example.com', password: 'janus pass 1' };
 let e2e: E2E;
 
 beforeAll(async () => {
   if (!run) return;
-  e2e = await startE2E({ kv, media });
+  // One WebRTC viewer at a time: the next one plays the LL-HLS packaged from Janus's forward.
+  e2e = await startE2E({ kv, media }, { MEDIA_CAPACITY: '1' });
   await signedInUser(e2e.app, kv, HOST.email, HOST.password);
 });
 afterAll(async () => {
@@ -80,4 +81,36 @@ describe.runIf(run)('Janus as the media engine', () => {
     await viewer.context.close();
     await host.context.close();
   }, 120_000);
+
+  it('a viewer past the WebRTC capacity plays the LL-HLS packaged from Janus, with the LL badge', async () => {
+    const host = await openPage(e2e, '/en/broadcast', 1280);
+    const path = await goLiveFromStudio(host.page, HOST, 'Janus and LL-HLS');
+    const first = await openPage(e2e, path, 1280);
+    await waitReady(first.page);
+    await plays(first.page, 30_000);
+
+    const second = await openPage(e2e, path, 1280);
+    const errors = watchErrors(second.page);
+    await waitReady(second.page);
+    await second.page
+      .locator('.live-page__top')
+      .getByText('LL', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    // hls.js plays it through Media Source Extensions: its time moves on, with the camera's size.
+    await second.page
+      .waitForFunction(
+        () => {
+          const v = document.querySelector<HTMLVideoElement>('.live-page__video');
+          return !!v && v.currentSrc.startsWith('blob:') && v.videoWidth > 100 && v.currentTime > 2;
+        },
+        undefined,
+        { timeout: 45_000 },
+      )
+      .catch((err: unknown) => {
+        throw new Error(`${String(err)}\n${errors.join('\n')}`);
+      });
+    await second.context.close();
+    await first.context.close();
+    await host.context.close();
+  }, 150_000);
 });

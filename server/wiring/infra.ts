@@ -107,6 +107,7 @@ function mediaEngine(config: Config): MediaEngine {
       janusUrl: config.MEDIA_JANUS_URL,
       janusApiSecret: config.MEDIA_JANUS_API_SECRET,
       janusAdminKey: config.MEDIA_JANUS_ADMIN_KEY,
+      hls: config.MEDIA_HLS,
     });
   return new WeriftEngine({
     ...common,

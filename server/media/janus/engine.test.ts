@@ -73,6 +73,7 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
       portRange: undefined,
       hostAddresses: [],
       connectTimeoutMs: 10_000,
+      hls: true,
       janusUrl: janus.url,
       janusApiSecret: janus.apiSecret,
       janusAdminKey: janus.adminKey,
@@ -110,6 +111,18 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
     await until(() => viewers.every((v) => v.packets() > 30), 'video at every viewer');
     expect(viewersChanged).toBeGreaterThan(0);
     expect(engine.stats()).toMatchObject({ rooms: 1, publishers: 1, viewers: 2 });
+    // LL-HLS from the same publisher, forwarded by Janus into this process (H.264 copied).
+    await until(() => engine.hls('room-1')?.ready === true, 'LL-HLS packaged', 15_000);
+    const hls = engine.hls('room-1');
+    expect(hls?.info).toMatchObject({ width: 640, height: 360 });
+    expect(hls?.playlist()).toMatch(/#EXT-X-PART:DURATION=/);
+    // The packaging asks for a keyframe every segment's length: its PLI reaches the publisher
+    // through Janus (nothing else asks once the viewers have their first keyframe).
+    let plis = 0;
+    first(publisher.transceivers).sender.onPictureLossIndication.subscribe(() => {
+      plis++;
+    });
+    await until(() => plis > 0, 'a keyframe request from the packaging', 6000);
 
     // A second publisher while the first one's media flows is refused.
     const intruder = testPeer(['video'], 'sendonly');
@@ -134,6 +147,14 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
     );
     expect(engine.session(published.id)).toBeNull();
     expect(engine.room('room-1')?.viewers).toBe(2);
+    // The packaging goes on from the new publisher, in the same stream (a cache's names stay).
+    const parts = (hls?.playlist().match(/#EXT-X-PART:/g) ?? []).length;
+    expect(engine.hls('room-1')).toBe(hls);
+    const segments = () =>
+      Math.max(0, ...[...(hls?.playlist() ?? '').matchAll(/p(\d+)\.\d+\.m4s/g)].map((m) => Number(m[1])));
+    const before2 = segments();
+    await until(() => segments() > before2 + 1, 'segments from the new publisher', 15_000);
+    expect(parts).toBeGreaterThan(0);
 
     // A viewer leaving; then the broadcast ending ends everyone, in Janus too.
     await engine.close(first(viewers).id);
@@ -142,6 +163,8 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
     await engine.closeRoom('room-1');
     expect(states.at(-1)).toEqual(['room-1', 'closed']);
     expect(engine.stats()).toMatchObject({ rooms: 0, publishers: 0, viewers: 0 });
+    expect(engine.hls('room-1')).toBeNull();
+    expect(hls?.ended).toBe(true);
     expect(engine.session(viewers[1]?.id ?? '')).toBeNull();
     expect(await leftInJanus()).toEqual({ rooms: 0, mountpoints: 0 });
     for (const v of viewers) await v.pc.close();

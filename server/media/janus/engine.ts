@@ -16,10 +16,12 @@ import type {
   PublisherState,
   SessionInfo,
 } from '../engine';
+import { packageRoom, type PackagedRoom } from '../hls/room';
 import type { HlsStream } from '../hls/stream';
 import { answeredSections, checkOffer, sameMedia, type CodecChoice } from '../sdp';
 import { JanusClient, type HandleEvent } from './client';
 import { startJanus, type JanusProcess } from './process';
+import { RtpTap } from './tap';
 
 const VIDEOROOM = 'janus.plugin.videoroom';
 const STREAMING = 'janus.plugin.streaming';
@@ -45,6 +47,9 @@ interface Room {
   codecs: CodecChoice[];
   publisher: Publisher | null;
   viewers: Map<string, Viewer>;
+  /** The publisher's media forwarded here too, and packaged as LL-HLS (H.264, MEDIA_HLS). */
+  tap: RtpTap | null;
+  hls: PackagedRoom | null;
 }
 
 interface Publisher {
@@ -210,7 +215,8 @@ export class JanusEngine implements MediaEngine {
       const previous = room.publisher;
       room.publisher = publisher;
       if (previous && previous.id !== id) void this.#dropPublisher(previous);
-      await this.#forward(client, videoroom, room, feed, codecs);
+      await this.#forward(client, videoroom, room, feed, codecs, room.ports);
+      await this.#package(client, videoroom, room, feed, codecs);
       this.#deadline(id, () => publisher.connected);
       return { id, answer, codecs: codecs.map((c) => c.name) };
     } catch (err) {
@@ -279,31 +285,64 @@ export class JanusEngine implements MediaEngine {
       codecs,
       publisher: current?.publisher ?? null,
       viewers: new Map(),
+      tap: null,
+      hls: null,
     };
     this.#rooms.set(name, room);
     return room;
   }
 
-  /** The publisher's media to the room's mountpoint (with the mountpoint's keyframe requests back). */
+  /**
+   * The publisher's media to loopback `ports` (the room's mountpoint, or this process's tap), with
+   * the receiver's keyframe requests back; answers the video forwarder's own RTCP port.
+   */
   async #forward(
     client: JanusClient,
     videoroom: number,
     room: Room,
     feed: number,
     codecs: (CodecChoice & { mid: string })[],
-  ): Promise<void> {
+    ports: Room['ports'],
+  ): Promise<number | null> {
     const streams = codecs.map((c) =>
       c.kind === 'audio'
-        ? { mid: c.mid, port: room.ports.audio, pt: AUDIO_PT }
-        : { mid: c.mid, port: room.ports.video, pt: VIDEO_PT, rtcp_port: room.ports.videoRtcp },
+        ? { mid: c.mid, port: ports.audio, pt: AUDIO_PT }
+        : { mid: c.mid, port: ports.video, pt: VIDEO_PT, rtcp_port: ports.videoRtcp },
     );
-    await client.sync(videoroom, {
+    const forwarded = await client.sync(videoroom, {
       request: 'rtp_forward',
       room: room.janusRoom,
       publisher_id: feed,
       host: '127.0.0.1',
       ...this.#admin_key(),
       streams,
+    });
+    const forwarders = Array.isArray(forwarded.data.forwarders)
+      ? (forwarded.data.forwarders as { port?: number; local_rtcp_port?: number }[])
+      : [];
+    return forwarders.find((f) => f.port === ports.video)?.local_rtcp_port ?? null;
+  }
+
+  /**
+   * LL-HLS for the room, as the werift engine packages its own (server/media/hls): the publisher
+   * forwarded to a tap in this process too. A republish goes on in the same packaging.
+   */
+  async #package(
+    client: JanusClient,
+    videoroom: number,
+    room: Room,
+    feed: number,
+    codecs: (CodecChoice & { mid: string })[],
+  ): Promise<void> {
+    if (!this.config.hls || codecs.find((c) => c.kind === 'video')?.name !== 'H264') return;
+    room.tap ??= await RtpTap.open();
+    const tap = room.tap;
+    tap.forwardedFrom(await this.#forward(client, videoroom, room, feed, codecs, tap.ports));
+    room.hls ??= packageRoom({
+      codecs: room.codecs,
+      fanout: tap.fanout,
+      requestKeyframe: (force) => tap.requestKeyframe(force),
+      lastKeyframeRequest: () => tap.lastKeyframeRequest,
     });
   }
 
@@ -413,6 +452,10 @@ export class JanusEngine implements MediaEngine {
   }
 
   async #endMountpoint(room: Room): Promise<void> {
+    room.hls?.stop();
+    room.hls = null;
+    room.tap?.close();
+    room.tap = null;
     const client = await this.#janus().catch(() => null);
     for (const viewer of room.viewers.values()) {
       this.#sessions.delete(viewer.id);
@@ -451,6 +494,8 @@ export class JanusEngine implements MediaEngine {
     const room = this.#rooms.get(roomName);
     if (!room) return;
     this.#rooms.delete(roomName);
+    room.hls?.stop();
+    room.tap?.close();
     if (room.publisher) this.#sessions.delete(room.publisher.id);
     for (const id of room.viewers.keys()) this.#sessions.delete(id);
     this.#viewersChanged(roomName);
@@ -465,9 +510,8 @@ export class JanusEngine implements MediaEngine {
     return { viewers, pulled: false };
   }
 
-  hls(): HlsStream | null {
-    // LL-HLS is packaged from the werift SFU's own packets; Janus's would need an rtp_forward here.
-    return null;
+  hls(name: string): HlsStream | null {
+    return this.#rooms.get(name)?.hls?.stream ?? null;
   }
 
   names(): string[] {

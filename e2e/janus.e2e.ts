@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { JanusEngine } from '../server/media/janus/engine';
@@ -8,19 +11,29 @@ import { signedInUser } from '../server/testing/auth';
 
 // Janus as the media engine (issue 22 item 3; MEDIA_ENGINE=janus): the studio goes live from the
 // fake camera over WHIP into Janus's VideoRoom, and a viewer's live page plays it from Janus's
-// Streaming mountpoint, answering Janus's offer (Janus 1.1.2 takes none from viewers). The
+// Streaming mountpoint, answering Janus's offer (Janus 1.1.2 takes none from viewers), and the
+// replay recorded from Janus's forward plays once it ends; a viewer past the WebRTC capacity plays
+// the LL-HLS packaged from the same forward. The
 // engine starts Debian's Janus itself, as `npm start` with MEDIA_ENGINE=janus does. CI installs
 // the package (.ci/run); a machine without it skips this file.
 const run = janusInstalled() || process.env.CI === 'true';
 const kv = new MemoryKv();
-const media = new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [], hls: true });
+// Recordings go where the site serves replays from: DATA_DIR/recordings.
+const dataDir = mkdtempSync(join(tmpdir(), 'beamly-janus-e2e-'));
+const media = new JanusEngine({
+  iceServers: [],
+  portRange: undefined,
+  hostAddresses: [],
+  hls: true,
+  recordDir: join(dataDir, 'recordings'),
+});
 const HOST = { email: 'janus-host@example.com', password: 'janus pass 1' };
 let e2e: E2E;
 
 beforeAll(async () => {
   if (!run) return;
   // One WebRTC viewer at a time: the next one plays the LL-HLS packaged from Janus's forward.
-  e2e = await startE2E({ kv, media }, { MEDIA_CAPACITY: '1' });
+  e2e = await startE2E({ kv, media }, { MEDIA_CAPACITY: '1', DATA_DIR: dataDir });
   await signedInUser(e2e.app, kv, HOST.email, HOST.password);
 });
 afterAll(async () => {
@@ -77,6 +90,25 @@ describe.runIf(run)('Janus as the media engine', () => {
     await host.page.getByRole('heading', { name: 'Your live has ended' }).waitFor();
     await viewer.page.getByRole('heading', { name: 'This live has ended' }).waitFor({ timeout: 15_000 });
     expect(media.stats()).toEqual({ rooms: 0, publishers: 0, pulled: 0, viewers: 0, peerConnections: 0 });
+
+    // Recorded from Janus's forward: the page now offers the replay, an MP4 that plays.
+    await viewer.page.reload();
+    await waitReady(viewer.page);
+    await viewer.page.getByRole('heading', { name: /Replay/ }).waitFor({ timeout: 20_000 });
+    const replay = viewer.page.locator('.live-page__replay-video');
+    expect(await replay.getAttribute('src')).toMatch(/^\/replays\/[A-Za-z0-9-]+\.mp4$/);
+    await replay.evaluate((video: HTMLVideoElement) => {
+      video.muted = true;
+      void video.play().catch(() => undefined);
+    });
+    await viewer.page.waitForFunction(
+      () => {
+        const v = document.querySelector<HTMLVideoElement>('.live-page__replay-video');
+        return !!v && v.videoWidth > 100 && v.currentTime > 0.5;
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
     expect(errors).toEqual([]);
     await viewer.context.close();
     await host.context.close();

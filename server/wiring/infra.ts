@@ -108,6 +108,7 @@ function mediaEngine(config: Config): MediaEngine {
       janusApiSecret: config.MEDIA_JANUS_API_SECRET,
       janusAdminKey: config.MEDIA_JANUS_ADMIN_KEY,
       hls: config.MEDIA_HLS,
+      recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
     });
   return new WeriftEngine({
     ...common,

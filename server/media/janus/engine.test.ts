@@ -1,11 +1,14 @@
 // The Janus engine against a real Janus (Debian's package, started by the engine itself) with
 // werift peers: WHIP in through the VideoRoom, viewers on the Streaming mountpoint answering
 // Janus's offer, a republish keeping its viewers, and everything ended in Janus afterwards.
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RTCPeerConnection } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../common/errors';
 import { h264, opus, pumpH264, testPeer, until } from '../../testing/media';
-import type { PublisherState } from '../engine';
+import type { PublisherState, Recording } from '../engine';
 import { JanusEngine } from './engine';
 import { JanusClient } from './client';
 import { janusInstalled, startJanus, type JanusProcess } from './process';
@@ -53,6 +56,8 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
   let look: JanusClient;
   let lookHandles: { videoroom: number; streaming: number };
   const states: [string, PublisherState][] = [];
+  const recorded: [string, Recording][] = [];
+  const recordDir = mkdtempSync(join(tmpdir(), 'janus-recordings-'));
   let viewersChanged = 0;
 
   /** Janus's own lists: VideoRoom rooms and Streaming mountpoints (it has none of its own). */
@@ -74,11 +79,13 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
       hostAddresses: [],
       connectTimeoutMs: 10_000,
       hls: true,
+      recordDir,
       janusUrl: janus.url,
       janusApiSecret: janus.apiSecret,
       janusAdminKey: janus.adminKey,
     });
     engine.onPublisher((room, state) => states.push([room, state]));
+    engine.onRecorded((room, recording) => recorded.push([room, recording]));
     engine.onViewers(() => {
       viewersChanged++;
     });
@@ -165,6 +172,14 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
     expect(engine.stats()).toMatchObject({ rooms: 0, publishers: 0, viewers: 0 });
     expect(engine.hls('room-1')).toBeNull();
     expect(hls?.ended).toBe(true);
+    // Each publishing session recorded from Janus's forward, rewrapped as MP4 (H.264).
+    await until(() => recorded.length === 2, 'two recordings', 15_000);
+    for (const [room, recording] of recorded) {
+      expect(room).toBe('room-1');
+      expect(recording.file).toMatch(/^room-1-.+\.mp4$/);
+      expect(statSync(join(recordDir, recording.file)).size).toBe(recording.bytes);
+      expect(recording.bytes).toBeGreaterThan(10_000);
+    }
     expect(engine.session(viewers[1]?.id ?? '')).toBeNull();
     expect(await leftInJanus()).toEqual({ rooms: 0, mountpoints: 0 });
     for (const v of viewers) await v.pc.close();

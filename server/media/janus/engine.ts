@@ -6,6 +6,8 @@
 // offer and answers it (`accept`), which the site's player does (web/live/webrtc.ts).
 import { randomInt, randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppError } from '../../../common/errors';
 import { allowedCandidate } from '../addresses';
 import type {
@@ -14,10 +16,12 @@ import type {
   MediaSession,
   MediaStats,
   PublisherState,
+  Recording,
   SessionInfo,
 } from '../engine';
 import { packageRoom, type PackagedRoom } from '../hls/room';
 import type { HlsStream } from '../hls/stream';
+import { finishRecording, LiveRecording } from '../recording';
 import { answeredSections, checkOffer, sameMedia, type CodecChoice } from '../sdp';
 import { JanusClient, type HandleEvent } from './client';
 import { startJanus, type JanusProcess } from './process';
@@ -50,6 +54,8 @@ interface Room {
   /** The publisher's media forwarded here too, and packaged as LL-HLS (H.264, MEDIA_HLS). */
   tap: RtpTap | null;
   hls: PackagedRoom | null;
+  /** The current publishing session's recording (RECORD_LIVES), from the tap. */
+  recording: { live: LiveRecording; file: string; stopFeed: () => void } | null;
 }
 
 interface Publisher {
@@ -99,6 +105,9 @@ export class JanusEngine implements MediaEngine {
   readonly #sessions = new Map<string, Session>();
   readonly #viewerListeners = new Set<(room: string) => void>();
   readonly #listeners = new Set<(room: string, state: PublisherState) => void>();
+  readonly #recordedListeners = new Set<(room: string, recording: Recording) => void>();
+  /** Recordings being finished (shutdown waits for them). */
+  readonly #processing = new Set<Promise<unknown>>();
   #client: Promise<JanusClient> | null = null;
   /** The handle rooms and mountpoints are made and ended through. */
   #admin: Promise<{ videoroom: number; streaming: number }> | null = null;
@@ -108,6 +117,7 @@ export class JanusEngine implements MediaEngine {
 
   constructor(private readonly config: JanusConfig) {
     this.#adminKey = config.janusAdminKey;
+    if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
   }
 
   /** The API session, connected (and Janus started, when this engine runs it) on first use. */
@@ -216,7 +226,8 @@ export class JanusEngine implements MediaEngine {
       room.publisher = publisher;
       if (previous && previous.id !== id) void this.#dropPublisher(previous);
       await this.#forward(client, videoroom, room, feed, codecs, room.ports);
-      await this.#package(client, videoroom, room, feed, codecs);
+      await this.#tapRoom(client, videoroom, room, feed, codecs);
+      this.#record(room, id);
       this.#deadline(id, () => publisher.connected);
       return { id, answer, codecs: codecs.map((c) => c.name) };
     } catch (err) {
@@ -287,6 +298,7 @@ export class JanusEngine implements MediaEngine {
       viewers: new Map(),
       tap: null,
       hls: null,
+      recording: null,
     };
     this.#rooms.set(name, room);
     return room;
@@ -324,26 +336,68 @@ export class JanusEngine implements MediaEngine {
   }
 
   /**
-   * LL-HLS for the room, as the werift engine packages its own (server/media/hls): the publisher
-   * forwarded to a tap in this process too. A republish goes on in the same packaging.
+   * The publisher forwarded to a tap in this process too, for what the werift engine does with its
+   * own packets: LL-HLS (server/media/hls; H.264, MEDIA_HLS) and the recording (RECORD_LIVES). A
+   * republish goes on in the same packaging.
    */
-  async #package(
+  async #tapRoom(
     client: JanusClient,
     videoroom: number,
     room: Room,
     feed: number,
     codecs: (CodecChoice & { mid: string })[],
   ): Promise<void> {
-    if (!this.config.hls || codecs.find((c) => c.kind === 'video')?.name !== 'H264') return;
+    const hls = this.config.hls === true && codecs.find((c) => c.kind === 'video')?.name === 'H264';
+    if (!hls && !this.config.recordDir) return;
     room.tap ??= await RtpTap.open();
     const tap = room.tap;
     tap.forwardedFrom(await this.#forward(client, videoroom, room, feed, codecs, tap.ports));
-    room.hls ??= packageRoom({
-      codecs: room.codecs,
-      fanout: tap.fanout,
-      requestKeyframe: (force) => tap.requestKeyframe(force),
-      lastKeyframeRequest: () => tap.lastKeyframeRequest,
+    if (hls)
+      room.hls ??= packageRoom({
+        codecs: room.codecs,
+        fanout: tap.fanout,
+        requestKeyframe: (force) => tap.requestKeyframe(force),
+        lastKeyframeRequest: () => tap.lastKeyframeRequest,
+      });
+  }
+
+  /** Records a publishing session (one file each, as the werift engine does): the one before ends. */
+  #record(room: Room, publisherId: string): void {
+    const dir = this.config.recordDir;
+    const codec = room.codecs.find((c) => c.kind === 'video')?.name;
+    if (!dir || !room.tap || !codec) return;
+    this.#finishRecording(room);
+    const tap = room.tap;
+    const tracks = tap.tracks(room.codecs, { audio: AUDIO_PT, video: VIDEO_PT });
+    if (!tracks.video) return tracks.stop();
+    const file = `${room.name}-${publisherId}.webm`;
+    const live = new LiveRecording({
+      path: join(dir, file),
+      codec,
+      video: tracks.video,
+      tracks: tracks.all,
+      requestKeyframe: () => tap.requestKeyframe(true),
     });
+    room.recording = { live, file, stopFeed: tracks.stop };
+  }
+
+  /** Ends the room's recording; listeners hear of it once it is ready to play. */
+  #finishRecording(room: Room): void {
+    const rec = room.recording;
+    const dir = this.config.recordDir;
+    room.recording = null;
+    if (!rec || !dir) return;
+    rec.stopFeed();
+    const h264 = room.codecs.some((c) => c.name === 'H264');
+    const task = rec.live
+      .stop()
+      .then((times) => (times ? finishRecording(dir, rec.file, h264, times) : null))
+      .then((recording) => {
+        if (recording) for (const l of this.#recordedListeners) l(room.name, recording);
+      })
+      .catch(() => undefined);
+    this.#processing.add(task);
+    void task.finally(() => this.#processing.delete(task));
   }
 
   #publisherEvent(roomName: string, publisher: Publisher, e: HandleEvent): void {
@@ -452,6 +506,7 @@ export class JanusEngine implements MediaEngine {
   }
 
   async #endMountpoint(room: Room): Promise<void> {
+    this.#finishRecording(room);
     room.hls?.stop();
     room.hls = null;
     room.tap?.close();
@@ -494,6 +549,7 @@ export class JanusEngine implements MediaEngine {
     const room = this.#rooms.get(roomName);
     if (!room) return;
     this.#rooms.delete(roomName);
+    this.#finishRecording(room);
     room.hls?.stop();
     room.tap?.close();
     if (room.publisher) this.#sessions.delete(room.publisher.id);
@@ -534,9 +590,9 @@ export class JanusEngine implements MediaEngine {
     return () => this.#viewerListeners.delete(listener);
   }
 
-  onRecorded(): () => void {
-    // Janus records to its own .mjr files; turning them into replays is not built yet.
-    return () => undefined;
+  onRecorded(listener: (room: string, recording: Recording) => void): () => void {
+    this.#recordedListeners.add(listener);
+    return () => this.#recordedListeners.delete(listener);
   }
 
   onPublisher(listener: (room: string, state: PublisherState) => void): () => void {
@@ -556,6 +612,7 @@ export class JanusEngine implements MediaEngine {
 
   async shutdown(): Promise<void> {
     for (const name of [...this.#rooms.keys()]) await this.closeRoom(name);
+    await Promise.all([...this.#processing]);
     this.#shuttingDown = true;
     const client = this.#client ? await this.#client.catch(() => null) : null;
     client?.close();

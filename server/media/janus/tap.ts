@@ -3,8 +3,9 @@
 // LL-HLS packaging (server/media/hls/room.ts) reads them. Keyframe requests go back as RTCP PLIs
 // to the forwarder's own RTCP port (Janus passes them to the publisher).
 import { createSocket, type Socket } from 'node:dgram';
-import { RtpPacket } from 'werift';
+import { MediaStreamTrack, RTCRtpCodecParameters, RtpPacket } from 'werift';
 import { Fanout } from '../fanout';
+import type { CodecChoice } from '../sdp';
 
 export interface TapPorts {
   audio: number;
@@ -73,6 +74,33 @@ export class RtpTap {
       video: this.video.address().port,
       videoRtcp: this.rtcp.address().port,
     };
+  }
+
+  /**
+   * The forwarded media as werift tracks (what server/media/recording.ts records), fed from the
+   * fanouts; `stop` ends the feeding.
+   */
+  tracks(codecs: readonly CodecChoice[], pt: { audio: number; video: number }) {
+    const out: MediaStreamTrack[] = [];
+    const stops: (() => void)[] = [];
+    let video: MediaStreamTrack | null = null;
+    for (const c of codecs) {
+      const codec = new RTCRtpCodecParameters({
+        mimeType: `${c.kind}/${c.name}`,
+        clockRate: c.kind === 'audio' ? 48_000 : 90_000,
+        payloadType: pt[c.kind],
+        ...(c.kind === 'audio' ? { channels: 2 } : {}),
+        ...(c.fmtp ? { parameters: c.fmtp } : {}),
+      });
+      const track = new MediaStreamTrack({ kind: c.kind, remote: true, codec });
+      const feed = (rtp: RtpPacket) => track.onReceiveRtp.execute(rtp.clone());
+      const taps = this.fanout[c.kind].taps;
+      taps.add(feed);
+      stops.push(() => taps.delete(feed));
+      out.push(track);
+      if (c.kind === 'video') video = track;
+    }
+    return { video, all: out, stop: () => stops.forEach((s) => s()) };
   }
 
   /** A new forwarder (a republish): its RTCP port, and its packets continue the stream. */

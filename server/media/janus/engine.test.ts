@@ -1,6 +1,7 @@
 // The Janus engine against a real Janus (Debian's package, started by the engine itself) with
 // werift peers: WHIP in through the VideoRoom, viewers on the Streaming mountpoint answering
 // Janus's offer, a republish keeping its viewers, and everything ended in Janus afterwards.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,4 +198,45 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
     await expect(engine.publish('room-2', 'hello')).rejects.toMatchObject({ errorName: 'bad_sdp' });
     expect(engine.names()).toEqual([]);
   });
+});
+
+describe.runIf(run)('JanusEngine running its own Janus', () => {
+  it('ends the broadcasts of a Janus that died, and starts a new Janus for the next publish', async () => {
+    const engine = new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [] });
+    const states: [string, PublisherState][] = [];
+    engine.onPublisher((room, state) => states.push([room, state]));
+    const ours = () => {
+      try {
+        return execFileSync('pgrep', ['-P', String(process.pid), '-x', 'janus'])
+          .toString()
+          .trim();
+      } catch {
+        return '';
+      }
+    };
+    try {
+      const publisher = testPeer(['video'], 'sendonly');
+      const published = await engine.publish('crash', await publisher.offer());
+      await publisher.answer(published.answer);
+      await publisher.connected();
+      const pid = ours();
+      expect(pid).toMatch(/^\d+$/);
+      await until(() => states.some(([, s]) => s === 'connected'), 'publisher connected');
+      process.kill(Number(pid), 'SIGKILL');
+      // Every peer connection died with it: the broadcast's media is over here.
+      await until(() => states.some(([r, s]) => r === 'crash' && s === 'closed'), 'closed after the crash');
+      expect(engine.stats()).toMatchObject({ rooms: 0, publishers: 0 });
+      await publisher.close();
+
+      const again = testPeer(['video'], 'sendonly');
+      const republished = await engine.publish('crash', await again.offer());
+      await again.answer(republished.answer);
+      await again.connected();
+      expect(ours()).not.toBe(pid);
+      await again.close();
+    } finally {
+      await engine.shutdown();
+    }
+    expect(ours()).toBe('');
+  }, 60_000);
 });

@@ -126,6 +126,11 @@ export class JanusEngine implements MediaEngine {
       let url = this.config.janusUrl;
       let secret = this.config.janusApiSecret;
       if (!url) {
+        // A Janus of ours that died (crashed, killed) is started again.
+        if (this.#process && !this.#process.running) {
+          await this.#process.stop();
+          this.#process = null;
+        }
         this.#process ??= await startJanus({ portRange: this.config.portRange });
         url = this.#process.url;
         secret = this.#process.apiSecret;

@@ -25,6 +25,8 @@ export interface JanusProcess {
   url: string;
   /** Its process id (benchmarks read its CPU time). */
   pid: number;
+  /** False once it has exited (crashed or killed). */
+  readonly running: boolean;
   apiSecret: string;
   adminKey: string;
   stop(): Promise<void>;
@@ -140,7 +142,17 @@ export async function startJanus(opts: JanusProcessOptions = {}): Promise<JanusP
       await stop();
       throw new Error(`janus exited with ${child.exitCode} (log: ${log})`);
     }
-    if (await listening(port)) return { url, pid: child.pid ?? 0, apiSecret, adminKey, stop };
+    if (await listening(port))
+      return {
+        url,
+        pid: child.pid ?? 0,
+        get running() {
+          return child.exitCode === null && child.signalCode === null;
+        },
+        apiSecret,
+        adminKey,
+        stop,
+      };
     if (Date.now() > deadline) {
       await stop();
       throw new Error('janus did not start within 15 s');

@@ -197,6 +197,17 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
     await expect(engine.accept('nope', 'v=0')).rejects.toBeInstanceOf(AppError);
     await expect(engine.publish('room-2', 'hello')).rejects.toMatchObject({ errorName: 'bad_sdp' });
     expect(engine.names()).toEqual([]);
+    // Two publishers racing for one room: one gets it, the other is told it has a publisher.
+    const racers = [testPeer(['video'], 'sendonly'), testPeer(['video'], 'sendonly')];
+    const offers = await Promise.all(racers.map((r) => r.offer()));
+    const results = await Promise.allSettled(offers.map((o) => engine.publish('room-3', o)));
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: { errorName: 'publisher_exists' },
+    });
+    await engine.closeRoom('room-3');
+    for (const r of racers) await r.close();
+    expect(await leftInJanus()).toEqual({ rooms: 0, mountpoints: 0 });
   });
 });
 

@@ -106,6 +106,8 @@ export class JanusEngine implements MediaEngine {
   readonly #viewerListeners = new Set<(room: string) => void>();
   readonly #listeners = new Set<(room: string, state: PublisherState) => void>();
   readonly #recordedListeners = new Set<(room: string, recording: Recording) => void>();
+  /** The publish under way per room (publishes to one room wait for each other). */
+  readonly #publishing = new Map<string, Promise<unknown>>();
   /** Recordings being finished (shutdown waits for them). */
   readonly #processing = new Set<Promise<unknown>>();
   #client: Promise<JanusClient> | null = null;
@@ -182,12 +184,25 @@ export class JanusEngine implements MediaEngine {
     }, this.config.connectTimeoutMs ?? CONNECT_TIMEOUT_MS).unref();
   }
 
+  /** Publishes to one room one at a time: the check for a publisher there and the join are one step. */
   async publish(roomName: string, offer: string): Promise<MediaSession> {
     checkOffer(offer);
+    const before = this.#publishing.get(roomName) ?? Promise.resolve();
+    const done = before.catch(() => undefined).then(() => this.#publish(roomName, offer));
+    const settled = done.catch(() => undefined);
+    this.#publishing.set(roomName, settled);
+    void settled.then(() => {
+      if (this.#publishing.get(roomName) === settled) this.#publishing.delete(roomName);
+    });
+    return done;
+  }
+
+  async #publish(roomName: string, offer: string): Promise<MediaSession> {
     const current = this.#rooms.get(roomName);
-    // One publisher at a time; one whose connection dropped or whose media stopped may be replaced.
-    if (current?.publisher && !current.publisher.stalled && current.publisher.connected)
-      throw new AppError('publisher_exists');
+    // One publisher at a time, connecting or connected (as the werift engine); one whose media
+    // stopped may be replaced (its republish: the caller checked the token). One that vanished
+    // is hung up by Janus, and one that never connects is closed at the connect timeout.
+    if (current?.publisher && !current.publisher.stalled) throw new AppError('publisher_exists');
     const { client, videoroom } = await this.#adminHandles();
     const id = randomUUID();
     const janusRoom = current?.janusRoom ?? randomInt(1, 2 ** 47);
@@ -239,7 +254,9 @@ export class JanusEngine implements MediaEngine {
       this.#sessions.delete(id);
       await client.detach(publisher.handle);
       const room = this.#rooms.get(roomName);
-      if (!room)
+      // It had taken the room over: the room is left without media, so it ends.
+      if (room?.publisher === publisher) await this.closeRoom(roomName);
+      else if (!room)
         await client
           .sync(videoroom, { request: 'destroy', room: janusRoom, ...this.#admin_key() })
           .catch(() => undefined);

@@ -132,6 +132,13 @@ describe.runIf(run)('JanusEngine (Debian Janus 1.1.2)', () => {
     });
     await until(() => plis > 0, 'a keyframe request from the packaging', 6000);
 
+    // Another node pulling over WHEP (an edge of the werift engine) is refused: one engine a site.
+    const edge = testPeer(['video'], 'recvonly');
+    await expect(engine.play('room-1', await edge.offer(), { relay: true })).rejects.toMatchObject({
+      errorName: 'no_publisher',
+    });
+    await edge.close();
+
     // A second publisher while the first one's media flows is refused.
     const intruder = testPeer(['video'], 'sendonly');
     await expect(engine.publish('room-1', await intruder.offer())).rejects.toMatchObject({

@@ -71,7 +71,6 @@ interface Viewer {
   id: string;
   handle: number;
   connected: boolean;
-  relay: boolean;
 }
 
 interface Session {
@@ -448,9 +447,11 @@ export class JanusEngine implements MediaEngine {
     checkOffer(offer);
     const room = this.#rooms.get(roomName);
     if (!room?.publisher) throw new AppError('no_publisher');
+    // Another node pulling over WHEP expects an answer to its offer: a site runs one engine.
+    if (opts.relay) throw new AppError('no_publisher');
     const client = await this.#janus();
     const id = randomUUID();
-    const viewer: Viewer = { id, handle: 0, connected: false, relay: opts.relay === true };
+    const viewer: Viewer = { id, handle: 0, connected: false };
     viewer.handle = await client.attach(STREAMING, (e) => this.#viewerEvent(roomName, viewer, e));
     room.viewers.set(id, viewer);
     this.#sessions.set(id, { room: roomName, role: 'viewer' });
@@ -584,7 +585,7 @@ export class JanusEngine implements MediaEngine {
     const room = this.#rooms.get(name);
     if (!room?.publisher) return null;
     let viewers = 0;
-    for (const v of room.viewers.values()) if (v.connected && !v.relay) viewers++;
+    for (const v of room.viewers.values()) if (v.connected) viewers++;
     return { viewers, pulled: false };
   }
 

@@ -10,6 +10,11 @@ export interface MediaEngine {
    * sends the room's viewers to its origin node instead (WHEP 307).
    */
   readonly cascades: boolean;
+  /**
+   * Reaches what the engine stands on (Janus), so a site that cannot have media fails when it
+   * starts rather than at its first broadcast. Engines in this process need nothing.
+   */
+  start?(): Promise<void>;
   /** A publisher's offer (WHIP) for a room: one publisher per room at a time. */
   publish(room: string, offer: string): Promise<MediaSession>;
   /**

@@ -121,6 +121,10 @@ export class JanusEngine implements MediaEngine {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
   }
 
+  async start(): Promise<void> {
+    await this.#adminHandles();
+  }
+
   /** The API session, connected (and Janus started, when this engine runs it) on first use. */
   #janus(): Promise<JanusClient> {
     this.#client ??= (async () => {

@@ -111,6 +111,8 @@ admin: {
 
 /** Starts Janus and resolves once its WebSocket transport accepts connections. */
 export async function startJanus(opts: JanusProcessOptions = {}): Promise<JanusProcess> {
+  if (!janusInstalled())
+    throw new Error(`MEDIA_ENGINE=janus needs ${JANUS_BINARY} (apt-get install janus), or MEDIA_JANUS_URL`);
   const dir = mkdtempSync(join(tmpdir(), 'janus-'));
   const port = await freeTcpPort();
   const apiSecret = randomBytes(18).toString('base64url');
@@ -125,7 +127,11 @@ export async function startJanus(opts: JanusProcessOptions = {}): Promise<JanusP
       stdio: 'ignore',
     },
   );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    // It could not be run at all (no exit follows).
+    child.once('error', () => resolve(null));
+  });
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

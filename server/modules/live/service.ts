@@ -262,8 +262,13 @@ export class LiveService {
     await this.#drop(vid);
   }
 
-  /** Renews this node's leases and sweeps lapsed ones from now on (after a first sweep). */
+  /**
+   * Starts the media engine, then renews this node's leases and sweeps lapsed ones from now on
+   * (after a first sweep).
+   */
   async startLeases(): Promise<void> {
+    // The media engine first (Janus reached or started): a node that cannot have media fails now.
+    await this.media.start?.();
     await this.#leases.start();
     // Announced once it serves: other nodes then pull from it and send viewers to it.
     await this.opts.cluster?.start();

@@ -55,6 +55,12 @@ export class MediaHttpError extends Error {
   }
 }
 
+/** A WHIP/WHEP request refused: its status and the site's error code, when the body has one. */
+async function httpError(res: Response): Promise<MediaHttpError> {
+  const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
+  return new MediaHttpError(res.status, body?.error ?? null, body?.message ?? '');
+}
+
 async function exchange(
   url: string,
   pc: RTCPeerConnection,
@@ -67,10 +73,7 @@ async function exchange(
     headers: { 'content-type': 'application/sdp', ...headers },
     body: pc.localDescription?.sdp ?? '',
   });
-  if (res.status !== 201) {
-    const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
-    throw new MediaHttpError(res.status, body?.error ?? null, body?.message ?? '');
-  }
+  if (res.status !== 201) throw await httpError(res);
   const answer = await res.text();
   // The session's URL, on the node that answered (a full node may send the offer to another).
   const answered = res.url || new URL(url, window.location.href).href;
@@ -101,10 +104,7 @@ async function answerServerOffer(
     headers: { 'content-type': 'application/sdp', ...headers },
     body: pc.localDescription?.sdp ?? '',
   });
-  if (res.status !== 204) {
-    const body = (await res.json().catch(() => null)) as { error?: string; message?: string } | null;
-    throw new MediaHttpError(res.status, body?.error ?? null, body?.message ?? '');
-  }
+  if (res.status !== 204) throw await httpError(res);
 }
 
 export interface Session {

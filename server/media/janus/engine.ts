@@ -7,7 +7,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { AppError } from '../../../common/errors';
 import { allowedCandidate } from '../addresses';
 import type {
@@ -19,13 +18,11 @@ import type {
   Recording,
   SessionInfo,
 } from '../engine';
-import { packageRoom, type PackagedRoom } from '../hls/room';
 import type { HlsStream } from '../hls/stream';
-import { finishRecording, LiveRecording } from '../recording';
 import { answeredSections, checkOffer, sameMedia, type CodecChoice } from '../sdp';
 import { JanusClient, type HandleEvent } from './client';
 import { startJanus, type JanusProcess } from './process';
-import { RtpTap } from './tap';
+import { ForwardedMedia } from './forwarded';
 
 const VIDEOROOM = 'janus.plugin.videoroom';
 const STREAMING = 'janus.plugin.streaming';
@@ -52,10 +49,8 @@ interface Room {
   publisher: Publisher | null;
   viewers: Map<string, Viewer>;
   /** The publisher's media forwarded here too, and packaged as LL-HLS (H.264, MEDIA_HLS). */
-  tap: RtpTap | null;
-  hls: PackagedRoom | null;
-  /** The current publishing session's recording (RECORD_LIVES), from the tap. */
-  recording: { live: LiveRecording; file: string; stopFeed: () => void } | null;
+  /** The publisher's media forwarded to this process too: LL-HLS and the recording. */
+  forwarded: ForwardedMedia | null;
 }
 
 interface Publisher {
@@ -249,8 +244,7 @@ export class JanusEngine implements MediaEngine {
       room.publisher = publisher;
       if (previous && previous.id !== id) void this.#dropPublisher(previous);
       await this.#forward(client, videoroom, room, feed, codecs, room.ports);
-      await this.#tapRoom(client, videoroom, room, feed, codecs);
-      this.#record(room, id);
+      await this.#forwardHere(client, videoroom, room, feed, codecs, id);
       this.#deadline(id, () => publisher.connected);
       return { id, answer, codecs: codecs.map((c) => c.name) };
     } catch (err) {
@@ -321,9 +315,7 @@ export class JanusEngine implements MediaEngine {
       codecs,
       publisher: current?.publisher ?? null,
       viewers: new Map(),
-      tap: null,
-      hls: null,
-      recording: null,
+      forwarded: null,
     };
     this.#rooms.set(name, room);
     return room;
@@ -361,68 +353,38 @@ export class JanusEngine implements MediaEngine {
   }
 
   /**
-   * The publisher forwarded to a tap in this process too, for what the werift engine does with its
-   * own packets: LL-HLS (server/media/hls; H.264, MEDIA_HLS) and the recording (RECORD_LIVES). A
-   * republish goes on in the same packaging.
+   * The publisher forwarded to this process too, for what the werift engine does with its own
+   * packets: LL-HLS (MEDIA_HLS) and the recording (RECORD_LIVES), see forwarded.ts. A republish
+   * goes on in the same packaging, in a recording of its own.
    */
-  async #tapRoom(
+  async #forwardHere(
     client: JanusClient,
     videoroom: number,
     room: Room,
     feed: number,
     codecs: (CodecChoice & { mid: string })[],
+    publisherId: string,
   ): Promise<void> {
-    const hls = this.config.hls === true && codecs.find((c) => c.kind === 'video')?.name === 'H264';
-    if (!hls && !this.config.recordDir) return;
-    room.tap ??= await RtpTap.open();
-    const tap = room.tap;
-    tap.forwardedFrom(await this.#forward(client, videoroom, room, feed, codecs, tap.ports));
-    if (hls)
-      room.hls ??= packageRoom({
-        codecs: room.codecs,
-        fanout: tap.fanout,
-        requestKeyframe: (force) => tap.requestKeyframe(force),
-        lastKeyframeRequest: () => tap.lastKeyframeRequest,
-      });
-  }
-
-  /** Records a publishing session (one file each, as the werift engine does): the one before ends. */
-  #record(room: Room, publisherId: string): void {
-    const dir = this.config.recordDir;
-    const codec = room.codecs.find((c) => c.kind === 'video')?.name;
-    if (!dir || !room.tap || !codec) return;
-    this.#finishRecording(room);
-    const tap = room.tap;
-    const tracks = tap.tracks(room.codecs, { audio: AUDIO_PT, video: VIDEO_PT });
-    if (!tracks.video) return tracks.stop();
-    const file = `${room.name}-${publisherId}.webm`;
-    const live = new LiveRecording({
-      path: join(dir, file),
-      codec,
-      video: tracks.video,
-      tracks: tracks.all,
-      requestKeyframe: () => tap.requestKeyframe(true),
+    room.forwarded ??= await ForwardedMedia.open({
+      name: room.name,
+      codecs: room.codecs,
+      pt: { audio: AUDIO_PT, video: VIDEO_PT },
+      hls: this.config.hls === true,
+      recordDir: this.config.recordDir,
+      onRecorded: (recording) => {
+        for (const l of this.#recordedListeners) l(room.name, recording);
+      },
+      keep: (task) => {
+        this.#processing.add(task);
+        void task.finally(() => this.#processing.delete(task));
+      },
     });
-    room.recording = { live, file, stopFeed: tracks.stop };
-  }
-
-  /** Ends the room's recording; listeners hear of it once it is ready to play. */
-  #finishRecording(room: Room): void {
-    const rec = room.recording;
-    const dir = this.config.recordDir;
-    room.recording = null;
-    if (!rec || !dir) return;
-    rec.stopFeed();
-    const h264 = room.codecs.some((c) => c.name === 'H264');
-    const task = rec.live
-      .stop()
-      .then((times) => (times ? finishRecording(dir, rec.file, h264, times) : null))
-      .then((recording) => {
-        if (recording) for (const l of this.#recordedListeners) l(room.name, recording);
-      })
-      .catch(() => undefined);
-    this.#processing.add(task);
-    void task.finally(() => this.#processing.delete(task));
+    const forwarded = room.forwarded;
+    if (!forwarded) return;
+    forwarded.forwardedFrom(
+      await this.#forward(client, videoroom, room, feed, codecs, forwarded.ports),
+      publisherId,
+    );
   }
 
   #publisherEvent(roomName: string, publisher: Publisher, e: HandleEvent): void {
@@ -533,11 +495,8 @@ export class JanusEngine implements MediaEngine {
   }
 
   async #endMountpoint(room: Room): Promise<void> {
-    this.#finishRecording(room);
-    room.hls?.stop();
-    room.hls = null;
-    room.tap?.close();
-    room.tap = null;
+    room.forwarded?.stop();
+    room.forwarded = null;
     const client = await this.#janus().catch(() => null);
     for (const viewer of room.viewers.values()) {
       this.#sessions.delete(viewer.id);
@@ -576,9 +535,7 @@ export class JanusEngine implements MediaEngine {
     const room = this.#rooms.get(roomName);
     if (!room) return;
     this.#rooms.delete(roomName);
-    this.#finishRecording(room);
-    room.hls?.stop();
-    room.tap?.close();
+    room.forwarded?.stop();
     if (room.publisher) this.#sessions.delete(room.publisher.id);
     for (const id of room.viewers.keys()) this.#sessions.delete(id);
     this.#viewersChanged(roomName);
@@ -594,7 +551,7 @@ export class JanusEngine implements MediaEngine {
   }
 
   hls(name: string): HlsStream | null {
-    return this.#rooms.get(name)?.hls?.stream ?? null;
+    return this.#rooms.get(name)?.forwarded?.hls ?? null;
   }
 
   names(): string[] {

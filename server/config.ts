@@ -210,6 +210,11 @@ const schema = z
     MEDIA_JANUS_API_SECRET: z.string().min(1).optional(),
     MEDIA_JANUS_ADMIN_KEY: z.string().min(1).optional(),
     /**
+     * The address other nodes' Janus forward broadcasts to, on this node's Janus (a private
+     * network): where its mountpoints listen. Default 127.0.0.1 (every node on one host).
+     */
+    MEDIA_JANUS_FORWARD_ADDRESS: z.union([z.ipv4(), z.ipv6()]).optional(),
+    /**
      * This node's own base URL as other nodes and players reach it (https://media-3.example.com).
      * Set on every node of a site with several: each announces itself in the media-node registry
      * (Redis), serves any broadcast by pulling it from its origin node, and sends viewers on to a

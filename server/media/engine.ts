@@ -1,4 +1,5 @@
 import type { HlsStream } from './hls/stream';
+import type { CodecChoice } from './sdp';
 /**
  * The media engine behind WHIP and WHEP: the one narrow interface the rest of the server uses.
  * The embedded default is an SFU on werift in this process; a second engine (Janus, for
@@ -42,6 +43,12 @@ export interface MediaEngine {
    * that takes no offers from viewers: Janus 1.1). Rejects with bad_sdp for any other session.
    */
   accept(sessionId: string, answer: string): Promise<void>;
+  /**
+   * Sends a room published here to another node's engine as plain RTP (Janus's rtp_forward): how
+   * an engine whose pulls are forwards (`PullLink.forward`) gets its edge's media. The session it
+   * answers ends with `close` and counts as no viewer. Engines that pull over WebRTC lack it.
+   */
+  forwardTo?(room: string, target: ForwardTarget): Promise<Forwarded>;
   /** Trickled ICE candidates (an SDP fragment, RFC 8840) for a session. */
   addCandidates(sessionId: string, fragment: string): Promise<void>;
   /** Ends one session (a publisher's ends the room's media and its viewers). */
@@ -76,6 +83,11 @@ export interface MediaEngine {
 export interface PullLink {
   /** Sends the edge's offer to the origin; answers the origin's answer. */
   offer(sdp: string): Promise<string>;
+  /**
+   * Asks the origin to send the room here as plain RTP to `target` (an engine whose pulls are
+   * forwards: Janus); answers the codecs it sends. Links over WHEP have both.
+   */
+  forward?(target: ForwardTarget): Promise<Forwarded>;
   /** The pulled room here is over: the origin's session for it may end. */
   close(): void;
   /**
@@ -84,6 +96,21 @@ export interface PullLink {
    * Without it, a lost link ends the pulled room.
    */
   again?(): Promise<PullLink | 'wait' | 'over'>;
+}
+
+/** Where another node's engine takes a forwarded room: its address, and a UDP port per stream. */
+export interface ForwardTarget {
+  host: string;
+  audio: number;
+  video: number;
+  /** The video's RTCP (its sender reports out, the receiver's keyframe requests back). */
+  videoRtcp: number;
+}
+
+/** A forward made: its session at the origin, and the codecs of what it sends. */
+export interface Forwarded {
+  id: string;
+  codecs: CodecChoice[];
 }
 
 export type PublisherState = 'connected' | 'interrupted' | 'closed';

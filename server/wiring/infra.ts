@@ -107,6 +107,7 @@ function mediaEngine(config: Config): MediaEngine {
       janusUrl: config.MEDIA_JANUS_URL,
       janusApiSecret: config.MEDIA_JANUS_API_SECRET,
       janusAdminKey: config.MEDIA_JANUS_ADMIN_KEY,
+      janusForwardAddress: config.MEDIA_JANUS_FORWARD_ADDRESS,
       hls: config.MEDIA_HLS,
       recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
     });

@@ -10,11 +10,14 @@ import { mkdirSync } from 'node:fs';
 import { AppError } from '../../../common/errors';
 import { allowedCandidate } from '../addresses';
 import type {
+  Forwarded,
+  ForwardTarget,
   MediaConfig,
   MediaEngine,
   MediaSession,
   MediaStats,
   PublisherState,
+  PullLink,
   Recording,
   SessionInfo,
 } from '../engine';
@@ -36,27 +39,52 @@ export interface JanusConfig extends MediaConfig {
   janusApiSecret?: string | undefined;
   /** The VideoRoom and Streaming plugins' admin_key (rtp_forward and creating rooms need it). */
   janusAdminKey?: string | undefined;
+  /**
+   * The address of this node's Janus that other nodes' Janus forward to (a private network):
+   * mountpoints listen there. Default 127.0.0.1 (nodes on one host).
+   */
+  janusForwardAddress?: string | undefined;
 }
+
+/** How often a pulled room's mountpoint is asked how long ago its last packet came. */
+const PULL_CHECK_MS = 500;
+/** A pulled room whose media stopped this long ago pulls again (from wherever it is now). */
+const PULL_STALL_MS = 1500;
 
 interface Room {
   name: string;
   /** The VideoRoom room and the Streaming mountpoint, numbered by us. */
   janusRoom: number;
   mountpoint: number;
-  /** UDP ports the mountpoint listens on (loopback): audio, video, video RTCP (keyframe requests). */
-  ports: { audio: number; video: number; videoRtcp: number };
+  /** Where the mountpoint listens: audio, video, video RTCP (keyframe requests back). */
+  ports: ForwardTarget;
   codecs: CodecChoice[];
   publisher: Publisher | null;
   viewers: Map<string, Viewer>;
-  /** The publisher's media forwarded here too, and packaged as LL-HLS (H.264, MEDIA_HLS). */
   /** The publisher's media forwarded to this process too: LL-HLS and the recording. */
   forwarded: ForwardedMedia | null;
+  /** Other nodes this room is forwarded to (their pulls), by session id. */
+  forwards: Map<string, Forward>;
+  /** A room published on another node, forwarded here over this link (null: published here). */
+  pulled: PullLink | null;
+  /** The pulled media has flowed since the last (re)link; a relink is under way. */
+  flowed: boolean;
+  relinking: boolean;
+}
+
+interface Forward {
+  target: ForwardTarget;
+  /** The publisher feed it forwards, and its Janus forwarders (to stop them). */
+  feed: number;
+  streamIds: number[];
 }
 
 interface Publisher {
   id: string;
   handle: number;
   feed: number;
+  /** What it sends, with its sections' mids (what rtp_forward names). */
+  codecs: (CodecChoice & { mid: string })[];
   connected: boolean;
   /** Its video stopped arriving (Janus's media event), reported as interrupted. */
   stalled: boolean;
@@ -73,15 +101,15 @@ interface Session {
   role: 'publisher' | 'viewer';
 }
 
-/** Free UDP ports on loopback for a mountpoint (the OS picks; Janus binds them right after). */
-async function freeUdpPorts(count: number): Promise<number[]> {
+/** Free UDP ports at `host` for a mountpoint (the OS picks; Janus binds them right after). */
+async function freeUdpPorts(count: number, host: string): Promise<number[]> {
   const sockets = Array.from({ length: count }, () => createSocket('udp4'));
   const ports = await Promise.all(
     sockets.map(
       (s) =>
         new Promise<number>((resolve, reject) => {
           s.once('error', reject);
-          s.bind(0, '127.0.0.1', () => resolve(s.address().port));
+          s.bind(0, host, () => resolve(s.address().port));
         }),
     ),
   );
@@ -94,7 +122,7 @@ function janusCodec(c: CodecChoice): string {
 }
 
 export class JanusEngine implements MediaEngine {
-  readonly cascades = false;
+  readonly cascades = true;
   readonly #rooms = new Map<string, Room>();
   readonly #sessions = new Map<string, Session>();
   readonly #viewerListeners = new Set<(room: string) => void>();
@@ -110,10 +138,20 @@ export class JanusEngine implements MediaEngine {
   #process: JanusProcess | null = null;
   #adminKey: string | undefined;
   #shuttingDown = false;
+  /** Pulls under way, by room: viewers arriving together share one. */
+  readonly #pulling = new Map<string, Promise<void>>();
+  readonly #pullCheck: NodeJS.Timeout;
 
   constructor(private readonly config: JanusConfig) {
     this.#adminKey = config.janusAdminKey;
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
+    this.#pullCheck = setInterval(() => void this.#checkPulls(), PULL_CHECK_MS);
+    this.#pullCheck.unref();
+  }
+
+  /** Where mountpoints listen, and where this node's own forwards go. */
+  get #forwardHost(): string {
+    return this.config.janusForwardAddress ?? '127.0.0.1';
   }
 
   async start(): Promise<void> {
@@ -203,8 +241,9 @@ export class JanusEngine implements MediaEngine {
     if (current?.publisher && !current.publisher.stalled) throw new AppError('publisher_exists');
     const { client, videoroom } = await this.#adminHandles();
     const id = randomUUID();
-    const janusRoom = current?.janusRoom ?? randomInt(1, 2 ** 47);
-    if (!current)
+    // A room pulled here until now has no VideoRoom room of its own yet.
+    const janusRoom = current?.janusRoom || randomInt(1, 2 ** 47);
+    if (!current?.janusRoom)
       await client.sync(videoroom, {
         request: 'create',
         room: janusRoom,
@@ -217,7 +256,7 @@ export class JanusEngine implements MediaEngine {
         bitrate: 0,
       });
     const feed = randomInt(1, 2 ** 47);
-    const publisher: Publisher = { id, handle: 0, feed, connected: false, stalled: false };
+    const publisher: Publisher = { id, handle: 0, feed, codecs: [], connected: false, stalled: false };
     publisher.handle = await client.attach(VIDEOROOM, (e) => this.#publisherEvent(roomName, publisher, e));
     this.#sessions.set(id, { room: roomName, role: 'publisher' });
     try {
@@ -239,11 +278,23 @@ export class JanusEngine implements MediaEngine {
       await client.trickle(publisher.handle, 'completed');
       const codecs = answeredSections(answer);
       if (!codecs.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
+      publisher.codecs = codecs;
       const room = await this.#roomFor(roomName, janusRoom, codecs, current);
+      room.janusRoom = janusRoom;
       const previous = room.publisher;
       room.publisher = publisher;
       if (previous && previous.id !== id) void this.#dropPublisher(previous);
+      // A room pulled here until now is this node's own again (its publisher came here).
+      if (room.pulled) {
+        room.pulled.close();
+        room.pulled = null;
+      }
       await this.#forward(client, videoroom, room, feed, codecs, room.ports);
+      // Other nodes pulling it get the new publisher on the forwards they have.
+      for (const f of room.forwards.values()) {
+        f.feed = feed;
+        f.streamIds = (await this.#forward(client, videoroom, room, feed, codecs, f.target)).streamIds;
+      }
       await this.#forwardHere(client, videoroom, room, feed, codecs, id);
       this.#deadline(id, () => publisher.connected);
       return { id, answer, codecs: codecs.map((c) => c.name) };
@@ -273,8 +324,35 @@ export class JanusEngine implements MediaEngine {
   ) {
     if (current && this.#rooms.get(name) === current && sameMedia(current.codecs, codecs)) return current;
     if (current) await this.#endMountpoint(current);
+    const ports = await this.#freePorts();
+    const mountpoint = await this.#mountpoint(name, codecs, ports);
+    const room: Room = {
+      name,
+      janusRoom,
+      mountpoint,
+      ports,
+      codecs,
+      publisher: current?.publisher ?? null,
+      viewers: new Map(),
+      forwarded: null,
+      forwards: new Map(),
+      pulled: null,
+      flowed: false,
+      relinking: false,
+    };
+    this.#rooms.set(name, room);
+    return room;
+  }
+
+  async #freePorts(): Promise<ForwardTarget> {
+    const [audio = 0, video = 0, videoRtcp = 0] = await freeUdpPorts(3, this.#forwardHost);
+    return { host: this.#forwardHost, audio, video, videoRtcp };
+  }
+
+  /** A Streaming mountpoint taking `codecs` on `ports`; answers its id. */
+  async #mountpoint(name: string, codecs: readonly CodecChoice[], ports: ForwardTarget): Promise<number> {
     const { client, streaming } = await this.#adminHandles();
-    const [audio = 0, video = 0, videoRtcp = 0] = await freeUdpPorts(3);
+    const { audio, video, videoRtcp } = ports;
     const mountpoint = randomInt(1, 2 ** 47);
     const media: Record<string, unknown>[] = [];
     for (const c of codecs) {
@@ -285,7 +363,7 @@ export class JanusEngine implements MediaEngine {
           port: audio,
           pt: AUDIO_PT,
           codec: janusCodec(c),
-          iface: '127.0.0.1',
+          iface: ports.host,
         });
       else
         media.push({
@@ -296,7 +374,7 @@ export class JanusEngine implements MediaEngine {
           pt: VIDEO_PT,
           codec: janusCodec(c),
           ...(c.fmtp ? { fmtp: c.fmtp } : {}),
-          iface: '127.0.0.1',
+          iface: ports.host,
         });
     }
     await client.sync(streaming, {
@@ -307,23 +385,13 @@ export class JanusEngine implements MediaEngine {
       ...this.#admin_key(),
       media,
     });
-    const room: Room = {
-      name,
-      janusRoom,
-      mountpoint,
-      ports: { audio, video, videoRtcp },
-      codecs,
-      publisher: current?.publisher ?? null,
-      viewers: new Map(),
-      forwarded: null,
-    };
-    this.#rooms.set(name, room);
-    return room;
+    return mountpoint;
   }
 
   /**
-   * The publisher's media to loopback `ports` (the room's mountpoint, or this process's tap), with
-   * the receiver's keyframe requests back; answers the video forwarder's own RTCP port.
+   * The publisher's media to `ports` (the room's mountpoint, this process's tap, another node's
+   * mountpoint), with the receiver's keyframe requests back; answers the video forwarder's own
+   * RTCP port and every forwarder's id.
    */
   async #forward(
     client: JanusClient,
@@ -331,8 +399,8 @@ export class JanusEngine implements MediaEngine {
     room: Room,
     feed: number,
     codecs: (CodecChoice & { mid: string })[],
-    ports: Room['ports'],
-  ): Promise<number | null> {
+    ports: Pick<ForwardTarget, 'audio' | 'video' | 'videoRtcp'> & { host?: string },
+  ): Promise<{ rtcpPort: number | null; streamIds: number[] }> {
     const streams = codecs.map((c) =>
       c.kind === 'audio'
         ? { mid: c.mid, port: ports.audio, pt: AUDIO_PT }
@@ -342,14 +410,17 @@ export class JanusEngine implements MediaEngine {
       request: 'rtp_forward',
       room: room.janusRoom,
       publisher_id: feed,
-      host: '127.0.0.1',
+      host: ports.host ?? this.#forwardHost,
       ...this.#admin_key(),
       streams,
     });
     const forwarders = Array.isArray(forwarded.data.forwarders)
-      ? (forwarded.data.forwarders as { port?: number; local_rtcp_port?: number }[])
+      ? (forwarded.data.forwarders as { port?: number; local_rtcp_port?: number; stream_id?: number }[])
       : [];
-    return forwarders.find((f) => f.port === ports.video)?.local_rtcp_port ?? null;
+    return {
+      rtcpPort: forwarders.find((f) => f.port === ports.video)?.local_rtcp_port ?? null,
+      streamIds: forwarders.flatMap((f) => (typeof f.stream_id === 'number' ? [f.stream_id] : [])),
+    };
   }
 
   /**
@@ -381,10 +452,11 @@ export class JanusEngine implements MediaEngine {
     });
     const forwarded = room.forwarded;
     if (!forwarded) return;
-    forwarded.forwardedFrom(
-      await this.#forward(client, videoroom, room, feed, codecs, forwarded.ports),
-      publisherId,
-    );
+    const { rtcpPort } = await this.#forward(client, videoroom, room, feed, codecs, {
+      ...forwarded.ports,
+      host: '127.0.0.1',
+    });
+    forwarded.forwardedFrom(rtcpPort, publisherId);
   }
 
   #publisherEvent(roomName: string, publisher: Publisher, e: HandleEvent): void {
@@ -412,7 +484,7 @@ export class JanusEngine implements MediaEngine {
   async play(roomName: string, offer: string, opts: { relay?: boolean } = {}): Promise<MediaSession> {
     checkOffer(offer);
     const room = this.#rooms.get(roomName);
-    if (!room?.publisher) throw new AppError('no_publisher');
+    if (!room?.publisher && !room?.pulled) throw new AppError('no_publisher');
     // Another node pulling over WHEP expects an answer to its offer: a site runs one engine.
     if (opts.relay) throw new AppError('no_publisher');
     const client = await this.#janus();
@@ -452,13 +524,151 @@ export class JanusEngine implements MediaEngine {
     }
   }
 
-  pull(): Promise<void> {
-    // Cascading Janus nodes (rtp_forward from the origin's Janus to each edge's) is not built yet.
-    return Promise.reject(new AppError('no_publisher'));
+  /**
+   * A room published on another node, here for this node's viewers: the origin forwards it as
+   * plain RTP to a mountpoint of this node's Janus (PullLink.forward). Viewers arriving together
+   * share one pull; a pull whose media stops pulls again from where the broadcast is now.
+   */
+  pull(roomName: string, link: PullLink): Promise<void> {
+    if (this.#rooms.has(roomName)) return Promise.resolve();
+    const under = this.#pulling.get(roomName);
+    if (under) return under;
+    const pulling = this.#pull(roomName, link).finally(() => this.#pulling.delete(roomName));
+    this.#pulling.set(roomName, pulling);
+    return pulling;
   }
 
-  follow(): Promise<void> {
-    return Promise.reject(new AppError('no_publisher'));
+  async #pull(roomName: string, link: PullLink): Promise<void> {
+    if (!link.forward) throw new AppError('no_publisher');
+    const ports = await this.#freePorts();
+    const { codecs } = await link.forward(ports);
+    if (!codecs.some((c) => c.kind === 'video')) {
+      link.close();
+      throw new AppError('no_publisher');
+    }
+    let mountpoint: number;
+    try {
+      mountpoint = await this.#mountpoint(roomName, codecs, ports);
+    } catch (err) {
+      link.close();
+      throw err;
+    }
+    this.#rooms.set(roomName, {
+      name: roomName,
+      janusRoom: 0,
+      mountpoint,
+      ports,
+      codecs,
+      publisher: null,
+      viewers: new Map(),
+      forwarded: null,
+      forwards: new Map(),
+      pulled: link,
+      flowed: false,
+      relinking: false,
+    });
+  }
+
+  /**
+   * A room published here whose publisher went to another node: its viewers stay on the
+   * mountpoint, which the new origin forwards to from now on (the local publisher is let go).
+   */
+  async follow(roomName: string, link: PullLink): Promise<void> {
+    const room = this.#rooms.get(roomName);
+    if (!room || room.pulled || !link.forward) throw new AppError('no_publisher');
+    const { codecs } = await link.forward(room.ports);
+    if (!sameMedia(room.codecs, codecs)) {
+      link.close();
+      throw new AppError('no_publisher');
+    }
+    const client = await this.#janus();
+    if (room.publisher) {
+      this.#sessions.delete(room.publisher.id);
+      await client.detach(room.publisher.handle);
+      room.publisher = null;
+    }
+    room.forwarded?.stop();
+    room.forwarded = null;
+    room.pulled = link;
+    room.flowed = false;
+  }
+
+  /** Forwards a room published here to another node's mountpoint (its pull, see `pull`). */
+  async forwardTo(roomName: string, target: ForwardTarget): Promise<Forwarded> {
+    const room = this.#rooms.get(roomName);
+    const publisher = room?.publisher;
+    if (!room || !publisher) throw new AppError('no_publisher');
+    const { client, videoroom } = await this.#adminHandles();
+    const { streamIds } = await this.#forward(
+      client,
+      videoroom,
+      room,
+      publisher.feed,
+      publisher.codecs,
+      target,
+    );
+    const id = randomUUID();
+    room.forwards.set(id, { target, feed: publisher.feed, streamIds });
+    this.#sessions.set(id, { room: roomName, role: 'viewer' });
+    return { id, codecs: room.codecs.map(({ kind, name, fmtp }) => ({ kind, name, fmtp })) };
+  }
+
+  /** Pulled rooms whose media stopped (their origin died or moved) pull again. */
+  async #checkPulls(): Promise<void> {
+    for (const room of this.#rooms.values()) {
+      if (!room.pulled || room.relinking) continue;
+      const age = await this.#mediaAge(room);
+      if (age === null) continue;
+      if (age < PULL_STALL_MS) room.flowed = true;
+      else if (room.flowed) void this.#relink(room);
+    }
+  }
+
+  /** Milliseconds since the room's mountpoint last received video; null when unknown. */
+  async #mediaAge(room: Room): Promise<number | null> {
+    const client = this.#client ? await this.#client.catch(() => null) : null;
+    if (!client || client.closed) return null;
+    const { streaming } = await this.#adminHandles();
+    const info = await client
+      .sync(streaming, { request: 'info', id: room.mountpoint, ...this.#admin_key() })
+      .catch(() => null);
+    const media = (info?.data.info as { media?: { type?: string; age_ms?: number }[] } | undefined)?.media;
+    const age = media?.find((m) => m.type === 'video')?.age_ms;
+    return typeof age === 'number' ? age : null;
+  }
+
+  async #relink(room: Room): Promise<void> {
+    room.relinking = true;
+    try {
+      for (;;) {
+        const link = room.pulled;
+        if (!link || this.#rooms.get(room.name) !== room) return;
+        const next = link.again ? await link.again().catch(() => 'wait' as const) : 'over';
+        if (next === 'over') return await this.closeRoom(room.name);
+        if (next === 'wait') {
+          await new Promise((r) => setTimeout(r, PULL_CHECK_MS * 2));
+          continue;
+        }
+        if (!next.forward) return await this.closeRoom(room.name);
+        const got = await next.forward(room.ports).catch(() => null);
+        if (!got) {
+          next.close();
+          await new Promise((r) => setTimeout(r, PULL_CHECK_MS * 2));
+          continue;
+        }
+        link.close();
+        // Viewers agreed on other codecs: the room ends, and they ask again.
+        if (!sameMedia(room.codecs, got.codecs)) {
+          room.pulled = next;
+          return await this.closeRoom(room.name);
+        }
+        room.pulled = next;
+        room.flowed = false;
+        return;
+      }
+    } finally {
+      room.relinking = false;
+    }
   }
 
   async addCandidates(sessionId: string, fragment: string): Promise<void> {
@@ -483,6 +693,12 @@ export class JanusEngine implements MediaEngine {
     this.#sessions.delete(sessionId);
     const room = this.#rooms.get(s.room);
     if (!room) return;
+    const forward = room.forwards.get(sessionId);
+    if (forward) {
+      room.forwards.delete(sessionId);
+      await this.#stopForward(room, forward);
+      return;
+    }
     if (s.role === 'viewer') {
       const viewer = room.viewers.get(sessionId);
       room.viewers.delete(sessionId);
@@ -492,6 +708,22 @@ export class JanusEngine implements MediaEngine {
     }
     if (room.publisher?.id !== sessionId) return;
     await this.closeRoom(s.room);
+  }
+
+  async #stopForward(room: Room, f: Forward): Promise<void> {
+    const client = await this.#janus().catch(() => null);
+    if (!client || client.closed || !room.janusRoom) return;
+    const { videoroom } = await this.#adminHandles();
+    for (const stream of f.streamIds)
+      await client
+        .sync(videoroom, {
+          request: 'stop_rtp_forward',
+          room: room.janusRoom,
+          publisher_id: f.feed,
+          stream_id: stream,
+          ...this.#admin_key(),
+        })
+        .catch(() => undefined);
   }
 
   async #endMountpoint(room: Room): Promise<void> {
@@ -519,15 +751,19 @@ export class JanusEngine implements MediaEngine {
       this.#sessions.delete(room.publisher.id);
       await client?.detach(room.publisher.handle);
     }
+    for (const id of room.forwards.keys()) this.#sessions.delete(id);
+    room.forwards.clear();
     await this.#endMountpoint(room);
-    if (client && !client.closed) {
+    if (client && !client.closed && room.janusRoom) {
       const { videoroom } = await this.#adminHandles();
       await client
         .sync(videoroom, { request: 'destroy', room: room.janusRoom, ...this.#admin_key() })
         .catch(() => undefined);
     }
     this.#viewersChanged(roomName);
-    this.#emit(roomName, 'closed');
+    // A pulled room's broadcast is its origin's: only the origin's forward for it ends.
+    if (room.pulled) room.pulled.close();
+    else this.#emit(roomName, 'closed');
   }
 
   /** A room whose Janus session is gone: nothing to end in Janus, only here. */
@@ -544,10 +780,10 @@ export class JanusEngine implements MediaEngine {
 
   room(name: string): { viewers: number; pulled: boolean } | null {
     const room = this.#rooms.get(name);
-    if (!room?.publisher) return null;
+    if (!room?.publisher && !room?.pulled) return null;
     let viewers = 0;
     for (const v of room.viewers.values()) if (v.connected) viewers++;
-    return { viewers, pulled: false };
+    return { viewers, pulled: room.pulled !== null };
   }
 
   hls(name: string): HlsStream | null {
@@ -565,7 +801,7 @@ export class JanusEngine implements MediaEngine {
     const connected =
       s.role === 'publisher'
         ? room?.publisher?.id === sessionId && room.publisher.connected
-        : room?.viewers.get(sessionId)?.connected === true;
+        : room?.viewers.get(sessionId)?.connected === true || room?.forwards.has(sessionId) === true;
     return { room: s.room, role: s.role, connected };
   }
 
@@ -587,14 +823,27 @@ export class JanusEngine implements MediaEngine {
   stats(): MediaStats {
     let viewers = 0;
     let publishers = 0;
+    let pulled = 0;
+    let forwards = 0;
     for (const room of this.#rooms.values()) {
       viewers += room.viewers.size;
+      forwards += room.forwards.size;
       if (room.publisher) publishers++;
+      if (room.pulled) pulled++;
     }
-    return { rooms: this.#rooms.size, publishers, pulled: 0, viewers, peerConnections: publishers + viewers };
+    // Other nodes' forwards cost what a viewer does (one more copy of every packet).
+    viewers += forwards;
+    return {
+      rooms: this.#rooms.size,
+      publishers,
+      pulled,
+      viewers,
+      peerConnections: publishers + viewers - forwards,
+    };
   }
 
   async shutdown(): Promise<void> {
+    clearInterval(this.#pullCheck);
     for (const name of [...this.#rooms.keys()]) await this.closeRoom(name);
     await Promise.all([...this.#processing]);
     this.#shuttingDown = true;

@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AppError } from '../../../common/errors';
-import type { PullLink } from '../../media/engine';
+import type { Forwarded, PullLink } from '../../media/engine';
 
 /** A node's entry: gone from every reader's view once it is this old (a node that died). */
 export const NODE_TTL_MS = 3000;
@@ -147,8 +147,9 @@ function signViewer(secret: string, vid: string, uid: number, until: number): st
 }
 
 /**
- * The link an edge pulls a broadcast over: a WHEP request to the origin with the relay credential;
- * its session there is deleted when the pulled room here ends.
+ * The link an edge pulls a broadcast over: a WHEP request to the origin with the relay credential
+ * (an offer, or for engines whose pulls are RTP forwards, where to forward to: Janus); its
+ * session there is deleted when the pulled room here ends.
  */
 export function whepLink(origin: string, vid: string, secret: string, again?: PullLink['again']): PullLink {
   let session: string | null = null;
@@ -172,6 +173,30 @@ export function whepLink(origin: string, vid: string, secret: string, again?: Pu
       // The room here ended while the origin answered: its session there ends too.
       if (closed) this.close();
       return answer;
+    },
+    async forward(target) {
+      const res = await fetch(`${origin}/api/v1/whep/${encodeURIComponent(vid)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers() },
+        body: JSON.stringify({
+          forward: {
+            host: target.host,
+            audio: target.audio,
+            video: target.video,
+            video_rtcp: target.videoRtcp,
+          },
+        }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (res.status !== 201) {
+        await res.body?.cancel();
+        throw new AppError(res.status === 410 ? 'video_ended' : 'no_publisher');
+      }
+      session = new URL(res.headers.get('location') ?? '', origin).href;
+      const { data } = (await res.json()) as { data: Forwarded };
+      if (closed) this.close();
+      return data;
     },
     close() {
       closed = true;

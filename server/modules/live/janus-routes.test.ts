@@ -12,8 +12,9 @@ import { h264, opus, pumpH264, testPeer, until } from '../../testing/media';
 
 // WHIP and WHEP over HTTP with Janus as the engine (MEDIA_ENGINE=janus): the publisher's offer
 // answered by Janus's VideoRoom; a viewer's POST answered 201 with Janus's own offer, marked
-// `sdp-type: offer`, and the viewer's answer taken by a PATCH of application/sdp. Janus does not
-// pull rooms from other nodes: a second node sends the broadcast's viewers to its origin (307).
+// `sdp-type: offer`, and the viewer's answer taken by a PATCH of application/sdp. A second node,
+// with its own Janus, serves the broadcast's viewers from a forward of A's Janus to its own
+// (cascading), through a republish at A, and ends with the broadcast.
 const run = janusInstalled() || process.env.CI === 'true';
 const kv = new MemoryKv();
 const registry = new MemoryNodeRegistry();
@@ -51,6 +52,37 @@ afterAll(async () => {
   await kv.close();
 });
 
+/** A werift viewer answering the engine's offer (as the site's player does). */
+async function answerer(offer: string): Promise<{ pc: RTCPeerConnection; packets: () => number }> {
+  const pc = new RTCPeerConnection({ codecs: { audio: [opus()], video: [h264()] }, iceUseIpv6: false });
+  closers.push(() => pc.close());
+  let packets = 0;
+  // Tracks come with the offer.
+  pc.onTrack.subscribe((track) => {
+    if (track.kind === 'video')
+      track.onReceiveRtp.subscribe(() => {
+        packets++;
+      });
+  });
+  await pc.setRemoteDescription({ type: 'offer', sdp: offer });
+  await pc.setLocalDescription(await pc.createAnswer());
+  await pc.iceGatheringStateChange.watch((s) => s === 'complete', 5000).catch(() => undefined);
+  return { pc, packets: () => packets };
+}
+
+function patch(app: FastifyInstance, url: string, body: string, type = 'application/sdp') {
+  return app.inject({ method: 'PATCH', url, headers: { 'content-type': type }, payload: body });
+}
+
+function whipTo(vid: string, token: string, offer: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/v1/whip/${vid}`,
+    headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
+    payload: offer,
+  });
+}
+
 describe.runIf(run)('WHIP and WHEP with Janus', () => {
   it('publishes, and plays to a viewer who answers the offer it is sent', async () => {
     const { headers } = await signedInPerson(t, kv, 'janus-routes@example.com');
@@ -64,12 +96,7 @@ describe.runIf(run)('WHIP and WHEP with Janus', () => {
 
     const publisher = testPeer(['video', 'audio'], 'sendonly');
     closers.push(() => publisher.close());
-    const whip = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/whip/${vid}`,
-      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
-      payload: await publisher.offer(),
-    });
+    const whip = await whipTo(vid, token, await publisher.offer());
     expect(whip.statusCode).toBe(201);
     expect(whip.headers['sdp-type']).toBeUndefined();
     await publisher.answer(whip.body);
@@ -94,41 +121,64 @@ describe.runIf(run)('WHIP and WHEP with Janus', () => {
     expect(whep.body).toContain('a=setup:actpass');
     const location = String(whep.headers.location);
 
-    const viewer = new RTCPeerConnection({ codecs: { audio: [opus()], video: [h264()] }, iceUseIpv6: false });
-    closers.push(() => viewer.close());
-    let packets = 0;
-    viewer.onTrack.subscribe((track) => {
-      if (track.kind === 'video')
-        track.onReceiveRtp.subscribe(() => {
-          packets++;
-        });
-    });
-    await viewer.setRemoteDescription({ type: 'offer', sdp: whep.body });
-    await viewer.setLocalDescription(await viewer.createAnswer());
-    await viewer.iceGatheringStateChange.watch((s) => s === 'complete', 5000).catch(() => undefined);
-    const patch = (url: string, body: string, type = 'application/sdp') =>
-      t.app.inject({ method: 'PATCH', url, headers: { 'content-type': type }, payload: body });
-    // Another session's URL, or no SDP at all, is refused; the right one takes the answer.
+    const { pc: viewer, packets } = await answerer(whep.body);
     expect(
-      (await patch(`/api/v1/whep/${vid}/not-a-session`, viewer.localDescription?.sdp ?? '')).statusCode,
+      (await patch(t.app, `/api/v1/whep/${vid}/not-a-session`, viewer.localDescription?.sdp ?? ''))
+        .statusCode,
     ).toBe(404);
-    expect((await patch(location, 'hello', 'text/plain')).statusCode).toBe(400);
-    expect((await patch(location, viewer.localDescription?.sdp ?? '')).statusCode).toBe(204);
-    await until(() => packets > 30, 'video at the viewer');
+    expect((await patch(t.app, location, 'hello', 'text/plain')).statusCode).toBe(400);
+    expect((await patch(t.app, location, viewer.localDescription?.sdp ?? '')).statusCode).toBe(204);
+    await until(() => packets() > 30, 'video at the viewer');
     await until(() => media.a.room(vid)?.viewers === 1, 'the viewer counted');
 
-    // Janus does not pull another node's room: node B sends the viewer to the origin, A.
+    expect((await t.app.inject({ method: 'DELETE', url: location })).statusCode).toBe(200);
+    await until(() => media.a.room(vid)?.viewers === 0, 'the viewer gone');
+
+    // Node B serves the broadcast's viewers itself: A's Janus forwards it to B's (cascading).
     const atB = await b.inject({
       method: 'POST',
       url: `/api/v1/whep/${vid}`,
       headers: { 'content-type': 'application/sdp' },
       payload: askingOffer,
     });
-    expect(atB.statusCode).toBe(307);
-    expect(atB.headers.location).toBe(`${url.a}/api/v1/whep/${vid}`);
-    expect(media.b.names()).toEqual([]);
+    expect(atB.statusCode).toBe(201);
+    expect(atB.headers['sdp-type']).toBe('offer');
+    expect(media.b.room(vid)).toEqual({ viewers: 0, pulled: true });
+    const { pc: edgeViewer, packets: edgePackets } = await answerer(atB.body);
+    expect(
+      (await patch(b, String(atB.headers.location), edgeViewer.localDescription?.sdp ?? '')).statusCode,
+    ).toBe(204);
+    await until(() => edgePackets() > 30, 'video at the viewer on node B');
+    await until(() => media.b.room(vid)?.viewers === 1, 'the viewer counted on B');
+    // A counts B's pull as a forward, not a viewer.
+    expect(media.a.room(vid)?.viewers).toBe(0);
+    expect(media.a.stats().viewers).toBe(1);
 
-    expect((await t.app.inject({ method: 'DELETE', url: location })).statusCode).toBe(200);
-    await until(() => media.a.room(vid)?.viewers === 0, 'the viewer gone');
+    // The publisher reconnects at A: B's viewer plays on, on its connection.
+    pump.stop();
+    await publisher.close();
+    const again = testPeer(['video', 'audio'], 'sendonly');
+    closers.push(() => again.close());
+    let republished = await whipTo(vid, token, await again.offer());
+    for (let i = 0; republished.statusCode === 409 && i < 40; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      republished = await whipTo(vid, token, await again.offer());
+    }
+    expect(republished.statusCode).toBe(201);
+    await again.answer(republished.body);
+    await again.connected();
+    const video2 = again.transceivers[0];
+    if (!video2) throw new Error('no video transceiver');
+    const pump2 = pumpH264(video2, undefined, 40_000);
+    closers.push(() => pump2.stop());
+    const before = edgePackets();
+    await until(() => edgePackets() > before + 30, 'video on B from the new publisher');
+
+    // The broadcast ends at A: B's pulled room ends with it (its media stopped, the origin says over).
+    const ended = await t.app.inject({ method: 'POST', url: `/api/v1/live/${vid}/end`, headers });
+    expect(ended.statusCode).toBe(200);
+    await until(() => media.b.room(vid) === null, 'the pulled room on B ended', 15_000);
+    expect(media.b.stats()).toMatchObject({ rooms: 0, viewers: 0 });
+    await edgeViewer.close();
   }, 60_000);
 });

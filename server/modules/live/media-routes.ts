@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '../../../common/errors';
 import { MAX_SDP_BYTES } from '../../media/sdp';
 import { RELAY_HEADER } from './cluster';
@@ -9,6 +10,17 @@ const SDP = 'application/sdp';
 const SDP_FRAG = 'application/trickle-ice-sdpfrag';
 /** Response header naming what the SDP of a 201 is, when it is not an answer. */
 const SDP_TYPE = 'sdp-type';
+
+const port = z.number().int().min(1).max(65535);
+/** Where a node pulling a broadcast as a forward takes its RTP (cluster.ts whepLink.forward). */
+const forwardBody = z.object({
+  forward: z.object({
+    host: z.union([z.ipv4(), z.ipv6()]),
+    audio: port,
+    video: port,
+    video_rtcp: port,
+  }),
+});
 
 function bearer(req: FastifyRequest): string | undefined {
   return /^Bearer (\S{20,200})$/.exec(req.headers.authorization ?? '')?.[1];
@@ -137,6 +149,18 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     const relay = req.headers[RELAY_HEADER];
     if (typeof relay === 'string') {
       if (!live.relayAllowed(vid, relay)) throw new AppError('not_allowed');
+      // An engine whose pulls are RTP forwards (Janus) asks for one to its own address.
+      if (req.headers['content-type']?.split(';')[0]?.trim() === 'application/json') {
+        const parsed = forwardBody.safeParse(req.body);
+        if (!parsed.success) throw new AppError('bad_sdp');
+        const { host, audio, video, video_rtcp: videoRtcp } = parsed.data.forward;
+        const forwarded = await live.relayForward(vid, { host, audio, video, videoRtcp });
+        return reply
+          .code(201)
+          .header('location', live.sessionUrl(`/api/v1/whep/${vid}/${forwarded.id}`))
+          .header('cache-control', 'no-store')
+          .send({ data: forwarded });
+      }
       const session = await live.relay(vid, sdpBody(req));
       return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session);
     }

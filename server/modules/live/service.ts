@@ -7,7 +7,7 @@ import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
-import type { MediaEngine, MediaSession, PullLink } from '../../media/engine';
+import type { Forwarded, ForwardTarget, MediaEngine, MediaSession, PullLink } from '../../media/engine';
 import { validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
@@ -550,6 +550,17 @@ export class LiveService {
     const live = await existingLive(this.db, vid);
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
     return this.media.play(vid, offer, { relay: true });
+  }
+
+  /**
+   * Another node pulls the broadcast as a forward of its RTP to its engine (engines whose pulls
+   * are forwards: Janus); answers the forward's session and codecs.
+   */
+  async relayForward(vid: string, target: ForwardTarget): Promise<Forwarded> {
+    const live = await existingLive(this.db, vid);
+    if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
+    if (!this.media.forwardTo) throw new AppError('no_publisher');
+    return this.media.forwardTo(vid, target);
   }
 
   /**

@@ -26,12 +26,11 @@ import { answeredSections, checkOffer, sameMedia, type CodecChoice } from '../sd
 import { JanusClient, type HandleEvent } from './client';
 import { startJanus, type JanusProcess } from './process';
 import { ForwardedMedia } from './forwarded';
+import { AUDIO_PT, JanusPlugins, VIDEO_PT } from './plugins';
 
 const VIDEOROOM = 'janus.plugin.videoroom';
 const STREAMING = 'janus.plugin.streaming';
 const CONNECT_TIMEOUT_MS = 15_000;
-const AUDIO_PT = 111;
-const VIDEO_PT = 96;
 
 export interface JanusConfig extends MediaConfig {
   /** Janus's WebSocket API (ws://10.0.0.5:8188); unset: the engine runs Janus itself. */
@@ -117,10 +116,6 @@ async function freeUdpPorts(count: number, host: string): Promise<number[]> {
   return ports;
 }
 
-function janusCodec(c: CodecChoice): string {
-  return c.name.toLowerCase();
-}
-
 export class JanusEngine implements MediaEngine {
   readonly cascades = true;
   readonly #rooms = new Map<string, Room>();
@@ -134,7 +129,7 @@ export class JanusEngine implements MediaEngine {
   readonly #processing = new Set<Promise<unknown>>();
   #client: Promise<JanusClient> | null = null;
   /** The handle rooms and mountpoints are made and ended through. */
-  #admin: Promise<{ videoroom: number; streaming: number }> | null = null;
+  #admin: Promise<JanusPlugins> | null = null;
   #process: JanusProcess | null = null;
   #adminKey: string | undefined;
   #shuttingDown = false;
@@ -155,7 +150,7 @@ export class JanusEngine implements MediaEngine {
   }
 
   async start(): Promise<void> {
-    await this.#adminHandles();
+    await this.#plugins();
   }
 
   /** The API session, connected (and Janus started, when this engine runs it) on first use. */
@@ -193,16 +188,13 @@ export class JanusEngine implements MediaEngine {
     for (const name of [...this.#rooms.keys()]) this.#forget(name);
   }
 
-  async #adminHandles(): Promise<{ client: JanusClient; videoroom: number; streaming: number }> {
+  /** The plugin requests (plugins.ts), on the API session's own pair of handles. */
+  async #plugins(): Promise<JanusPlugins> {
     const client = await this.#janus();
     this.#admin ??= Promise.all([client.attach(VIDEOROOM), client.attach(STREAMING)]).then(
-      ([videoroom, streaming]) => ({ videoroom, streaming }),
+      ([videoroom, streaming]) => new JanusPlugins(client, { videoroom, streaming }, this.#adminKey),
     );
-    return { client, ...(await this.#admin) };
-  }
-
-  #admin_key(): Record<string, string> {
-    return this.#adminKey ? { admin_key: this.#adminKey } : {};
+    return this.#admin;
   }
 
   #viewersChanged(room: string): void {
@@ -239,22 +231,12 @@ export class JanusEngine implements MediaEngine {
     // stopped may be replaced (its republish: the caller checked the token). One that vanished
     // is hung up by Janus, and one that never connects is closed at the connect timeout.
     if (current?.publisher && !current.publisher.stalled) throw new AppError('publisher_exists');
-    const { client, videoroom } = await this.#adminHandles();
+    const plugins = await this.#plugins();
+    const client = plugins.client;
     const id = randomUUID();
     // A room pulled here until now has no VideoRoom room of its own yet.
     const janusRoom = current?.janusRoom || randomInt(1, 2 ** 47);
-    if (!current?.janusRoom)
-      await client.sync(videoroom, {
-        request: 'create',
-        room: janusRoom,
-        ...this.#admin_key(),
-        // The previous publisher of a republish may still be there while the new one joins.
-        publishers: 3,
-        // OBS sends H.264 only; the room's order decides, not the publisher's (janus-notes §2.1).
-        videocodec: 'h264,vp8',
-        audiocodec: 'opus',
-        bitrate: 0,
-      });
+    if (!current?.janusRoom) await plugins.createRoom(janusRoom);
     const feed = randomInt(1, 2 ** 47);
     const publisher: Publisher = { id, handle: 0, feed, codecs: [], connected: false, stalled: false };
     publisher.handle = await client.attach(VIDEOROOM, (e) => this.#publisherEvent(roomName, publisher, e));
@@ -289,13 +271,13 @@ export class JanusEngine implements MediaEngine {
         room.pulled.close();
         room.pulled = null;
       }
-      await this.#forward(client, videoroom, room, feed, codecs, room.ports);
+      await plugins.forward(janusRoom, feed, codecs, room.ports);
       // Other nodes pulling it get the new publisher on the forwards they have.
       for (const f of room.forwards.values()) {
         f.feed = feed;
-        f.streamIds = (await this.#forward(client, videoroom, room, feed, codecs, f.target)).streamIds;
+        f.streamIds = (await plugins.forward(janusRoom, feed, codecs, f.target)).streamIds;
       }
-      await this.#forwardHere(client, videoroom, room, feed, codecs, id);
+      await this.#forwardHere(plugins, room, feed, codecs, id);
       this.#deadline(id, () => publisher.connected);
       return { id, answer, codecs: codecs.map((c) => c.name) };
     } catch (err) {
@@ -304,10 +286,7 @@ export class JanusEngine implements MediaEngine {
       const room = this.#rooms.get(roomName);
       // It had taken the room over: the room is left without media, so it ends.
       if (room?.publisher === publisher) await this.closeRoom(roomName);
-      else if (!room)
-        await client
-          .sync(videoroom, { request: 'destroy', room: janusRoom, ...this.#admin_key() })
-          .catch(() => undefined);
+      else if (!room) await plugins.destroyRoom(janusRoom);
       throw err instanceof AppError ? err : new AppError('bad_sdp');
     }
   }
@@ -351,76 +330,9 @@ export class JanusEngine implements MediaEngine {
 
   /** A Streaming mountpoint taking `codecs` on `ports`; answers its id. */
   async #mountpoint(name: string, codecs: readonly CodecChoice[], ports: ForwardTarget): Promise<number> {
-    const { client, streaming } = await this.#adminHandles();
-    const { audio, video, videoRtcp } = ports;
-    const mountpoint = randomInt(1, 2 ** 47);
-    const media: Record<string, unknown>[] = [];
-    for (const c of codecs) {
-      if (c.kind === 'audio')
-        media.push({
-          type: 'audio',
-          mid: 'a',
-          port: audio,
-          pt: AUDIO_PT,
-          codec: janusCodec(c),
-          iface: ports.host,
-        });
-      else
-        media.push({
-          type: 'video',
-          mid: 'v',
-          port: video,
-          rtcpport: videoRtcp,
-          pt: VIDEO_PT,
-          codec: janusCodec(c),
-          ...(c.fmtp ? { fmtp: c.fmtp } : {}),
-          iface: ports.host,
-        });
-    }
-    await client.sync(streaming, {
-      request: 'create',
-      type: 'rtp',
-      id: mountpoint,
-      name: name,
-      ...this.#admin_key(),
-      media,
-    });
-    return mountpoint;
-  }
-
-  /**
-   * The publisher's media to `ports` (the room's mountpoint, this process's tap, another node's
-   * mountpoint), with the receiver's keyframe requests back; answers the video forwarder's own
-   * RTCP port and every forwarder's id.
-   */
-  async #forward(
-    client: JanusClient,
-    videoroom: number,
-    room: Room,
-    feed: number,
-    codecs: (CodecChoice & { mid: string })[],
-    ports: Pick<ForwardTarget, 'audio' | 'video' | 'videoRtcp'> & { host?: string },
-  ): Promise<{ rtcpPort: number | null; streamIds: number[] }> {
-    const streams = codecs.map((c) =>
-      c.kind === 'audio'
-        ? { mid: c.mid, port: ports.audio, pt: AUDIO_PT }
-        : { mid: c.mid, port: ports.video, pt: VIDEO_PT, rtcp_port: ports.videoRtcp },
-    );
-    const forwarded = await client.sync(videoroom, {
-      request: 'rtp_forward',
-      room: room.janusRoom,
-      publisher_id: feed,
-      host: ports.host ?? this.#forwardHost,
-      ...this.#admin_key(),
-      streams,
-    });
-    const forwarders = Array.isArray(forwarded.data.forwarders)
-      ? (forwarded.data.forwarders as { port?: number; local_rtcp_port?: number; stream_id?: number }[])
-      : [];
-    return {
-      rtcpPort: forwarders.find((f) => f.port === ports.video)?.local_rtcp_port ?? null,
-      streamIds: forwarders.flatMap((f) => (typeof f.stream_id === 'number' ? [f.stream_id] : [])),
-    };
+    const id = randomInt(1, 2 ** 47);
+    await (await this.#plugins()).createMountpoint(id, name, codecs, ports);
+    return id;
   }
 
   /**
@@ -429,8 +341,7 @@ export class JanusEngine implements MediaEngine {
    * goes on in the same packaging, in a recording of its own.
    */
   async #forwardHere(
-    client: JanusClient,
-    videoroom: number,
+    plugins: JanusPlugins,
     room: Room,
     feed: number,
     codecs: (CodecChoice & { mid: string })[],
@@ -452,7 +363,7 @@ export class JanusEngine implements MediaEngine {
     });
     const forwarded = room.forwarded;
     if (!forwarded) return;
-    const { rtcpPort } = await this.#forward(client, videoroom, room, feed, codecs, {
+    const { rtcpPort } = await plugins.forward(room.janusRoom, feed, codecs, {
       ...forwarded.ports,
       host: '127.0.0.1',
     });
@@ -598,15 +509,8 @@ export class JanusEngine implements MediaEngine {
     const room = this.#rooms.get(roomName);
     const publisher = room?.publisher;
     if (!room || !publisher) throw new AppError('no_publisher');
-    const { client, videoroom } = await this.#adminHandles();
-    const { streamIds } = await this.#forward(
-      client,
-      videoroom,
-      room,
-      publisher.feed,
-      publisher.codecs,
-      target,
-    );
+    const plugins = await this.#plugins();
+    const { streamIds } = await plugins.forward(room.janusRoom, publisher.feed, publisher.codecs, target);
     const id = randomUUID();
     room.forwards.set(id, { target, feed: publisher.feed, streamIds });
     this.#sessions.set(id, { room: roomName, role: 'viewer' });
@@ -628,13 +532,7 @@ export class JanusEngine implements MediaEngine {
   async #mediaAge(room: Room): Promise<number | null> {
     const client = this.#client ? await this.#client.catch(() => null) : null;
     if (!client || client.closed) return null;
-    const { streaming } = await this.#adminHandles();
-    const info = await client
-      .sync(streaming, { request: 'info', id: room.mountpoint, ...this.#admin_key() })
-      .catch(() => null);
-    const media = (info?.data.info as { media?: { type?: string; age_ms?: number }[] } | undefined)?.media;
-    const age = media?.find((m) => m.type === 'video')?.age_ms;
-    return typeof age === 'number' ? age : null;
+    return (await this.#plugins()).videoAge(room.mountpoint);
   }
 
   async #relink(room: Room): Promise<void> {
@@ -713,17 +611,7 @@ export class JanusEngine implements MediaEngine {
   async #stopForward(room: Room, f: Forward): Promise<void> {
     const client = await this.#janus().catch(() => null);
     if (!client || client.closed || !room.janusRoom) return;
-    const { videoroom } = await this.#adminHandles();
-    for (const stream of f.streamIds)
-      await client
-        .sync(videoroom, {
-          request: 'stop_rtp_forward',
-          room: room.janusRoom,
-          publisher_id: f.feed,
-          stream_id: stream,
-          ...this.#admin_key(),
-        })
-        .catch(() => undefined);
+    await (await this.#plugins()).stopForward(room.janusRoom, f.feed, f.streamIds);
   }
 
   async #endMountpoint(room: Room): Promise<void> {
@@ -735,11 +623,8 @@ export class JanusEngine implements MediaEngine {
       await client?.detach(viewer.handle);
     }
     room.viewers.clear();
-    if (!client) return;
-    const { streaming } = await this.#adminHandles();
-    await client
-      .sync(streaming, { request: 'destroy', id: room.mountpoint, ...this.#admin_key() })
-      .catch(() => undefined);
+    if (!client || client.closed) return;
+    await (await this.#plugins()).destroyMountpoint(room.mountpoint);
   }
 
   async closeRoom(roomName: string): Promise<void> {
@@ -754,12 +639,7 @@ export class JanusEngine implements MediaEngine {
     for (const id of room.forwards.keys()) this.#sessions.delete(id);
     room.forwards.clear();
     await this.#endMountpoint(room);
-    if (client && !client.closed && room.janusRoom) {
-      const { videoroom } = await this.#adminHandles();
-      await client
-        .sync(videoroom, { request: 'destroy', room: room.janusRoom, ...this.#admin_key() })
-        .catch(() => undefined);
-    }
+    if (client && !client.closed && room.janusRoom) await (await this.#plugins()).destroyRoom(room.janusRoom);
     this.#viewersChanged(roomName);
     // A pulled room's broadcast is its origin's: only the origin's forward for it ends.
     if (room.pulled) room.pulled.close();

@@ -28,6 +28,7 @@ const media = new JanusEngine({
   recordDir: join(dataDir, 'recordings'),
 });
 const HOST = { email: 'janus-host@example.com', password: 'janus pass 1' };
+const HOST2 = { email: 'janus-host-2@example.com', password: 'janus pass 2' };
 let e2e: E2E;
 
 beforeAll(async () => {
@@ -35,6 +36,7 @@ beforeAll(async () => {
   // One WebRTC viewer at a time: the next one plays the LL-HLS packaged from Janus's forward.
   e2e = await startE2E({ kv, media }, { MEDIA_CAPACITY: '1', DATA_DIR: dataDir });
   await signedInUser(e2e.app, kv, HOST.email, HOST.password);
+  await signedInUser(e2e.app, kv, HOST2.email, HOST2.password);
 });
 afterAll(async () => {
   if (!run) return;
@@ -50,14 +52,16 @@ describe.runIf(run)('Janus as the media engine', () => {
     const vid = path.split('/').at(-1) ?? '';
     expect(media.room(vid)).not.toBeNull();
 
-    const viewer = await openPage(e2e, path, 1280);
-    const errors = watchErrors(viewer.page);
-    // The player's answer to Janus's offer: a PATCH of application/sdp to its session.
+    // The player's answer to Janus's offer: a PATCH of application/sdp to its session (watched
+    // from before the live page opens).
+    const viewer = await openPage(e2e, '/en/news', 1280);
     const answers: string[] = [];
     viewer.page.on('request', (req) => {
       if (req.method() === 'PATCH' && req.headers()['content-type'] === 'application/sdp')
         answers.push(req.url());
     });
+    const errors = watchErrors(viewer.page);
+    await viewer.page.goto(`${e2e.base}${path}`);
     await waitReady(viewer.page);
     await plays(viewer.page, 30_000).catch((err: unknown) => {
       throw new Error(`${String(err)}\n${errors.join('\n')}`);
@@ -116,7 +120,7 @@ describe.runIf(run)('Janus as the media engine', () => {
 
   it('a viewer past the WebRTC capacity plays the LL-HLS packaged from Janus, with the LL badge', async () => {
     const host = await openPage(e2e, '/en/broadcast', 1280);
-    const path = await goLiveFromStudio(host.page, HOST, 'Janus and LL-HLS');
+    const path = await goLiveFromStudio(host.page, HOST2, 'Janus and LL-HLS');
     const first = await openPage(e2e, path, 1280);
     await waitReady(first.page);
     await plays(first.page, 30_000);

@@ -124,6 +124,19 @@ export function clockOverWhep(view: Page, vid: string, seconds: number, warmMs =
           headers: { 'content-type': 'application/sdp' },
           body: pc.localDescription?.sdp,
         });
+        if (res.status === 201 && res.headers.get('sdp-type') === 'offer') {
+          // The engine's own offer (Janus): answered as the site's player does (web/live/webrtc.ts).
+          await pc.setLocalDescription({ type: 'rollback' });
+          await pc.setRemoteDescription({ type: 'offer', sdp: await res.text() });
+          await pc.setLocalDescription(await pc.createAnswer());
+          await new Promise((r) => setTimeout(r, 300));
+          await fetch(res.headers.get('location') ?? '', {
+            method: 'PATCH',
+            headers: { 'content-type': 'application/sdp' },
+            body: pc.localDescription?.sdp,
+          });
+          break;
+        }
         if (res.status === 201) {
           await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
           break;
@@ -270,15 +283,10 @@ async function timeToFirstFrame(
   return firstFrame - started;
 }
 
-export async function latencyBench(
-  seconds: number,
-  runs: number,
-): Promise<{
-  glass: LatencyResult[];
-  firstFrame: LatencyResult;
-}> {
+/** A site on loopback whose media engine is `engine`, with a host who may go live. */
+async function site(engine: 'werift' | 'janus') {
   const kv = new MemoryKv();
-  const app = await createTestApp({ kv }, {});
+  const app = await createTestApp({ kv }, { MEDIA_ENGINE: engine });
   await app.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
   const { headers } = await signedInUser(app, kv, 'bench-host@example.com', 'bench pass 1');
@@ -294,6 +302,52 @@ export async function latencyBench(
     const d = res.json<{ data: { vid: string; publish_token: string } }>().data;
     return { vid: d.vid, token: d.publish_token };
   };
+  return {
+    base,
+    live,
+    close: async () => {
+      await app.close();
+      await kv.close();
+    },
+  };
+}
+
+/**
+ * Glass-to-glass through Janus (MEDIA_ENGINE=janus: WHIP into its VideoRoom, the viewer answering
+ * its offer), measured beside the embedded SFU with the same pages (--only=janus-latency).
+ */
+export async function janusLatency(seconds: number): Promise<LatencyResult[]> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const out: LatencyResult[] = [];
+  try {
+    for (const engine of ['werift', 'janus'] as const) {
+      const s = await site(engine);
+      try {
+        const { vid, token } = await s.live();
+        out.push(
+          summarise(
+            `through ${engine} (WHIP → WHEP)`,
+            await throughSfu(browser, s.base, vid, token, seconds),
+          ),
+        );
+      } finally {
+        await s.close();
+      }
+    }
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function latencyBench(
+  seconds: number,
+  runs: number,
+): Promise<{
+  glass: LatencyResult[];
+  firstFrame: LatencyResult;
+}> {
+  const { base, live, close } = await site('werift');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const p2p = await peerToPeer(browser, base, seconds);
@@ -307,7 +361,6 @@ export async function latencyBench(
     };
   } finally {
     await browser.close();
-    await app.close();
-    await kv.close();
+    await close();
   }
 }

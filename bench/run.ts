@@ -16,7 +16,7 @@
 // bench/llhls.ts and bench/llhls-edge.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
-//   --only=sfu [--engines=werift,lean,janus] [--viewers=100,150,200]
+//   --only=sfu [--engines=werift,lean,janus] [--viewers=100,150,200]; --only=janus-latency [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { apiBench, type ApiRow } from './api';
 import { exploreBench } from './explore';
@@ -27,7 +27,7 @@ import { realtimeBench } from './realtime';
 import { roomBench } from './room';
 import { sfuCapacity } from './sfu-capacity';
 import { giftsBench } from './gifts';
-import { latencyBench } from './latency';
+import { janusLatency, latencyBench } from './latency';
 import { cascadeBench } from './cascade';
 import { faultsBench } from './faults';
 import { llhlsBench } from './llhls';
@@ -214,6 +214,15 @@ if (only === 'latency') {
   console.table([firstFrame]);
   console.log(`target (p50 ≤ 1500 ms): ${firstFrame.p50Ms <= 1500 ? 'met' : 'NOT met'}`);
   report.latency = { glass, firstFrame };
+}
+
+if (only === 'janus-latency') {
+  const glass = await janusLatency(seconds);
+  console.log(`\nGlass-to-glass, ${seconds} s each: the embedded SFU, then Janus (server-offer WHEP)`);
+  console.table(glass);
+  const [werift, janus] = glass;
+  if (werift && janus) console.log(`p50 Janus / werift: ${(janus.p50Ms / werift.p50Ms).toFixed(2)}×`);
+  report.janusLatency = glass;
 }
 
 if (only === 'sfu') {

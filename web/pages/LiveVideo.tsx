@@ -103,8 +103,8 @@ function LivePage({ data }: PageProps) {
   const router = useRouter();
   const page = useRef<HTMLDivElement>(null);
   const [sheet, setSheet] = useState<RoomSheet | null>(null);
-  /** The next live whose first frame is ready to show. */
-  const [nextFrame, setNextFrame] = useState<string | null>(null);
+  /** The next live whose first frame was asked for, and whether it is ready to show. */
+  const [nextFrame, setNextFrame] = useState<{ vid: string; taken: boolean } | null>(null);
   const [gifting, setGifting] = useState(false);
   const [hostCard, setHostCard] = useState(false);
   // The lives around the one they were looked up for: after a swipe the page stays mounted, and
@@ -143,7 +143,7 @@ function LivePage({ data }: PageProps) {
     const timer = window.setTimeout(
       () =>
         void takeFrame(next).then(async (got) => {
-          setNextFrame(got === 'taken' ? next : null);
+          setNextFrame(got === 'ended' ? null : { vid: next, taken: got === 'taken' });
           if (got !== 'ended' || !live) return;
           // Over since the list was made: skipped, and the one after it becomes the next.
           forgetLive(next);
@@ -297,7 +297,13 @@ function LivePage({ data }: PageProps) {
           )}
         </button>
         {(around.prev ?? around.next) && (
-          <div className="live-page__nav" data-next-frame={nextFrame === around.next ? 'ready' : undefined}>
+          <div
+            className="live-page__nav"
+            // 'missed': its preview ended without a frame (the next live shows its cover instead).
+            data-next-frame={
+              nextFrame?.vid === around.next ? (nextFrame.taken ? 'ready' : 'missed') : undefined
+            }
+          >
             <button
               type="button"
               className="round-button"

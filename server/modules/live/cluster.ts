@@ -155,46 +155,33 @@ export function whepLink(origin: string, vid: string, secret: string, again?: Pu
   let session: string | null = null;
   let closed = false;
   const headers = () => ({ [RELAY_HEADER]: relayToken(secret, vid) });
+  /** A pull request to the origin; on 201 the origin's session (deleted by close) is kept. */
+  const request = async (type: string, body: string): Promise<Response> => {
+    const res = await fetch(`${origin}/api/v1/whep/${encodeURIComponent(vid)}`, {
+      method: 'POST',
+      headers: { 'content-type': type, ...headers() },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (res.status !== 201) {
+      await res.body?.cancel();
+      throw new AppError(res.status === 410 ? 'video_ended' : 'no_publisher');
+    }
+    session = new URL(res.headers.get('location') ?? '', origin).href;
+    return res;
+  };
   return {
     async offer(sdp) {
-      const res = await fetch(`${origin}/api/v1/whep/${encodeURIComponent(vid)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/sdp', ...headers() },
-        body: sdp,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (res.status !== 201) {
-        await res.body?.cancel();
-        throw new AppError(res.status === 410 ? 'video_ended' : 'no_publisher');
-      }
-      session = new URL(res.headers.get('location') ?? '', origin).href;
-      const answer = await res.text();
+      const answer = await (await request('application/sdp', sdp)).text();
       // The room here ended while the origin answered: its session there ends too.
       if (closed) this.close();
       return answer;
     },
     async forward(target) {
-      const res = await fetch(`${origin}/api/v1/whep/${encodeURIComponent(vid)}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers() },
-        body: JSON.stringify({
-          forward: {
-            host: target.host,
-            audio: target.audio,
-            video: target.video,
-            video_rtcp: target.videoRtcp,
-          },
-        }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (res.status !== 201) {
-        await res.body?.cancel();
-        throw new AppError(res.status === 410 ? 'video_ended' : 'no_publisher');
-      }
-      session = new URL(res.headers.get('location') ?? '', origin).href;
-      const { data } = (await res.json()) as { data: Forwarded };
+      const { host, audio, video, videoRtcp } = target;
+      const body = JSON.stringify({ forward: { host, audio, video, video_rtcp: videoRtcp } });
+      const { data } = (await (await request('application/json', body)).json()) as { data: Forwarded };
       if (closed) this.close();
       return data;
     },

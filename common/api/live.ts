@@ -49,7 +49,13 @@ export const startLiveBody = z.object({
   category: z.enum(LIVE_CATEGORIES).default('chat'),
   take_over: z.boolean().default(false),
 });
-export const startLiveAnswer = z.object({ vid: z.string(), whip_url: z.string(), publish_token: z.string() });
+export const startLiveAnswer = z.object({
+  vid: z.string(),
+  whip_url: z.string(),
+  publish_token: z.string(),
+  /** Whether the media engine switches viewers between simulcast layers (the studio then sends three). */
+  simulcast: z.boolean(),
+});
 export type StartedLive = Answer<typeof startLiveAnswer>;
 
 /** GET /api/v1/live/obs. */
@@ -101,3 +107,31 @@ export const iceAnswer = z.object({
 export type IceAnswer = Answer<typeof iceAnswer>;
 
 export const liveNowAnswer = z.object({ list: z.array(liveSchema) });
+
+/**
+ * POST /api/v1/whep/{vid}/{session}/layer, WHEP's layer extension (draft-ietf-wish-whep §4.6.2):
+ * the player's size in device pixels, or a layer by its RID. Either caps the layers the viewer
+ * may get; its network decides within that.
+ */
+export const layerWish = z
+  .object({
+    encodingId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,16}$/)
+      .optional(),
+    maxWidth: z.number().int().min(1).max(16384).optional(),
+    maxHeight: z.number().int().min(1).max(16384).optional(),
+  })
+  .strict();
+export type LayerWishBody = z.infer<typeof layerWish>;
+
+/** A viewer's layers and the one it gets (GET or POST on the layer URL); null: none to choose from. */
+export const layerState = z
+  .object({
+    layers: z.array(z.object({ encodingId: z.string(), width: z.number(), height: z.number() })),
+    current: z.number(),
+    target: z.number(),
+    max: z.number(),
+  })
+  .nullable();
+export type LayerStateAnswer = Answer<typeof layerState>;

@@ -51,6 +51,13 @@ export interface MediaEngine {
   forwardTo?(room: string, target: ForwardTarget): Promise<Forwarded>;
   /** Trickled ICE candidates (an SDP fragment, RFC 8840) for a session. */
   addCandidates(sessionId: string, fragment: string): Promise<void>;
+  /**
+   * A viewer's simulcast layers and the one it gets; null when its room has no layers to choose
+   * from (one stream, or an engine that does not switch them).
+   */
+  layers?(sessionId: string): LayerState | null;
+  /** What the viewer's player calls for (WHEP's layer extension): caps the layers it may get. */
+  selectLayer?(sessionId: string, wish: LayerWish): LayerState | null;
   /** Ends one session (a publisher's ends the room's media and its viewers). */
   close(sessionId: string): Promise<void>;
   /** Ends a room's media: its publisher and every viewer. */
@@ -80,6 +87,23 @@ export interface MediaEngine {
 }
 
 /** How an edge reaches a room's origin (server/modules/live/cluster.ts makes one over WHEP). */
+export interface LayerState {
+  /** The publisher's layers, lowest first (a size is 0 × 0 before the layer's first keyframe). */
+  layers: { encodingId: string; width: number; height: number }[];
+  /** The layer the viewer gets (-1 before its first picture), and the one it is moving to. */
+  current: number;
+  target: number;
+  /** The highest layer it may get (its player's size, or its choice). */
+  max: number;
+}
+
+/** A player's wish: a layer by its RID, or no larger than needed for a player of this size (pixels). */
+export interface LayerWish {
+  encodingId?: string;
+  maxWidth?: number;
+  maxHeight?: number;
+}
+
 export interface PullLink {
   /** Sends the edge's offer to the origin; answers the origin's answer. */
   offer(sdp: string): Promise<string>;

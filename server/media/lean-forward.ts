@@ -29,8 +29,23 @@ const HISTORY = 1024;
 /** How often the sender-report clock pair is refreshed (werift computes it per packet, costly). */
 const SR_CLOCK_MS = 100;
 
+/**
+ * How a viewer's stream differs from the publisher's packets it forwards: added to each sequence
+ * number and timestamp (a viewer switched between simulcast layers: see LayerSwitch).
+ */
+export interface Shift {
+  readonly seq: number;
+  readonly ts: number;
+}
+export const NO_SHIFT: Shift = { seq: 0, ts: 0 };
+
+/** Where a viewer's NACKed packets are found again, by the sequence number the viewer saw. */
+export interface Resendable {
+  find(seq: number): { rtp: RtpPacket; shift: Shift } | undefined;
+}
+
 /** The recent packets of one of the room's tracks, for retransmission on NACK. */
-export class RtpHistory {
+export class RtpHistory implements Resendable {
   readonly #packets: (RtpPacket | undefined)[] = new Array<RtpPacket | undefined>(HISTORY);
 
   put(rtp: RtpPacket): void {
@@ -40,6 +55,11 @@ export class RtpHistory {
   get(seq: number): RtpPacket | undefined {
     const rtp = this.#packets[seq % HISTORY];
     return rtp?.header.sequenceNumber === seq ? rtp : undefined;
+  }
+
+  find(seq: number): { rtp: RtpPacket; shift: Shift } | undefined {
+    const rtp = this.get(seq);
+    return rtp ? { rtp, shift: NO_SHIFT } : undefined;
   }
 }
 
@@ -89,6 +109,15 @@ function ntpNow(): bigint {
   return (BigInt(seconds) << 32n) | BigInt(fraction);
 }
 
+/** What encrypting a packet for one viewer needs. */
+interface Job {
+  keys: SrtpKeys;
+  roc: number;
+  payloadType: number;
+  ssrc: number;
+  shift: Shift;
+}
+
 export class LeanSender {
   #keys: SrtpKeys | null = null;
   #sealer: AesCmSealer | undefined;
@@ -99,21 +128,24 @@ export class LeanSender {
 
   constructor(
     private readonly sender: RTCRtpSender,
-    private readonly history: RtpHistory,
+    private readonly history: Resendable,
   ) {
     this.#counters = sender as unknown as SenderCounters;
     const { unSubscribe } = sender.onGenericNack.subscribe((nack) => {
       for (const seq of nack.lost) {
-        const rtp = this.history.get(seq);
-        if (rtp) this.send(rtp, true);
+        const found = this.history.find(seq);
+        if (found) this.send(found.rtp, true, found.shift);
       }
     });
     this.#unsubscribe = unSubscribe;
   }
 
-  /** Forwards one of the publisher's packets (a retransmission when `again`), encrypting here. */
-  send(rtp: RtpPacket, again = false): void {
-    const job = this.#prepare(rtp, again);
+  /**
+   * Forwards one of the publisher's packets (a retransmission when `again`), encrypting here,
+   * moved by `shift` in this viewer's stream.
+   */
+  send(rtp: RtpPacket, again = false, shift: Shift = NO_SHIFT): void {
+    const job = this.#prepare(rtp, again, shift);
     if (job) this.#transmitOne(rtp, job, again);
   }
 
@@ -121,49 +153,42 @@ export class LeanSender {
    * Forwards a batch of the publisher's packets (what arrived in one turn of the event loop):
    * with AES-CM keys, one keystream call for the whole batch (see AesCmSealer).
    */
-  sendBatch(batch: PlainBatch, packets: readonly RtpPacket[]): void {
+  sendBatch(batch: PlainBatch, packets: readonly RtpPacket[], shift: Shift = NO_SHIFT): void {
     const first = packets[0];
     if (!first) return;
-    const job = this.#prepare(first);
+    const job = this.#prepare(first, false, shift);
     if (!job) return;
     if (job.keys.profile !== PROFILE_AES_CM_HMAC_SHA1_80) {
       this.#transmitOne(first, job);
-      for (let i = 1; i < packets.length; i++) this.send(packets[i] as RtpPacket);
+      for (let i = 1; i < packets.length; i++) this.send(packets[i] as RtpPacket, false, shift);
       return;
     }
     this.#sealer ??= new AesCmSealer(job.keys, job.ssrc);
     const rocs = [job.roc];
     for (let i = 1; i < packets.length; i++)
-      rocs.push(this.#roc.of((packets[i] as RtpPacket).header.sequenceNumber));
-    const datagrams = this.#sealer.seal(batch, job.payloadType, rocs);
+      rocs.push(this.#roc.of(((packets[i] as RtpPacket).header.sequenceNumber + shift.seq) & 0xffff));
+    const datagrams = this.#sealer.seal(batch, job.payloadType, rocs, shift);
     for (let i = 0; i < datagrams.length; i++)
-      this.#transmit([datagrams[i] as Buffer], packets[i] as RtpPacket);
+      this.#transmit([datagrams[i] as Buffer], packets[i] as RtpPacket, false, shift);
   }
 
   /** One packet, encrypted on its own (retransmissions, and AES-GCM peers). */
-  #transmitOne(
-    rtp: RtpPacket,
-    job: { keys: SrtpKeys; roc: number; payloadType: number; ssrc: number },
-    again = false,
-  ): void {
+  #transmitOne(rtp: RtpPacket, job: Job, again = false): void {
     const header = rtpHeader(
       rtp.header.marker,
       job.payloadType,
-      rtp.header.sequenceNumber,
-      rtp.header.timestamp,
+      (rtp.header.sequenceNumber + job.shift.seq) & 0xffff,
+      (rtp.header.timestamp + job.shift.ts) >>> 0,
       job.ssrc,
     );
-    this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again);
+    this.#transmit(encryptSrtp(job.keys, header, rtp.payload, job.roc), rtp, again, job.shift);
   }
 
   /**
    * What encrypting `rtp` for this viewer needs (keys, rollover counter, payload type, SSRC), or null
    * when nothing is to be sent: not connected yet, or handed to werift's own path.
    */
-  #prepare(
-    rtp: RtpPacket,
-    again = false,
-  ): { keys: SrtpKeys; roc: number; payloadType: number; ssrc: number } | null {
+  #prepare(rtp: RtpPacket, again: boolean, shift: Shift): Job | null {
     const s = this.sender;
     const codec = s.codec;
     if (s.dtlsTransport.state !== 'connected' || !codec || rtp.payload.length === 0) return null;
@@ -171,11 +196,16 @@ export class LeanSender {
     if (!this.#keys || !this.#route()) {
       // No keys or no nominated pair in the shape read here (another werift build, or ICE
       // between pairs): werift's own path still works, only slower, and checks consent itself.
-      if (!again) void s.sendRtp(rtp.clone());
+      if (!again) {
+        const copy = rtp.clone();
+        copy.header.sequenceNumber = (copy.header.sequenceNumber + shift.seq) & 0xffff;
+        copy.header.timestamp = (copy.header.timestamp + shift.ts) >>> 0;
+        void s.sendRtp(copy);
+      }
       return null;
     }
-    const roc = this.#roc.of(rtp.header.sequenceNumber, again);
-    return { keys: this.#keys, roc, payloadType: codec.payloadType, ssrc: s.ssrc };
+    const roc = this.#roc.of((rtp.header.sequenceNumber + shift.seq) & 0xffff, again);
+    return { keys: this.#keys, roc, payloadType: codec.payloadType, ssrc: s.ssrc, shift };
   }
 
   /** The nominated ICE pair's socket and address, unless consent to send has expired. */
@@ -189,7 +219,7 @@ export class LeanSender {
   }
 
   /** Sends an encrypted packet (as pieces) and keeps the counters werift's sender reports use. */
-  #transmit(packet: Buffer[], rtp: RtpPacket, again = false): void {
+  #transmit(packet: Buffer[], rtp: RtpPacket, again: boolean, shift: Shift): void {
     const route = this.#route();
     if (!route) return;
     try {
@@ -206,7 +236,7 @@ export class LeanSender {
     if (now - this.#clockAt >= SR_CLOCK_MS) {
       this.#clockAt = now;
       c.ntpTimestamp = ntpNow();
-      c.rtpTimestamp = rtp.header.timestamp;
+      c.rtpTimestamp = (rtp.header.timestamp + shift.ts) >>> 0;
       void s.runRtcp(); // werift's sender-report loop; it returns at once when already running
     }
   }

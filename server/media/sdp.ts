@@ -178,6 +178,32 @@ export function inactiveNotRejected(answer: string): string {
 }
 
 /**
+ * Adds Chromium's start-bitrate hint (kbit/s) to the video codec of an answer: the sender starts
+ * its bandwidth estimate there instead of at 300 kbit/s. Other browsers ignore the parameter.
+ */
+export function withStartBitrate(answer: string, kbps: number): string {
+  const { session, media } = sections(answer);
+  const out = [...session];
+  for (const section of media) {
+    const pt = section.kind === 'video' ? section.lines[0]?.split(' ')[3] : undefined;
+    if (!pt) {
+      out.push(...section.lines);
+      continue;
+    }
+    const param = `x-google-start-bitrate=${kbps}`;
+    const fmtp = section.lines.findIndex((l) => l.startsWith(`a=fmtp:${pt} `));
+    const lines = [...section.lines];
+    if (fmtp >= 0) lines[fmtp] = `${lines[fmtp] ?? ''};${param}`;
+    else {
+      const rtpmap = lines.findIndex((l) => l.startsWith(`a=rtpmap:${pt} `));
+      lines.splice(rtpmap >= 0 ? rtpmap + 1 : lines.length, 0, `a=fmtp:${pt} ${param}`);
+    }
+    out.push(...lines);
+  }
+  return `${out.join('\r\n')}\r\n`;
+}
+
+/**
  * What a publisher may send: H.264 (packetization mode 1, so recordings need no transcoding)
  * when the browser offers it, otherwise VP8; Opus audio.
  */

@@ -177,7 +177,12 @@ export class AesCmSealer {
    * Encrypts and authenticates every packet of `batch` under this viewer's SSRC and payload type,
    * `rocs[i]` being packet i's rollover counter. Returns one datagram per packet.
    */
-  seal(batch: PlainBatch, payloadType: number, rocs: readonly number[]): Buffer[] {
+  seal(
+    batch: PlainBatch,
+    payloadType: number,
+    rocs: readonly number[],
+    shift: { seq: number; ts: number } = { seq: 0, ts: 0 },
+  ): Buffer[] {
     const { packets, words: plain, at } = batch;
     if (this.#counters.length < plain.length) this.#counters = new Int32Array(plain.length * 2);
     const counters = this.#counters;
@@ -185,13 +190,14 @@ export class AesCmSealer {
     for (let p = 0; p < packets.length; p++) {
       const packet = packets[p] as Plain;
       const roc = rocs[p] ?? 0;
+      const seq = (packet.seq + shift.seq) & 0xffff;
       // Bytes 8–11: salt XOR ROC; 12–13: salt XOR SEQ; 14–15: the block counter (big-endian).
       const w2 =
         ((salt[8] ?? 0) ^ (roc >>> 24)) |
         (((salt[9] ?? 0) ^ ((roc >>> 16) & 0xff)) << 8) |
         (((salt[10] ?? 0) ^ ((roc >>> 8) & 0xff)) << 16) |
         (((salt[11] ?? 0) ^ (roc & 0xff)) << 24);
-      const w3 = ((salt[12] ?? 0) ^ (packet.seq >>> 8)) | (((salt[13] ?? 0) ^ (packet.seq & 0xff)) << 8);
+      const w3 = ((salt[12] ?? 0) ^ (seq >>> 8)) | (((salt[13] ?? 0) ^ (seq & 0xff)) << 8);
       const blocks = (packet.payload.length + 15) >> 4;
       let w = at[p] ?? 0;
       for (let j = 0; j < blocks; j++, w += 4) {
@@ -219,8 +225,8 @@ export class AesCmSealer {
       const n = packet.payload.length;
       bytes[o] = 0x80;
       bytes[o + 1] = (packet.marker ? 0x80 : 0) | (payloadType & 0x7f);
-      bytes.writeUInt16BE(packet.seq, o + 2);
-      bytes.writeUInt32BE(packet.timestamp >>> 0, o + 4);
+      bytes.writeUInt16BE((packet.seq + shift.seq) & 0xffff, o + 2);
+      bytes.writeUInt32BE((packet.timestamp + shift.ts) >>> 0, o + 4);
       bytes.writeUInt32BE(this.ssrc >>> 0, o + 8);
       const words = (n + 3) >> 2;
       const from = at[p] ?? 0;

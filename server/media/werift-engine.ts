@@ -2,6 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   RTCPeerConnection,
   RTCRtpCodecParameters,
+  // werift's names for header extensions (not React hooks).
+  useSdesMid as midExtension,
+  useSdesRTPStreamId as ridExtension,
+  RtcpRrPacket,
+  RtcpSrPacket,
   type MediaStreamTrack,
   type RTCRtpTransceiver,
 } from 'werift';
@@ -11,6 +16,8 @@ import { AppError } from '../../common/errors';
 import { allowedCandidate } from './addresses';
 import { publicPairsOnly, waitForPeer } from './ice';
 import type {
+  LayerState,
+  LayerWish,
   MediaConfig,
   MediaEngine,
   MediaSession,
@@ -24,6 +31,8 @@ import { Fanout, type Forwarder } from './fanout';
 import { packageRoom, type PackagedRoom } from './hls/room';
 import type { HlsStream } from './hls/stream';
 import { LeanSender } from './lean-forward';
+import { LayerChooser, layerFor, LayerSwitch, simulcastRids } from './simulcast';
+import { VideoLayer } from './video-layer';
 import { finishRecording, LiveRecording } from './recording';
 import {
   answeredCodecs,
@@ -34,6 +43,7 @@ import {
   selectCodecs,
   viewerChoice,
   withoutForbiddenCandidates,
+  withStartBitrate,
   type CodecChoice,
   type InactiveSection,
 } from './sdp';
@@ -41,8 +51,6 @@ import {
 const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
 /** ICE gathering normally takes milliseconds on a host; give up on slow STUN after this. */
 const GATHER_TIMEOUT_MS = 3000;
-/** At most one keyframe request to the publisher per this interval (viewers join in bursts). */
-const PLI_INTERVAL_MS = 500;
 /** A session whose media does not flow by then is closed (MediaConfig.connectTimeoutMs). */
 const CONNECT_TIMEOUT_MS = 15_000;
 /**
@@ -70,6 +78,8 @@ interface Viewer {
   unsubscribe: (() => void)[];
   /** Another node pulling the room (cascading): not one of its viewers. */
   relay: boolean;
+  /** Its simulcast layer and what chooses it (a room with layers, on the lean path). */
+  layers: { switch: LayerSwitch; chooser: LayerChooser } | null;
 }
 
 interface Room {
@@ -80,11 +90,13 @@ interface Room {
   tracks: Map<'audio' | 'video', { track: MediaStreamTrack; transceiver: RTCRtpTransceiver }>;
   fanout: Record<'audio' | 'video', Fanout>;
   viewers: Map<string, Viewer>;
-  lastPli: number;
-  /** A keyframe request held back by the interval, sent at its end. */
-  pliLater: NodeJS.Timeout | null;
-  /** A keyframe was asked for before the video's first packet (its SSRC unknown): asked on it. */
-  pliWanted: boolean;
+  /**
+   * Its video streams, lowest first: one, or one per simulcast layer viewers switch between. The
+   * last (the largest) is the room's main video (fanout.video): recorded, packaged, relayed.
+   */
+  layers: VideoLayer[];
+  /** The RIDs its source sends, lowest first (none: one video stream). */
+  rids: string[];
   recording: { live: LiveRecording; file: string } | null;
   /** Its LL-HLS packaging (a room published here, in H.264, with packaging on). */
   hls: PackagedRoom | null;
@@ -112,6 +124,8 @@ interface Source {
   pc: RTCPeerConnection;
   codecs: CodecChoice[];
   pulled: PullLink | null;
+  /** The RIDs of its simulcast streams, lowest first (none: one stream). */
+  rids: string[];
 }
 
 /**
@@ -127,6 +141,19 @@ const PULL_VIDEO = ['42e01f', '42001f', '4d001f', '640c1f', '64001f'].map(
       parameters: `level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=${profile}`,
     }),
 );
+
+/**
+ * The answer's hint to a simulcast publisher (Chromium) to start at this bitrate (kbit/s), so that
+ * it sends every layer from the start: it otherwise starts at 300 kbit/s, sends the smallest only,
+ * and takes some 20 s of receiver reports to reach the largest (see docs/media-engines.md).
+ */
+const SIMULCAST_START_KBPS = 2500;
+
+/** The layers a room keeps for a source: one per RID when viewers can be switched between them. */
+function layerCount(source: Source): number {
+  const h264 = source.codecs.some((c) => c.kind === 'video' && c.name.toUpperCase() === 'H264');
+  return h264 && source.rids.length > 1 ? source.rids.length : 1;
+}
 
 /** A room's state for a source that has sent nothing yet. */
 function fresh(source: Source) {
@@ -235,7 +262,8 @@ export class WeriftEngine implements MediaEngine {
     }
   }
 
-  #peer(codecs: CodecChoice[], inactive: InactiveSection[]): RTCPeerConnection {
+  /** `simulcast`: a publisher's connection that takes several video streams told apart by RID. */
+  #peer(codecs: CodecChoice[], inactive: InactiveSection[], simulcast = false): RTCPeerConnection {
     const of = (kind: 'audio' | 'video') => [
       ...codecs.filter((c) => c.kind === kind).map(codecParams),
       ...inactive.filter((c) => c.kind === kind).map(placeholderParams),
@@ -247,6 +275,9 @@ export class WeriftEngine implements MediaEngine {
       ...(this.config.hostAddresses.length ? { iceAdditionalHostAddresses: this.config.hostAddresses } : {}),
       ...(this.config.allowPrivateCandidates ? {} : { iceFilterCandidatePair: publicPairsOnly }),
       iceUseIpv6: false,
+      ...(simulcast
+        ? { headerExtensions: { video: [midExtension(), ridExtension()], audio: [midExtension()] } }
+        : {}),
     });
     return pc;
   }
@@ -292,6 +323,7 @@ export class WeriftEngine implements MediaEngine {
   async publish(roomName: string, offer: string): Promise<MediaSession> {
     const { sdp, chosen, inactive } = this.#prepare(offer, publisherChoice(offer));
     if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
+    const rids = simulcastRids(sdp);
     const current = this.#rooms.get(roomName);
     // One publisher at a time; one whose connection dropped, or whose media stopped, may be
     // replaced (its republish: the caller checked the token).
@@ -302,12 +334,12 @@ export class WeriftEngine implements MediaEngine {
       ['new', 'connecting', 'connected'].includes(current.pc.connectionState)
     )
       throw new AppError('publisher_exists');
-    const pc = this.#peer(chosen, inactive);
+    const pc = this.#peer(chosen, inactive, rids.length > 1);
     const id = randomUUID();
-    const source: Source = { publisherId: id, pc, codecs: chosen, pulled: null };
+    const source: Source = { publisherId: id, pc, codecs: chosen, pulled: null, rids };
     let room: Room;
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
-    if (current && sameMedia(current.codecs, chosen)) {
+    if (current && sameMedia(current.codecs, chosen) && current.layers.length === layerCount(source)) {
       // A republish, or the publisher arriving at a node that pulled its broadcast: the viewers
       // here stay on their connections, and the picture goes on from the new source's keyframe.
       room = current;
@@ -330,7 +362,7 @@ export class WeriftEngine implements MediaEngine {
       if (state === 'connected') {
         this.#emit(roomName, 'connected');
         // Viewers kept from an earlier source need a keyframe of this one.
-        this.#requestKeyframe(room, true);
+        this.#requestKeyframes(room);
       } else if (state === 'disconnected') this.#emit(roomName, 'interrupted');
       else if (state === 'failed') void this.close(id);
     });
@@ -342,7 +374,12 @@ export class WeriftEngine implements MediaEngine {
       // with the offer: werift announces them as it reads it).
       if (room.tracks.has('video')) this.#record(room);
       this.#package(room);
-      return { id, answer: inactiveNotRejected(await answerOf(pc)), codecs: chosen.map((c) => c.name) };
+      const answer = inactiveNotRejected(await answerOf(pc));
+      return {
+        id,
+        answer: rids.length > 1 ? withStartBitrate(answer, SIMULCAST_START_KBPS) : answer,
+        codecs: chosen.map((c) => c.name),
+      };
     } catch (err) {
       await this.close(id);
       throw err instanceof AppError ? err : new AppError('bad_sdp');
@@ -352,14 +389,14 @@ export class WeriftEngine implements MediaEngine {
   /** A room receiving from `source`: published here (`pulled` null) or pulled over `pulled`. */
   #room(name: string, source: Source): Room {
     const batched = this.config.forward !== 'werift';
+    const video = source.codecs.find((c) => c.kind === 'video')?.name.toUpperCase() ?? '';
+    const layers = Array.from({ length: layerCount(source) }, () => new VideoLayer(batched, video));
     return {
       name,
       ...fresh(source),
-      fanout: { audio: new Fanout(batched, 48_000), video: new Fanout(batched, 90_000) },
+      fanout: { audio: new Fanout(batched, 48_000), video: (layers.at(-1) as VideoLayer).fanout },
+      layers,
       viewers: new Map(),
-      lastPli: 0,
-      pliLater: null,
-      pliWanted: false,
       epoch: 0,
       hls: null,
     };
@@ -379,7 +416,8 @@ export class WeriftEngine implements MediaEngine {
     // (one that now has its publisher goes on, on the same timeline: see StreamContinuity).
     if (source.pulled) this.#stopPackaging(room);
     room.fanout.audio.continuity.rebase();
-    room.fanout.video.continuity.rebase();
+    const video = source.codecs.find((c) => c.kind === 'video')?.name.toUpperCase() ?? '';
+    for (const layer of room.layers) layer.reset(video);
     before.pulled?.close();
     void before.pc.close().catch(() => undefined);
     void this.#finishRecording(recording).catch(() => undefined);
@@ -392,19 +430,35 @@ export class WeriftEngine implements MediaEngine {
       // A section answered inactive (say, audio in a codec we cannot use) carries nothing.
       if (off.has(transceiver.mid ?? '')) return;
       if (room.pc !== pc) return;
-      if (track.kind === 'audio' || track.kind === 'video') {
-        room.tracks.set(track.kind, { track, transceiver });
+      if (track.kind === 'audio') {
+        room.tracks.set('audio', { track, transceiver });
         // One subscription per track; each packet is kept once and handed to every viewer.
-        const fanout = room.fanout[track.kind];
+        const fanout = room.fanout.audio;
         track.onReceiveRtp.subscribe((rtp) => {
           // A source replaced by another may still deliver a packet or two.
           if (room.pc !== pc) return;
           room.received++;
           fanout.push(rtp);
-          if (room.pliWanted && track.kind === 'video') {
-            room.pliWanted = false;
-            this.#requestKeyframe(room, true);
-          }
+        });
+        return;
+      }
+      if (track.kind !== 'video') return;
+      // Simulcast: one track per RID, each feeding its layer (only the largest when the layers
+      // are not switched between: see layerCount).
+      const tracks = room.rids.length > 1 ? transceiver.receiver.tracks : [track];
+      const main = room.layers.length - 1;
+      for (const t of tracks) {
+        const i =
+          room.rids.length <= 1
+            ? 0
+            : room.rids.indexOf(t.rid ?? '') - (room.rids.length - room.layers.length);
+        const layer = room.layers[i];
+        if (!layer) continue;
+        if (i === main) room.tracks.set('video', { track: t, transceiver });
+        t.onReceiveRtp.subscribe((rtp) => {
+          if (room.pc !== pc) return;
+          room.received++;
+          layer.push(rtp, transceiver.receiver);
         });
       }
     };
@@ -439,7 +493,8 @@ export class WeriftEngine implements MediaEngine {
     if (
       this.#rooms.get(roomName) !== room ||
       room.epoch !== epoch ||
-      !sameMedia(room.codecs, source.codecs)
+      !sameMedia(room.codecs, source.codecs) ||
+      room.layers.length !== layerCount(source)
     ) {
       source.pulled?.close();
       await source.pc.close().catch(() => undefined);
@@ -475,7 +530,7 @@ export class WeriftEngine implements MediaEngine {
       const answer = await link.offer(pc.localDescription?.sdp ?? '');
       // The origin answered with the one codec of each kind it sends.
       return {
-        source: { publisherId: randomUUID(), pc, codecs: answeredCodecs(answer), pulled: link },
+        source: { publisherId: randomUUID(), pc, codecs: answeredCodecs(answer), pulled: link, rids: [] },
         answer,
       };
     } catch (err) {
@@ -498,7 +553,7 @@ export class WeriftEngine implements MediaEngine {
       if (state === 'connected') {
         clearTimeout(timer);
         // Viewers that joined while the link was connecting get a picture at once.
-        if (mine()) this.#requestKeyframe(room, true);
+        if (mine()) this.#requestKeyframes(room);
       } else if (state === 'failed' || state === 'closed') {
         clearTimeout(timer);
         if (mine()) void this.#relink(room);
@@ -542,7 +597,10 @@ export class WeriftEngine implements MediaEngine {
             return;
           }
           if (dialed) {
-            if (!sameMedia(room.codecs, dialed.source.codecs)) {
+            if (
+              !sameMedia(room.codecs, dialed.source.codecs) ||
+              room.layers.length !== layerCount(dialed.source)
+            ) {
               dialed.source.pulled?.close();
               await dialed.source.pc.close().catch(() => undefined);
               await this.closeRoom(room.name);
@@ -572,11 +630,14 @@ export class WeriftEngine implements MediaEngine {
     if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
     const pc = this.#peer(chosen, inactive);
     const id = randomUUID();
-    const viewer: Viewer = { id, pc, unsubscribe: [], relay: opts.relay === true };
+    const viewer: Viewer = { id, pc, unsubscribe: [], relay: opts.relay === true, layers: null };
     room.viewers.set(id, viewer);
     this.#track(id, roomName, 'viewer', pc);
     pc.connectionStateChange.subscribe((state) => {
-      if (state === 'connected') this.#requestKeyframe(room, true);
+      if (state === 'connected') {
+        if (viewer.layers) viewer.layers.switch.keyframe();
+        else this.#requestKeyframe(room, true);
+      }
       if (state === 'failed' || state === 'closed') void this.close(id);
     });
     const off = new Set(inactive.map((s) => s.mid));
@@ -590,7 +651,11 @@ export class WeriftEngine implements MediaEngine {
           continue;
         }
         transceiver.setDirection('sendonly');
-        this.#forward(room, viewer, kind, transceiver);
+        // Viewers switch between a simulcast publisher's layers; relays (other nodes) and the
+        // werift-sender baseline take the largest.
+        if (kind === 'video' && room.layers.length > 1 && !viewer.relay && this.config.forward !== 'werift')
+          this.#forwardLayers(room, viewer, transceiver);
+        else this.#forward(room, viewer, kind, transceiver);
       }
       return { id, answer: inactiveNotRejected(await answerOf(pc)), codecs: chosen.map((c) => c.name) };
     } catch (err) {
@@ -617,6 +682,33 @@ export class WeriftEngine implements MediaEngine {
     }
   }
 
+  /**
+   * Sends a viewer one of the room's simulcast layers at a time (LayerSwitch), chosen from its
+   * receiver reports (LayerChooser) within what its player's size calls for (selectLayer).
+   */
+  #forwardLayers(room: Room, viewer: Viewer, out: RTCRtpTransceiver): void {
+    const chooser = new LayerChooser(room.layers.length, performance.now());
+    const layers = room.layers;
+    const sw = new LayerSwitch(
+      { layers: layers.map((l) => l.fanout), requestKeyframe: (i) => layers[i]?.requestKeyframe() },
+      chooser.layer,
+    );
+    sw.sender = new LeanSender(out.sender, sw);
+    viewer.layers = { switch: sw, chooser };
+    const ssrc = out.sender.ssrc;
+    const reports = out.sender.onRtcp.subscribe((packet) => {
+      if (!(packet instanceof RtcpRrPacket || packet instanceof RtcpSrPacket)) return;
+      for (const report of packet.reports)
+        if (report.ssrc === ssrc) sw.select(chooser.report(report.fractionLost / 256, performance.now()));
+    });
+    const pli = out.sender.onPictureLossIndication.subscribe(() => sw.keyframe());
+    viewer.unsubscribe.push(() => {
+      reports.unSubscribe();
+      pli.unSubscribe();
+      sw.close();
+    });
+  }
+
   /** Records the publisher's packets as they are (no transcoding): see LiveRecording. */
   #record(room: Room): void {
     const video = room.tracks.get('video');
@@ -640,7 +732,7 @@ export class WeriftEngine implements MediaEngine {
       codecs: room.codecs,
       fanout: room.fanout,
       requestKeyframe: (force) => this.#requestKeyframe(room, force),
-      lastKeyframeRequest: () => room.lastPli,
+      lastKeyframeRequest: () => (room.layers.at(-1) as VideoLayer).lastPli,
     });
   }
 
@@ -674,29 +766,53 @@ export class WeriftEngine implements MediaEngine {
     return () => this.#recordedListeners.delete(listener);
   }
 
+  /** A keyframe of the room's main video (see VideoLayer.requestKeyframe). */
   #requestKeyframe(room: Room, force = false): void {
-    const now = Date.now();
-    if (!force && now - room.lastPli < PLI_INTERVAL_MS) {
-      // Asked again within the interval: asked once more at its end, never dropped (a viewer or
-      // an edge that joined after the last keyframe went out would wait for the camera's next).
-      room.pliLater ??= setTimeout(
-        () => {
-          room.pliLater = null;
-          if (this.#rooms.get(room.name) === room) this.#requestKeyframe(room, true);
-        },
-        PLI_INTERVAL_MS - (now - room.lastPli),
-      );
-      return;
-    }
-    const video = room.tracks.get('video');
-    if (!video?.track.ssrc) {
-      // Nothing received yet (a pull or a publisher just connected): asked on the first packet,
-      // not dropped (the viewers that asked would wait for a keyframe nobody requested).
-      room.pliWanted = true;
-      return;
-    }
-    room.lastPli = now;
-    void video.transceiver.receiver.sendRtcpPLI(video.track.ssrc);
+    (room.layers.at(-1) as VideoLayer).requestKeyframe(force);
+  }
+
+  /** Keyframes of every layer at once: a new source, whose viewers all wait for a picture. */
+  #requestKeyframes(room: Room): void {
+    for (const layer of room.layers) layer.requestKeyframe(true);
+  }
+
+  /** The viewer's room and its layer switch, when it has one. */
+  #layered(sessionId: string): { room: Room; layers: NonNullable<Viewer['layers']> } | null {
+    const s = this.#sessions.get(sessionId);
+    const room = s?.role === 'viewer' ? this.#rooms.get(s.room) : undefined;
+    const layers = room?.viewers.get(sessionId)?.layers;
+    return room && layers ? { room, layers } : null;
+  }
+
+  layers(sessionId: string): LayerState | null {
+    const found = this.#layered(sessionId);
+    if (!found) return null;
+    const { room, layers } = found;
+    const rids = room.rids.slice(room.rids.length - room.layers.length);
+    return {
+      layers: room.layers.map((l, i) => ({ encodingId: rids[i] ?? String(i), ...l.size })),
+      current: layers.switch.layer,
+      target: layers.switch.target,
+      max: layers.chooser.max,
+    };
+  }
+
+  selectLayer(sessionId: string, wish: LayerWish): LayerState | null {
+    const found = this.#layered(sessionId);
+    if (!found) return null;
+    const { room, layers } = found;
+    const rids = room.rids.slice(room.rids.length - room.layers.length);
+    const named = wish.encodingId === undefined ? -1 : rids.indexOf(wish.encodingId);
+    if (wish.encodingId !== undefined && named < 0) throw new AppError('validation_failed');
+    const max =
+      named >= 0
+        ? named
+        : layerFor(
+            room.layers.map((l) => l.size),
+            wish,
+          );
+    layers.switch.select(layers.chooser.setMax(max, performance.now()));
+    return this.layers(sessionId);
   }
 
   /** This engine answers viewers' offers: it never makes one of its own to be answered. */
@@ -738,7 +854,7 @@ export class WeriftEngine implements MediaEngine {
     const room = this.#rooms.get(roomName);
     if (!room) return;
     this.#rooms.delete(roomName);
-    if (room.pliLater) clearTimeout(room.pliLater);
+    for (const layer of room.layers) layer.stop();
     this.#sessions.delete(room.publisherId);
     for (const viewer of room.viewers.values()) {
       this.#sessions.delete(viewer.id);

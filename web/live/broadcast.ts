@@ -76,7 +76,9 @@ export class Broadcast {
   }
 
   async #publish(): Promise<void> {
-    const session = await whipPublish(this.#whipUrl, this.started.publish_token, this.stream);
+    const session = await whipPublish(this.#whipUrl, this.started.publish_token, this.stream, {
+      simulcast: this.started.simulcast,
+    });
     this.#session = session;
     this.#silent = false;
     this.#stopWatch();

@@ -1,6 +1,7 @@
 // WHIP (publish) and WHEP (play) clients: the site's own pages use exactly the standard endpoints.
 import type { IceAnswer } from '../../common/api/live';
 import { api, csrfHeader, deviceId } from '../lib/api';
+import { followPlayerSize, layerUrl } from './layers';
 
 /** The site's ICE servers, and until when their credentials may be used. */
 let ice: { servers: RTCIceServer[]; until: number } | null = null;
@@ -65,7 +66,7 @@ async function exchange(
   url: string,
   pc: RTCPeerConnection,
   headers: Record<string, string>,
-): Promise<{ answer: string; location: string }> {
+): Promise<{ answer: string; location: string; link: string | null }> {
   await pc.setLocalDescription(await pc.createOffer());
   await gathered(pc);
   const res = await fetch(url, {
@@ -81,7 +82,7 @@ async function exchange(
   const location = at.origin === window.location.origin ? at.pathname : at.href;
   if (res.headers.get('sdp-type') === 'offer') await answerServerOffer(pc, answer, location, headers);
   else await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-  return { answer, location };
+  return { answer, location, link: res.headers.get('link') };
 }
 
 /**
@@ -116,8 +117,16 @@ export interface Session {
   close(): void;
 }
 
-/** `headers` are read when hanging up: a viewer may have signed in or out since (CSRF). */
-function session(pc: RTCPeerConnection, location: string, headers: () => Record<string, string>): Session {
+/**
+ * `headers` are read when hanging up: a viewer may have signed in or out since (CSRF). `onEnd`
+ * runs once when the session ends either way.
+ */
+function session(
+  pc: RTCPeerConnection,
+  location: string,
+  headers: () => Record<string, string>,
+  onEnd: () => void = () => undefined,
+): Session {
   let stopped = false;
   return {
     pc,
@@ -125,10 +134,12 @@ function session(pc: RTCPeerConnection, location: string, headers: () => Record<
     async stop() {
       if (stopped) return;
       stopped = true;
+      onEnd();
       pc.close();
       await fetch(location, { method: 'DELETE', headers: headers(), keepalive: true }).catch(() => undefined);
     },
     close() {
+      if (!stopped) onEnd();
       stopped = true;
       pc.close();
     },
@@ -147,11 +158,41 @@ async function keepResolution(sender: RTCRtpSender): Promise<void> {
   await sender.setParameters(params).catch(() => undefined);
 }
 
-/** Publishes a camera stream over WHIP with the broadcast's bearer token. */
-export async function whipPublish(url: string, token: string, stream: MediaStream): Promise<Session> {
+/**
+ * Simulcast layers the studio sends when the media engine switches viewers between them: the
+ * camera's picture, a half and a quarter of it, smallest first (the order the server reads them
+ * in). The bitrates are the usual ones for 720p, 360p and 180p.
+ */
+const LAYERS: RTCRtpEncodingParameters[] = [
+  { rid: 'q', scaleResolutionDownBy: 4, maxBitrate: 150_000 },
+  { rid: 'h', scaleResolutionDownBy: 2, maxBitrate: 500_000 },
+  { rid: 'f', maxBitrate: 1_500_000 },
+];
+
+/** A camera large enough for three layers (the smallest would be 320 × 180 or more). */
+function layered(track: MediaStreamTrack): boolean {
+  const { width = 0, height = 0 } = track.getSettings();
+  return Math.min(width, height) >= 540;
+}
+
+/**
+ * Publishes a camera stream over WHIP with the broadcast's bearer token; with `simulcast`, an HD
+ * camera's video as three layers (LAYERS).
+ */
+export async function whipPublish(
+  url: string,
+  token: string,
+  stream: MediaStream,
+  opts: { simulcast?: boolean } = {},
+): Promise<Session> {
   const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
   for (const track of stream.getTracks()) {
-    const { sender } = pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
+    const sendEncodings = track.kind === 'video' && opts.simulcast && layered(track) ? LAYERS : undefined;
+    const { sender } = pc.addTransceiver(track, {
+      direction: 'sendonly',
+      streams: [stream],
+      ...(sendEncodings ? { sendEncodings } : {}),
+    });
     if (track.kind === 'video') await keepResolution(sender);
   }
   const headers = { authorization: `Bearer ${token}` };
@@ -183,6 +224,7 @@ export async function whepPlay(
   url: string,
   onStream: (stream: MediaStream) => void,
   headers: () => Record<string, string> = csrfHeader,
+  player?: () => HTMLElement | null,
 ): Promise<Session> {
   const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
   pc.addTransceiver('video', { direction: 'recvonly' });
@@ -193,8 +235,12 @@ export async function whepPlay(
     onStream(stream);
   });
   try {
-    const { location } = await exchange(url, pc, { 'x-device-id': deviceId(), ...headers() });
-    return session(pc, location, headers);
+    const { location, link } = await exchange(url, pc, { 'x-device-id': deviceId(), ...headers() });
+    // A simulcast broadcast: the server is told the player's size, to send a layer that fits it.
+    const layers = layerUrl(link, location);
+    const el = player?.();
+    const unfollow = layers && el ? followPlayerSize(layers, el, headers) : undefined;
+    return session(pc, location, headers, unfollow);
   } catch (err) {
     pc.close();
     throw err;

@@ -76,7 +76,12 @@ function LivePage({ data }: PageProps) {
         {
           play: (onStream, opts) =>
             // Signed in, the session cookie goes along: the server checks the host's blocks.
-            whepPlay(`/api/v1/whep/${initial.vid}${opts?.noHls ? '?hls=0' : ''}`, onStream, csrfHeader),
+            whepPlay(
+              `/api/v1/whep/${initial.vid}${opts?.noHls ? '?hls=0' : ''}`,
+              onStream,
+              csrfHeader,
+              () => video.current,
+            ),
           watchFlow,
           status: () => api<LiveVideoData['live']>('GET', `/api/v1/live/${initial.vid}`),
           // The room connection opens in the browser only, when the player starts.

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { layerWish } from '../../../common/api/live';
+import { LAYER_REL } from '../../../common/media';
 import { AppError } from '../../../common/errors';
 import { MAX_SDP_BYTES } from '../../media/sdp';
 import { RELAY_HEADER } from './cluster';
@@ -58,7 +60,7 @@ function redirect(reply: FastifyReply, req: FastifyRequest, base: string, as: st
 function mediaCors(reply: FastifyReply) {
   return reply
     .header('access-control-allow-origin', '*')
-    .header('access-control-expose-headers', `location, ${SDP_TYPE}`);
+    .header('access-control-expose-headers', `location, link, ${SDP_TYPE}`);
 }
 
 /**
@@ -67,8 +69,10 @@ function mediaCors(reply: FastifyReply) {
  * says so too): the player answers it with a PATCH of `application/sdp` to the session's URL, as
  * the first WHEP drafts' server-offer mode did.
  */
-function answer(reply: FastifyReply, location: string, session: MediaSession) {
+function answer(reply: FastifyReply, location: string, session: MediaSession, layers = false) {
   if (session.offer) reply.header(SDP_TYPE, 'offer');
+  // WHEP's layer extension: where the player says what size it shows the video at.
+  if (layers) reply.header('link', `<${location}/layer>; rel="${LAYER_REL}"`);
   return reply
     .code(201)
     .header('content-type', SDP)
@@ -99,6 +103,7 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     '/api/v1/whip/:vid',
     '/api/v1/whep/:vid',
     '/api/v1/whep/:vid/:session',
+    '/api/v1/whep/:vid/:session/layer',
   ]) {
     app.options(url, hide, async (req, reply) => {
       mediaCors(reply).header(
@@ -180,7 +185,30 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     if ('redirect' in played)
       return redirect(reply, req, played.redirect, uid ? live.redirectedAs(vid, uid) : null);
     const { session } = played;
-    return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session);
+    const layered = live.layers(vid, session.id) !== null;
+    return answer(reply, live.sessionUrl(`/api/v1/whep/${vid}/${session.id}`), session, layered);
+  });
+
+  // WHEP's layer extension (draft-ietf-wish-whep §4.6.2): the session's simulcast layers, and
+  // what its player calls for. The session's URL is its secret, as for PATCH and DELETE.
+  app.get('/api/v1/whep/:vid/:session/layer', hide, async (req, reply) => {
+    const { vid, session = '' } = params(req);
+    mediaCors(reply);
+    return reply.header('cache-control', 'no-store').send({ data: live.layers(vid, session) });
+  });
+
+  app.post('/api/v1/whep/:vid/:session/layer', hide, async (req, reply) => {
+    const { vid, session = '' } = params(req);
+    mediaCors(reply);
+    const wish = layerWish.safeParse(req.body);
+    if (!wish.success) throw new AppError('validation_failed');
+    const { encodingId, maxWidth, maxHeight } = wish.data;
+    const state = live.layers(vid, session, {
+      ...(encodingId !== undefined ? { encodingId } : {}),
+      ...(maxWidth !== undefined ? { maxWidth } : {}),
+      ...(maxHeight !== undefined ? { maxHeight } : {}),
+    });
+    return reply.header('cache-control', 'no-store').send({ data: state });
   });
 
   app.patch('/api/v1/whep/:vid/:session', hide, async (req, reply) => {

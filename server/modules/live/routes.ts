@@ -47,7 +47,12 @@ export function liveRoutes(
         const { live: row, publishToken } = await live.start(uid, { title, orientation, category, takeOver });
         return {
           status: 200 as const,
-          data: { vid: row.vid, whip_url: await live.whipUrl(row.vid), publish_token: publishToken },
+          data: {
+            vid: row.vid,
+            whip_url: await live.whipUrl(row.vid),
+            publish_token: publishToken,
+            simulcast: live.simulcast,
+          },
         };
       },
     );

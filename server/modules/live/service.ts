@@ -7,7 +7,15 @@ import { cleanText } from '../../../common/text';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
-import type { Forwarded, ForwardTarget, MediaEngine, MediaSession, PullLink } from '../../media/engine';
+import type {
+  Forwarded,
+  ForwardTarget,
+  LayerState,
+  LayerWish,
+  MediaEngine,
+  MediaSession,
+  PullLink,
+} from '../../media/engine';
 import { validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
@@ -439,6 +447,22 @@ export class LiveService {
     const s = this.media.session(sessionId);
     if (!s || s.room !== vid || s.role !== role) throw new AppError('media_session_not_found');
     await this.media.addCandidates(sessionId, fragment);
+  }
+
+  /** Whether viewers are switched between a publisher's simulcast layers (the studio sends them then). */
+  get simulcast(): boolean {
+    return typeof this.media.selectLayer === 'function';
+  }
+
+  /**
+   * A viewer's simulcast layers (WHEP's layer extension), and with `wish` what its player calls
+   * for; null when its broadcast has none to choose from.
+   */
+  layers(vid: string, sessionId: string, wish?: LayerWish): LayerState | null {
+    const s = this.media.session(sessionId);
+    if (!s || s.room !== vid || s.role !== 'viewer') throw new AppError('media_session_not_found');
+    if (!wish) return this.media.layers?.(sessionId) ?? null;
+    return this.media.selectLayer?.(sessionId, wish) ?? null;
   }
 
   /** A viewer's answer to the engine's offer (engines that take no viewer offers: Janus). */

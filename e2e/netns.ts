@@ -1,7 +1,9 @@
-// A network that blocks UDP, for browser tests: a Linux network namespace joined to this machine
-// by a veth pair, whose firewall (nftables) drops every UDP packet it would send. A browser run
-// inside it reaches this machine over TCP only (as behind a firewall that allows web traffic
-// only). Needs root, iproute2 and nftables (the test command installs them where missing).
+// Networks for browser tests: a Linux network namespace joined to this machine by a veth pair.
+// blockedNetwork's firewall (nftables) drops every UDP packet it would send: a browser run inside
+// reaches this machine over TCP only (as behind a firewall that allows web traffic only).
+// slowNetwork's link to it carries so many kilobits a second (tc's token bucket on this
+// machine's end, dropping what overflows it), as a phone on a weak network receives. Needs root
+// and iproute2, and nftables for the first (the test command installs them where missing).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ export interface BlockedNetwork {
   innerIp: string;
   /** A Chromium that runs inside the namespace (a launcher script for playwright's executablePath). */
   chromium: string;
-  /** The namespace's firewall rules, as nftables lists them. */
+  /** The namespace's firewall rules, as nftables lists them (a slow one: its link's queue, as tc does). */
   rules(): string;
   close(): void;
 }
@@ -23,11 +25,68 @@ const run = (cmd: string, args: string[], input?: string) =>
   execFileSync(cmd, args, { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString();
 
 export function blockedNetwork(chromiumPath: string): BlockedNetwork {
+  return namespace(chromiumPath, 'udp', 231, (ns) =>
+    run(
+      'ip',
+      ['netns', 'exec', ns, 'nft', '-f', '-'],
+      `table inet beamly {
+  chain out {
+    type filter hook output priority 0; policy accept;
+    meta l4proto udp drop
+  }
+  chain in {
+    type filter hook input priority 0; policy accept;
+    meta l4proto udp drop
+  }
+}
+`,
+    ),
+  );
+}
+
+/**
+ * A network whose downlink (this machine to the namespace) can be made slow while a test runs:
+ * `limit(kbit)` lets so many kilobits a second through, dropping what overflows (the page has
+ * loaded by then: a phone whose network weakens while it watches).
+ */
+export function slowNetwork(chromiumPath: string): BlockedNetwork & { limit(kbit: number): void } {
+  let outer = '';
+  const net = namespace(chromiumPath, 'slow', 232, (_ns, link) => {
+    outer = link;
+  });
+  return {
+    ...net,
+    limit: (kbit) =>
+      void run('tc', [
+        'qdisc',
+        'replace',
+        'dev',
+        outer,
+        'root',
+        'tbf',
+        'rate',
+        `${kbit}kbit`,
+        'burst',
+        '8kb',
+        'latency',
+        '80ms',
+      ]),
+  };
+}
+
+/** The namespace `kind`, on 10.`net`.x.0/30, with `setUp` run on it (given its name and this end's link). */
+function namespace(
+  chromiumPath: string,
+  kind: string,
+  net: number,
+  setUp: (ns: string, outer: string) => void,
+): BlockedNetwork {
   const n = process.pid % 250;
-  const ns = `beamly-udp-${process.pid}`;
-  const [outer, inner] = [`bu${process.pid}h`, `bu${process.pid}n`];
-  const hostIp = `10.231.${n}.1`;
-  const innerIp = `10.231.${n}.2`;
+  const ns = `beamly-${kind}-${process.pid}`;
+  const tag = kind.slice(0, 1);
+  const [outer, inner] = [`b${tag}${process.pid}h`, `b${tag}${process.pid}n`];
+  const hostIp = `10.${net}.${n}.1`;
+  const innerIp = `10.${net}.${n}.2`;
   const close = () => {
     for (const args of [
       ['netns', 'del', ns],
@@ -48,21 +107,7 @@ export function blockedNetwork(chromiumPath: string): BlockedNetwork {
   run('ip', ['netns', 'exec', ns, 'ip', 'addr', 'add', `${innerIp}/30`, 'dev', inner]);
   run('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', inner, 'up']);
   run('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']);
-  run(
-    'ip',
-    ['netns', 'exec', ns, 'nft', '-f', '-'],
-    `table inet beamly {
-  chain out {
-    type filter hook output priority 0; policy accept;
-    meta l4proto udp drop
-  }
-  chain in {
-    type filter hook input priority 0; policy accept;
-    meta l4proto udp drop
-  }
-}
-`,
-  );
+  setUp(ns, outer);
   const launcher = join(mkdtempSync(join(tmpdir(), 'beamly-netns-')), 'chromium');
   writeFileSync(launcher, `#!/bin/sh\nexec ip netns exec ${ns} ${chromiumPath} "$@"\n`);
   chmodSync(launcher, 0o755);
@@ -70,7 +115,10 @@ export function blockedNetwork(chromiumPath: string): BlockedNetwork {
     hostIp,
     innerIp,
     chromium: launcher,
-    rules: () => run('ip', ['netns', 'exec', ns, 'nft', 'list', 'ruleset']),
+    rules: () =>
+      kind === 'udp'
+        ? run('ip', ['netns', 'exec', ns, 'nft', 'list', 'ruleset'])
+        : run('tc', ['qdisc', 'show', 'dev', outer]),
     close,
   };
 }

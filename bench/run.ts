@@ -14,6 +14,7 @@
 // Issue 22 LL-HLS targets (--only=llhls [--seconds=30]: glass-to-glass; --only=llhls-edge
 // [--clients=1000,10000] [--seconds=15]: viewers through nginx; needs DATABASE_URL): see
 // bench/llhls.ts and bench/llhls-edge.ts.
+// Issue 22 simulcast (--only=simulcast [--seconds=30] [--every=3]): see bench/simulcast.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 //   --only=sfu [--engines=werift,lean,janus] [--viewers=100,150,200]; --only=janus-latency [--seconds=10]
@@ -33,6 +34,7 @@ import { faultsBench } from './faults';
 import { llhlsBench } from './llhls';
 import { llhlsEdgeBench } from './llhls-edge';
 import { signInBench } from './signin';
+import { simulcastBench } from './simulcast';
 import { throughput } from './throughput';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -223,6 +225,22 @@ if (only === 'janus-latency') {
   const [werift, janus] = glass;
   if (werift && janus) console.log(`p50 Janus / werift: ${(janus.p50Ms / werift.p50Ms).toFixed(2)}×`);
   report.janusLatency = glass;
+}
+
+if (only === 'simulcast') {
+  const everyMs = Number(arg('every') ?? 3) * 1000;
+  const { playback, switches } = await simulcastBench(seconds, everyMs);
+  console.log(
+    `\nSimulcast: studio (Chromium, fake 1280×720 camera, three layers) → two live pages, ${seconds} s`,
+  );
+  console.table(playback);
+  const [moved, held] = playback;
+  if (moved && held)
+    console.log(
+      `freezes: switched ${moved.freezes}, baseline ${held.freezes}; longest gap ${moved.gapMaxMs} ms vs ${held.gapMaxMs} ms (${held.gapMaxMs ? (moved.gapMaxMs / held.gapMaxMs).toFixed(2) : '–'}×)`,
+    );
+  console.table([switches]);
+  report.simulcast = { playback, switches };
 }
 
 if (only === 'sfu') {

@@ -108,3 +108,28 @@ export async function noteFrames(page: Page): Promise<void> {
 export function frameTimes(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as unknown as { frameTimes: number[] }).frameTimes.slice());
 }
+
+/**
+ * Opens a live page at `base + path` and answers its WHEP session's layer URL (simulcast: from
+ * the answer's Link header), or throws when the answer names none.
+ */
+export async function openLiveLayers(page: Page, base: string, path: string): Promise<string> {
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && /\/api\/v1\/whep\/[A-Za-z0-9]+$/.test(r.url()),
+    { timeout: 30_000 },
+  );
+  await page.goto(base + path);
+  const link = (await answered).headers().link ?? '';
+  const url = /<([^>]+)>;\s*rel="urn:ietf:params:whep:ext:core:layer"/.exec(link)?.[1];
+  if (!url) throw new Error(`no layer link in the WHEP answer: "${link}"`);
+  return new URL(url, base).href;
+}
+
+/** Waits until the page's video shows a picture `width` pixels wide (the layer it is sent). */
+export async function showsWidth(page: Page, width: number, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    (w) => document.querySelector<HTMLVideoElement>('.live-page__video')?.videoWidth === w,
+    width,
+    { timeout, polling: 100 },
+  );
+}

@@ -7,7 +7,7 @@ import { startBalancer, type Balancer } from '../server/testing/balancer';
 import { until } from '../server/testing/wait';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
 import { freePort, openPage, startE2E, waitReady, watchErrors, type E2E } from './fixture';
-import { goLiveFromStudio, plays } from './live-page';
+import { goLiveFromStudio, openLiveLayers, plays, showsWidth } from './live-page';
 import { slowNetwork, type BlockedNetwork } from './netns';
 
 // Simulcast (issue 22 item 5) in real browsers: the studio sends its 1280×720 camera as three
@@ -63,27 +63,11 @@ interface LayerState {
   max: number;
 }
 
-/** Opens the live page, and answers its WHEP session's layer URL (from the answer's Link header). */
+/** Opens the live page, and answers its WHEP session's layer URL. */
 async function watch(page: Page, base: string): Promise<string> {
-  const answered = page.waitForResponse(
-    (r) => r.request().method() === 'POST' && /\/api\/v1\/whep\/[A-Za-z0-9]+$/.test(r.url()),
-    { timeout: 30_000 },
-  );
-  await page.goto(base + livePath);
+  const url = await openLiveLayers(page, base, livePath);
   await waitReady(page);
-  const link = (await answered).headers().link ?? '';
-  const url = /<([^>]+)>;\s*rel="urn:ietf:params:whep:ext:core:layer"/.exec(link)?.[1];
-  if (!url) throw new Error(`no layer link in the WHEP answer: "${link}"`);
-  return new URL(url, base).href;
-}
-
-/** Waits until the page's video shows a picture `width` pixels wide (the layer it is sent). */
-async function showsWidth(page: Page, width: number, timeout: number): Promise<void> {
-  await page.waitForFunction(
-    (w) => document.querySelector<HTMLVideoElement>('.live-page__video')?.videoWidth === w,
-    width,
-    { timeout, polling: 250 },
-  );
+  return url;
 }
 
 /** Waits until the page's video has shown `frames` more frames than it had. */

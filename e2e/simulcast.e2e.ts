@@ -1,8 +1,12 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
+import { MemoryNodeRegistry } from '../server/modules/live';
+import { addNode } from '../server/testing/app';
 import { signedInUser } from '../server/testing/auth';
+import { testPeer } from '../server/testing/media';
 import { startBalancer, type Balancer } from '../server/testing/balancer';
 import { until } from '../server/testing/wait';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
@@ -16,12 +20,16 @@ import { slowNetwork, type BlockedNetwork } from './netns';
 // and a viewer whose network weakens to 200 kbit/s while it watches is moved down to the
 // smallest layer and plays on. The weak network is a network namespace whose link this machine
 // slows down (tc): making it needs root, so that test is skipped elsewhere (CI runs as root).
+// A second node (B) pulls the broadcast with all its layers, and switches its own viewers.
 const root = process.getuid?.() === 0;
 const HOST = { email: 'simulcast-host@example.com', password: 'host pass 1' };
 const kv = new MemoryKv();
 let net: (BlockedNetwork & { limit(kbit: number): void }) | null = null;
 let media: WeriftEngine;
+let mediaB: WeriftEngine;
 let e2e: E2E;
+let nodeB: FastifyInstance;
+let urlB = '';
 let livePath = '';
 let door: Balancer | null = null;
 let inside: Browser | null = null;
@@ -34,7 +42,18 @@ beforeAll(async () => {
     portRange: undefined,
     hostAddresses: ['127.0.0.1', ...(net ? [net.hostIp] : [])],
   });
-  e2e = await startE2E({ kv, media });
+  mediaB = new WeriftEngine({ iceServers: [], portRange: undefined, hostAddresses: ['127.0.0.1'] });
+  const registry = new MemoryNodeRegistry();
+  const [pa, pb] = [await freePort(), await freePort()];
+  const a = `http://127.0.0.1:${pa}`;
+  urlB = `http://127.0.0.1:${pb}`;
+  e2e = await startE2E(
+    { kv, media, mediaNodes: registry },
+    { PUBLIC_BASE_URL: a, MEDIA_NODE_URL: a, MEDIA_CONNECT_SRC: `${urlB} ${a}` },
+  );
+  const config = { ...e2e.app.config, PUBLIC_BASE_URL: urlB, publicBaseUrl: urlB, MEDIA_NODE_URL: urlB };
+  nodeB = await addNode(e2e.app, { kv, media: mediaB, mediaNodes: registry, config });
+  await nodeB.listen({ host: '127.0.0.1', port: pb });
   await signedInUser(e2e.app, kv, HOST.email, HOST.password);
   const studio = await openPage(e2e, '/en/broadcast', 1280);
   livePath = await goLiveFromStudio(studio.page, HOST, 'Three layers');
@@ -50,8 +69,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await inside?.close();
   await door?.close();
+  await nodeB.close();
   await e2e.close();
   await media.shutdown();
+  await mediaB.shutdown();
   await kv.close();
   net?.close();
 });
@@ -141,8 +162,52 @@ describe('simulcast', () => {
     await phone.close();
   }, 180_000);
 
+  it('an edge pulls every layer, and switches its own viewers between them', async () => {
+    const vid = livePath.split('/').at(-1) ?? '';
+    // A viewer on B (a WHEP client of its own): B pulls the broadcast from A.
+    const viewer = testPeer(['video', 'audio'], 'recvonly');
+    const res = await fetch(`${urlB}/api/v1/whep/${vid}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: await viewer.offer(),
+    });
+    expect(res.status).toBe(201);
+    expect(new URL(res.url).origin).toBe(urlB);
+    await viewer.answer(await res.text());
+    await viewer.connected(30_000);
+    const layers = new URL(/<([^>]+)>/.exec(res.headers.get('link') ?? '')?.[1] ?? '', urlB).href;
+    expect(mediaB.room(vid)).toMatchObject({ pulled: true });
+    // B measured the three layers from their own keyframes: all three came over the pull.
+    const read = async () => ((await (await fetch(layers)).json()) as { data: LayerState | null }).data;
+    await until('the layers measured on B', async () => !!(await read())?.layers.every((l) => l.width > 0), {
+      ms: 30_000,
+      everyMs: 250,
+    });
+    expect((await read())?.layers.map((l) => l.width)).toEqual([320, 640, 1280]);
+    // Asked for the smallest, B switches its viewer to it (on a keyframe it asks A for).
+    const asked = await fetch(layers, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ encodingId: 'q' }),
+    });
+    expect(asked.status, await asked.clone().text()).toBe(200);
+    await until('the viewer on B switched to q', async () => (await read())?.current === 0, {
+      ms: 30_000,
+      everyMs: 250,
+    }).catch(async (err: unknown) => {
+      throw new Error(`${String(err)}\n${JSON.stringify(await read())}`);
+    });
+    let packets = 0;
+    viewer.transceivers[0]?.receiver.track.onReceiveRtp.subscribe(() => packets++);
+    await until('video after the switch', () => packets > 50, { ms: 20_000 });
+    // A sends B its one pull; B's viewer is B's own.
+    expect(media.stats()).toMatchObject({ publishers: 1 });
+    await viewer.close();
+  }, 120_000);
+
   it.runIf(root)(
     'moves a viewer whose network weakens to the smallest layer, and it plays on',
+
     async () => {
       if (!inside || !door || !net) throw new Error('no namespace');
       const context = await inside.newContext({

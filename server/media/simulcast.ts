@@ -182,7 +182,10 @@ export class LayerSwitch implements Resendable {
   #current = -1;
   #target: number;
   #shift: Shift = NO_SHIFT;
-  #last: { seq: number; ts: number; at: number } | null = null;
+  /** The last packet sent in sequence order: its numbers as the viewer saw them, and when (-1: none yet). */
+  #lastSeq = -1;
+  #lastTs = 0;
+  #lastAt = 0;
   #retry: NodeJS.Timeout | null = null;
   readonly #sent: (RtpPacket | undefined)[] = new Array<RtpPacket | undefined>(HISTORY);
   readonly #shifts: Shift[] = new Array<Shift>(HISTORY);
@@ -280,14 +283,13 @@ export class LayerSwitch implements Resendable {
   #switchTo(i: number, first: RtpPacket): void {
     this.#current = i;
     if (i === this.#target) this.#stopRetry();
-    const last = this.#last;
-    if (!last) return;
+    if (this.#lastSeq < 0) return;
     // Timestamps are 90 kHz for every video codec here; the new layer's first frame comes after
     // the last one sent by the wall-clock time between them.
-    const elapsed = Math.max(1, Math.round((performance.now() - last.at) * 90));
+    const elapsed = Math.max(1, Math.round((performance.now() - this.#lastAt) * 90));
     this.#shift = {
-      seq: (last.seq + 1 - first.header.sequenceNumber) & 0xffff,
-      ts: (last.ts + elapsed - first.header.timestamp) >>> 0,
+      seq: (this.#lastSeq + 1 - first.header.sequenceNumber) & 0xffff,
+      ts: (this.#lastTs + elapsed - first.header.timestamp) >>> 0,
     };
   }
 
@@ -297,8 +299,10 @@ export class LayerSwitch implements Resendable {
     this.#sent[i] = rtp;
     this.#shifts[i] = this.#shift;
     this.#outSeq[i] = seq;
-    const last = this.#last;
-    if (!last || ((seq - last.seq) & 0xffff) < 0x8000)
-      this.#last = { seq, ts: (rtp.header.timestamp + this.#shift.ts) >>> 0, at: performance.now() };
+    if (this.#lastSeq < 0 || ((seq - this.#lastSeq) & 0xffff) < 0x8000) {
+      this.#lastSeq = seq;
+      this.#lastTs = (rtp.header.timestamp + this.#shift.ts) >>> 0;
+      this.#lastAt = performance.now();
+    }
   }
 }

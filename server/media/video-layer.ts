@@ -1,9 +1,21 @@
-import type { RTCRtpReceiver, RtpPacket } from 'werift';
+import {
+  PictureLossIndication,
+  RtcpPayloadSpecificFeedback,
+  type RTCRtpReceiver,
+  type RtpPacket,
+} from 'werift';
 import { rtpDimensions, type Dimensions } from './dimensions';
 import { Fanout } from './fanout';
 
 /** At most one keyframe request to the publisher per this interval (viewers join in bursts). */
 export const PLI_INTERVAL_MS = 500;
+/**
+ * The SSRC our keyframe requests come from: 1, as libwebrtc's receive-only streams use. Not
+ * werift's own (RTCRtpReceiver.sendRtcpPLI sends its transceiver's sender SSRC, which werift puts
+ * in the offer; a werift origin then takes the request for one addressed to a receiver of its
+ * own and drops it: an edge's keyframe requests never reached its origin).
+ */
+const RECEIVER_SSRC = 1;
 
 /**
  * One video stream a room receives from its source: the only one, or one simulcast layer. It
@@ -83,7 +95,10 @@ export class VideoLayer {
       return;
     }
     this.lastPli = now;
-    void this.#receiver.sendRtcpPLI(this.ssrc);
+    const pli = new PictureLossIndication({ senderSsrc: RECEIVER_SSRC, mediaSsrc: this.ssrc });
+    this.#receiver.dtlsTransport
+      .sendRtcp([new RtcpPayloadSpecificFeedback({ feedback: pli })])
+      .catch(() => undefined); // the source's connection is closing
   }
 
   stop(): void {

@@ -126,6 +126,11 @@ interface Source {
   pulled: PullLink | null;
   /** The RIDs of its simulcast streams, lowest first (none: one stream). */
   rids: string[];
+  /**
+   * A pull's video streams: the origin sends each of its room's layers in a section of its own,
+   * lowest first (1: one stream). A publisher's are told apart by RID instead.
+   */
+  sections: number;
 }
 
 /**
@@ -149,10 +154,22 @@ const PULL_VIDEO = ['42e01f', '42001f', '4d001f', '640c1f', '64001f'].map(
  */
 const SIMULCAST_START_KBPS = 2500;
 
-/** The layers a room keeps for a source: one per RID when viewers can be switched between them. */
+/** The most simulcast layers an edge pulls from its origin (our studio sends three). */
+const PULL_LAYERS = 3;
+/**
+ * An origin's answer to an edge names the layers' RIDs in this session attribute (lowest first),
+ * so that a player asks any node for a layer by the same name.
+ */
+const LAYERS_ATTRIBUTE = 'a=x-beamly-layers:';
+
+/**
+ * The layers a room keeps for a source: one per RID (or per pulled section) when viewers can be
+ * switched between them (H.264 only: see keyframeStart).
+ */
 function layerCount(source: Source): number {
   const h264 = source.codecs.some((c) => c.kind === 'video' && c.name.toUpperCase() === 'H264');
-  return h264 && source.rids.length > 1 ? source.rids.length : 1;
+  if (!h264) return 1;
+  return source.pulled ? source.sections : Math.max(1, source.rids.length);
 }
 
 /** A room's state for a source that has sent nothing yet. */
@@ -264,8 +281,12 @@ export class WeriftEngine implements MediaEngine {
 
   /** `simulcast`: a publisher's connection that takes several video streams told apart by RID. */
   #peer(codecs: CodecChoice[], inactive: InactiveSection[], simulcast = false): RTCPeerConnection {
+    // An edge's offer has a video section per layer, all in the same codec: listed once.
+    const once = codecs.filter(
+      (c, i) => codecs.findIndex((d) => d.kind === c.kind && d.name === c.name && d.fmtp === c.fmtp) === i,
+    );
     const of = (kind: 'audio' | 'video') => [
-      ...codecs.filter((c) => c.kind === kind).map(codecParams),
+      ...once.filter((c) => c.kind === kind).map(codecParams),
       ...inactive.filter((c) => c.kind === kind).map(placeholderParams),
     ];
     const pc = new RTCPeerConnection({
@@ -336,7 +357,7 @@ export class WeriftEngine implements MediaEngine {
       throw new AppError('publisher_exists');
     const pc = this.#peer(chosen, inactive, rids.length > 1);
     const id = randomUUID();
-    const source: Source = { publisherId: id, pc, codecs: chosen, pulled: null, rids };
+    const source: Source = { publisherId: id, pc, codecs: chosen, pulled: null, rids, sections: 1 };
     let room: Room;
     // Claimed before any await: a second publisher racing this one gets publisher_exists.
     if (current && sameMedia(current.codecs, chosen) && current.layers.length === layerCount(source)) {
@@ -444,12 +465,17 @@ export class WeriftEngine implements MediaEngine {
       }
       if (track.kind !== 'video') return;
       // Simulcast: one track per RID, each feeding its layer (only the largest when the layers
-      // are not switched between: see layerCount).
+      // are not switched between: see layerCount); a pull: one section per layer.
       const tracks = room.rids.length > 1 ? transceiver.receiver.tracks : [track];
       const main = room.layers.length - 1;
+      const section = pc
+        .getTransceivers()
+        .filter((t) => t.kind === 'video')
+        .indexOf(transceiver);
       for (const t of tracks) {
-        const i =
-          room.rids.length <= 1
+        const i = room.pulled
+          ? section
+          : room.rids.length <= 1
             ? 0
             : room.rids.indexOf(t.rid ?? '') - (room.rids.length - room.layers.length);
         const layer = room.layers[i];
@@ -522,15 +548,22 @@ export class WeriftEngine implements MediaEngine {
       ...(this.config.hostAddresses.length ? { iceAdditionalHostAddresses: this.config.hostAddresses } : {}),
       iceUseIpv6: false,
     });
-    pc.addTransceiver('video', { direction: 'recvonly' });
+    // A section per simulcast layer the origin may have (it answers those it has not inactive).
+    for (let i = 0; i < PULL_LAYERS; i++) pc.addTransceiver('video', { direction: 'recvonly' });
     pc.addTransceiver('audio', { direction: 'recvonly' });
     try {
       await pc.setLocalDescription(await pc.createOffer());
       await gathered(pc);
       const answer = await link.offer(pc.localDescription?.sdp ?? '');
-      // The origin answered with the one codec of each kind it sends.
+      // The origin answered with the one codec of each kind it sends, and a video section per
+      // layer it has.
+      const answered = answeredCodecs(answer);
+      const codecs = answered.filter((c, i) => answered.findIndex((d) => d.kind === c.kind) === i);
+      const sections = answered.filter((c) => c.kind === 'video').length;
+      const named = new RegExp(`^${LAYERS_ATTRIBUTE}(.+)$`, 'm').exec(answer)?.[1]?.trim().split(',') ?? [];
+      const rids = named.length === sections ? named : [];
       return {
-        source: { publisherId: randomUUID(), pc, codecs: answeredCodecs(answer), pulled: link, rids: [] },
+        source: { publisherId: randomUUID(), pc, codecs, pulled: link, rids, sections },
         answer,
       };
     } catch (err) {
@@ -643,30 +676,49 @@ export class WeriftEngine implements MediaEngine {
     const off = new Set(inactive.map((s) => s.mid));
     try {
       await this.#offer(pc, sdp);
+      // A relay (another node) offering a video section per layer gets each layer in its own,
+      // lowest first; sections past the room's layers carry nothing.
+      const sections = pc.getTransceivers().filter((t) => t.kind === 'video' && !off.has(t.mid ?? ''));
+      const perLayer = viewer.relay && sections.length > 1;
       for (const transceiver of pc.getTransceivers()) {
         const kind = transceiver.kind;
         if (kind !== 'audio' && kind !== 'video') continue;
-        if (off.has(transceiver.mid ?? '')) {
+        const section = kind === 'video' ? sections.indexOf(transceiver) : 0;
+        const layer = perLayer && kind === 'video' ? room.layers[section] : undefined;
+        if (off.has(transceiver.mid ?? '') || (kind === 'video' && section > 0 && !layer)) {
           transceiver.setDirection('inactive');
           continue;
         }
         transceiver.setDirection('sendonly');
-        // Viewers switch between a simulcast publisher's layers; relays (other nodes) and the
-        // werift-sender baseline take the largest.
+        // Viewers switch between a simulcast publisher's layers; relays that pull one stream
+        // and the werift-sender baseline take the largest.
         if (kind === 'video' && room.layers.length > 1 && !viewer.relay && this.config.forward !== 'werift')
           this.#forwardLayers(room, viewer, transceiver);
-        else this.#forward(room, viewer, kind, transceiver);
+        else this.#forward(room, viewer, kind, transceiver, layer);
       }
-      return { id, answer: inactiveNotRejected(await answerOf(pc)), codecs: chosen.map((c) => c.name) };
+      let answer = inactiveNotRejected(await answerOf(pc));
+      const rids = room.rids.slice(room.rids.length - room.layers.length);
+      if (perLayer && room.layers.length > 1 && rids.length === room.layers.length)
+        answer = answer.replace(/\r\nm=/, `\r\n${LAYERS_ATTRIBUTE}${rids.join(',')}\r\nm=`);
+      return { id, answer, codecs: chosen.map((c) => c.name) };
     } catch (err) {
       await this.close(id);
       throw err instanceof AppError ? err : new AppError('bad_sdp');
     }
   }
 
-  /** Sends the publisher's packets of one kind to a viewer's transceiver (from its next packet). */
-  #forward(room: Room, viewer: Viewer, kind: 'audio' | 'video', out: RTCRtpTransceiver): void {
-    const fanout = room.fanout[kind];
+  /**
+   * Sends the publisher's packets of one kind to a viewer's transceiver (from its next packet):
+   * the room's main video, or `layer`'s.
+   */
+  #forward(
+    room: Room,
+    viewer: Viewer,
+    kind: 'audio' | 'video',
+    out: RTCRtpTransceiver,
+    layer?: VideoLayer,
+  ): void {
+    const fanout = layer?.fanout ?? room.fanout[kind];
     const forwarder: Forwarder =
       this.config.forward === 'werift'
         ? { send: (rtp) => void out.sender.sendRtp(rtp.clone()) }
@@ -677,7 +729,9 @@ export class WeriftEngine implements MediaEngine {
       forwarder.close?.();
     });
     if (kind === 'video') {
-      const { unSubscribe } = out.sender.onPictureLossIndication.subscribe(() => this.#requestKeyframe(room));
+      const { unSubscribe } = out.sender.onPictureLossIndication.subscribe(() =>
+        layer ? layer.requestKeyframe() : this.#requestKeyframe(room),
+      );
       viewer.unsubscribe.push(unSubscribe);
     }
   }

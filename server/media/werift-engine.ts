@@ -5,8 +5,6 @@ import {
   // werift's names for header extensions (not React hooks).
   useSdesMid as midExtension,
   useSdesRTPStreamId as ridExtension,
-  RtcpRrPacket,
-  RtcpSrPacket,
   type MediaStreamTrack,
   type RTCRtpTransceiver,
 } from 'werift';
@@ -31,7 +29,8 @@ import { Fanout, type Forwarder } from './fanout';
 import { packageRoom, type PackagedRoom } from './hls/room';
 import type { HlsStream } from './hls/stream';
 import { LeanSender } from './lean-forward';
-import { LayerChooser, layerFor, LayerSwitch, simulcastRids } from './simulcast';
+import { simulcastRids } from './simulcast';
+import { ViewerLayers } from './viewer-layers';
 import { VideoLayer } from './video-layer';
 import { finishRecording, LiveRecording } from './recording';
 import {
@@ -79,7 +78,7 @@ interface Viewer {
   /** Another node pulling the room (cascading): not one of its viewers. */
   relay: boolean;
   /** Its simulcast layer and what chooses it (a room with layers, on the lean path). */
-  layers: { switch: LayerSwitch; chooser: LayerChooser } | null;
+  layers: ViewerLayers | null;
 }
 
 interface Room {
@@ -170,6 +169,11 @@ function layerCount(source: Source): number {
   const h264 = source.codecs.some((c) => c.kind === 'video' && c.name.toUpperCase() === 'H264');
   if (!h264) return 1;
   return source.pulled ? source.sections : Math.max(1, source.rids.length);
+}
+
+/** The RIDs of the room's layers, lowest first (the largest only, when its layers are not switched). */
+function layerNames(room: Pick<Room, 'rids' | 'layers'>): string[] {
+  return room.rids.slice(room.rids.length - room.layers.length);
 }
 
 /** A room's state for a source that has sent nothing yet. */
@@ -668,7 +672,7 @@ export class WeriftEngine implements MediaEngine {
     this.#track(id, roomName, 'viewer', pc);
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
-        if (viewer.layers) viewer.layers.switch.keyframe();
+        if (viewer.layers) viewer.layers.keyframe();
         else this.#requestKeyframe(room, true);
       }
       if (state === 'failed' || state === 'closed') void this.close(id);
@@ -692,12 +696,14 @@ export class WeriftEngine implements MediaEngine {
         transceiver.setDirection('sendonly');
         // Viewers switch between a simulcast publisher's layers; relays that pull one stream
         // and the werift-sender baseline take the largest.
-        if (kind === 'video' && room.layers.length > 1 && !viewer.relay && this.config.forward !== 'werift')
-          this.#forwardLayers(room, viewer, transceiver);
-        else this.#forward(room, viewer, kind, transceiver, layer);
+        if (kind === 'video' && room.layers.length > 1 && !viewer.relay && this.config.forward !== 'werift') {
+          const layers = new ViewerLayers(room.layers, layerNames(room), transceiver.sender);
+          viewer.layers = layers;
+          viewer.unsubscribe.push(() => layers.close());
+        } else this.#forward(room, viewer, kind, transceiver, layer);
       }
       let answer = inactiveNotRejected(await answerOf(pc));
-      const rids = room.rids.slice(room.rids.length - room.layers.length);
+      const rids = layerNames(room);
       if (perLayer && room.layers.length > 1 && rids.length === room.layers.length)
         answer = answer.replace(/\r\nm=/, `\r\n${LAYERS_ATTRIBUTE}${rids.join(',')}\r\nm=`);
       return { id, answer, codecs: chosen.map((c) => c.name) };
@@ -734,33 +740,6 @@ export class WeriftEngine implements MediaEngine {
       );
       viewer.unsubscribe.push(unSubscribe);
     }
-  }
-
-  /**
-   * Sends a viewer one of the room's simulcast layers at a time (LayerSwitch), chosen from its
-   * receiver reports (LayerChooser) within what its player's size calls for (selectLayer).
-   */
-  #forwardLayers(room: Room, viewer: Viewer, out: RTCRtpTransceiver): void {
-    const chooser = new LayerChooser(room.layers.length, performance.now());
-    const layers = room.layers;
-    const sw = new LayerSwitch(
-      { layers: layers.map((l) => l.fanout), requestKeyframe: (i) => layers[i]?.requestKeyframe() },
-      chooser.layer,
-    );
-    sw.sender = new LeanSender(out.sender, sw);
-    viewer.layers = { switch: sw, chooser };
-    const ssrc = out.sender.ssrc;
-    const reports = out.sender.onRtcp.subscribe((packet) => {
-      if (!(packet instanceof RtcpRrPacket || packet instanceof RtcpSrPacket)) return;
-      for (const report of packet.reports)
-        if (report.ssrc === ssrc) sw.select(chooser.report(report.fractionLost / 256, performance.now()));
-    });
-    const pli = out.sender.onPictureLossIndication.subscribe(() => sw.keyframe());
-    viewer.unsubscribe.push(() => {
-      reports.unSubscribe();
-      pli.unSubscribe();
-      sw.close();
-    });
   }
 
   /** Records the publisher's packets as they are (no transcoding): see LiveRecording. */
@@ -830,43 +809,19 @@ export class WeriftEngine implements MediaEngine {
     for (const layer of room.layers) layer.requestKeyframe(true);
   }
 
-  /** The viewer's room and its layer switch, when it has one. */
-  #layered(sessionId: string): { room: Room; layers: NonNullable<Viewer['layers']> } | null {
+  /** The viewer's layers, when its room has some to switch between. */
+  #layered(sessionId: string): ViewerLayers | null {
     const s = this.#sessions.get(sessionId);
     const room = s?.role === 'viewer' ? this.#rooms.get(s.room) : undefined;
-    const layers = room?.viewers.get(sessionId)?.layers;
-    return room && layers ? { room, layers } : null;
+    return room?.viewers.get(sessionId)?.layers ?? null;
   }
 
   layers(sessionId: string): LayerState | null {
-    const found = this.#layered(sessionId);
-    if (!found) return null;
-    const { room, layers } = found;
-    const rids = room.rids.slice(room.rids.length - room.layers.length);
-    return {
-      layers: room.layers.map((l, i) => ({ encodingId: rids[i] ?? String(i), ...l.size })),
-      current: layers.switch.layer,
-      target: layers.switch.target,
-      max: layers.chooser.max,
-    };
+    return this.#layered(sessionId)?.state() ?? null;
   }
 
   selectLayer(sessionId: string, wish: LayerWish): LayerState | null {
-    const found = this.#layered(sessionId);
-    if (!found) return null;
-    const { room, layers } = found;
-    const rids = room.rids.slice(room.rids.length - room.layers.length);
-    const named = wish.encodingId === undefined ? -1 : rids.indexOf(wish.encodingId);
-    if (wish.encodingId !== undefined && named < 0) throw new AppError('validation_failed');
-    const max =
-      named >= 0
-        ? named
-        : layerFor(
-            room.layers.map((l) => l.size),
-            wish,
-          );
-    layers.switch.select(layers.chooser.setMax(max, performance.now()));
-    return this.layers(sessionId);
+    return this.#layered(sessionId)?.select(wish) ?? null;
   }
 
   /** This engine answers viewers' offers: it never makes one of its own to be answered. */

@@ -403,6 +403,36 @@ describe('session resources', () => {
       expect((await patch(viewLocation)).statusCode).toBe(204);
       expect((await patch(pubLocation, auth)).statusCode).toBe(204);
       expect(media.session(pubId)).toMatchObject({ role: 'publisher' });
+      // The layer URL (simulcast) is a viewer session's too: the publisher's is not found there.
+      expect((await t.app.inject({ url: `/api/v1/whep/${vid}/${pubId}/layer` })).statusCode).toBe(404);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'a one-stream broadcast names no layer URL; the URL answers no layers and refuses what is not a wish',
+    async () => {
+      const { vid, token } = await start('layers-host@example.com');
+      await publisher(vid, token);
+      const v = peer(['video', 'audio'], 'recvonly');
+      const res = await whep(vid, await v.offer());
+      expect(res.statusCode).toBe(201);
+      expect(res.headers.link).toBeUndefined();
+      const location = String(res.headers.location);
+      const layer = (method: 'GET' | 'POST', payload?: object) =>
+        t.app.inject({
+          method,
+          url: `${new URL(location, 'http://x').pathname}/layer`,
+          ...(payload ? { payload } : {}),
+        });
+      expect((await layer('GET')).json()).toEqual({ data: null });
+      expect((await layer('POST', { maxWidth: 640, maxHeight: 360 })).json()).toEqual({ data: null });
+      for (const bad of [{ maxWidth: -1 }, { maxWidth: 1.5 }, { encodingId: 'a b' }, { other: 1 }])
+        expect((await layer('POST', bad)).json(), JSON.stringify(bad)).toMatchObject({
+          error: 'validation_failed',
+        });
+      expect((await t.app.inject({ url: `/api/v1/whep/${vid}/no-such-session/layer` })).statusCode).toBe(404);
+      await v.close();
     },
     TEST_MS,
   );

@@ -3,6 +3,8 @@
  * every keyframe) or a VP8 keyframe's header. The recorder writes this size into the file instead
  * of guessing one, so a replay has the size the broadcaster sent (portrait included).
  */
+import { stapUnit } from './h264';
+
 export interface Dimensions {
   width: number;
   height: number;
@@ -124,13 +126,8 @@ function h264Dimensions(payload: Buffer): Dimensions | null {
   const type = (payload[0] ?? 0) & 0x1f;
   if (type === 7) return spsDimensions(payload);
   if (type === 24) {
-    for (let at = 1; at + 2 <= payload.length;) {
-      const size = payload.readUInt16BE(at);
-      const nal = payload.subarray(at + 2, at + 2 + size);
-      if (((nal[0] ?? 0) & 0x1f) === 7) return spsDimensions(nal);
-      at += 2 + size;
-    }
-    return null;
+    const sps = stapUnit(payload, [7]);
+    return sps ? spsDimensions(sps) : null;
   }
   if (type === 28 && payload.length > 2) {
     const fu = payload[1] ?? 0;

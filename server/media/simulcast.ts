@@ -1,5 +1,6 @@
 import type { RtpPacket } from 'werift';
 import type { Fanout, Forwarder } from './fanout';
+import { stapUnit } from './h264';
 import { NO_SHIFT, type Resendable, type Shift } from './lean-forward';
 import type { PlainBatch } from './srtp';
 
@@ -33,18 +34,11 @@ export function simulcastRids(offer: string): string[] {
  * or as the first fragment of an FU-A. Only H.264 layers are switched (VP8's picture ids would
  * need rewriting too).
  */
-export function keyframeStart(payload: Uint8Array): boolean {
+export function keyframeStart(payload: Buffer): boolean {
   const type = (payload[0] ?? 0) & 0x1f;
   if (type === 5 || type === 7) return true;
   if (type === 28) return ((payload[1] ?? 0) & 0x80) !== 0 && ((payload[1] ?? 0) & 0x1f) === 5;
-  if (type !== 24) return false;
-  for (let at = 1; at + 2 < payload.length;) {
-    const size = ((payload[at] ?? 0) << 8) | (payload[at + 1] ?? 0);
-    const nal = (payload[at + 2] ?? 0) & 0x1f;
-    if (nal === 5 || nal === 7) return true;
-    at += 2 + size;
-  }
-  return false;
+  return stapUnit(payload, [5, 7]) !== null;
 }
 
 /** Seconds a layer change waits before the next step up, at first and at most (doubling). */

@@ -166,9 +166,13 @@ const LAYERS_ATTRIBUTE = 'a=x-beamly-layers:';
  * switched between them (H.264 only: see keyframeStart).
  */
 function layerCount(source: Source): number {
-  const h264 = source.codecs.some((c) => c.kind === 'video' && c.name.toUpperCase() === 'H264');
-  if (!h264) return 1;
+  if (videoCodec(source.codecs) !== 'H264') return 1;
   return source.pulled ? source.sections : Math.max(1, source.rids.length);
+}
+
+/** The name of the video codec in `codecs`, upper case ('' without video). */
+function videoCodec(codecs: CodecChoice[]): string {
+  return codecs.find((c) => c.kind === 'video')?.name.toUpperCase() ?? '';
 }
 
 /** The RIDs of the room's layers, lowest first (the largest only, when its layers are not switched). */
@@ -414,7 +418,7 @@ export class WeriftEngine implements MediaEngine {
   /** A room receiving from `source`: published here (`pulled` null) or pulled over `pulled`. */
   #room(name: string, source: Source): Room {
     const batched = this.config.forward !== 'werift';
-    const video = source.codecs.find((c) => c.kind === 'video')?.name.toUpperCase() ?? '';
+    const video = videoCodec(source.codecs);
     const layers = Array.from({ length: layerCount(source) }, () => new VideoLayer(batched, video));
     return {
       name,
@@ -441,7 +445,7 @@ export class WeriftEngine implements MediaEngine {
     // (one that now has its publisher goes on, on the same timeline: see StreamContinuity).
     if (source.pulled) this.#stopPackaging(room);
     room.fanout.audio.continuity.rebase();
-    const video = source.codecs.find((c) => c.kind === 'video')?.name.toUpperCase() ?? '';
+    const video = videoCodec(source.codecs);
     for (const layer of room.layers) layer.reset(video);
     before.pulled?.close();
     void before.pc.close().catch(() => undefined);
@@ -477,11 +481,7 @@ export class WeriftEngine implements MediaEngine {
         .filter((t) => t.kind === 'video')
         .indexOf(transceiver);
       for (const t of tracks) {
-        const i = room.pulled
-          ? section
-          : room.rids.length <= 1
-            ? 0
-            : room.rids.indexOf(t.rid ?? '') - (room.rids.length - room.layers.length);
+        const i = room.pulled ? section : room.rids.length <= 1 ? 0 : layerNames(room).indexOf(t.rid ?? '');
         const layer = room.layers[i];
         if (!layer) continue;
         if (i === main) room.tracks.set('video', { track: t, transceiver });

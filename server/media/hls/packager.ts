@@ -9,6 +9,7 @@ import {
 import { dePacketizeRtpPackets, type RtpPacket } from 'werift';
 import { JitterBufferBase } from 'werift/nonstandard';
 import { spsDimensions } from '../dimensions';
+import { stapUnit } from '../h264';
 import { HlsStream, PART_TARGET_S, SEGMENT_S, TARGET_DURATION_S } from './stream';
 
 /** Without audio this long after the first keyframe, the stream is packaged without it. */
@@ -71,14 +72,7 @@ function nalUnits(data: Buffer): Buffer[] {
 
 /** Whether an RTP packet is a STAP-A (RFC 6184 §5.7.1) that holds an IDR slice (NAL unit type 5). */
 function stapHasIdr(rtp: RtpPacket): boolean {
-  const p = rtp.payload;
-  if (((p[0] ?? 0) & 0x1f) !== 24) return false;
-  for (let i = 1; i + 2 < p.length;) {
-    const size = p.readUInt16BE(i);
-    if (((p[i + 2] ?? 0) & 0x1f) === 5) return true;
-    i += 2 + size;
-  }
-  return false;
+  return stapUnit(rtp.payload, [5]) !== null;
 }
 
 /** Whether an RTP payload (RFC 6184) begins a NAL unit: not the middle or end of a fragmented one. */

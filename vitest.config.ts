@@ -1,5 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Browser tests of pages, forms and lists: no camera, no media timing. Two run at once (each is a
+ * server and a Chromium, mostly waiting on each other).
+ */
+const PAGE_TESTS = [
+  'auth',
+  'captcha',
+  'chat-window',
+  'explore',
+  'feedback',
+  'flows',
+  'google',
+  'home',
+  'leaderboard',
+  'notifications',
+  'phone',
+  'routes',
+  'routes-more',
+  'search',
+  'security',
+  'sessions',
+  'wallet',
+].map((name) => `e2e/${name}.e2e.ts`);
+
+// Three groups, one after the other (sequence.groupOrder), so that no group's timing-sensitive
+// tests share the two cores with another's: server and unit tests (mostly waiting on PostgreSQL,
+// so four at once), page tests (two at once), then media tests one at a time (fake cameras
+// encoding, packet timing, network namespaces, Janus, nginx: the CPU is theirs).
 export default defineConfig({
   test: {
     projects: [
@@ -10,16 +38,31 @@ export default defineConfig({
           include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
+          maxWorkers: 4,
+          sequence: { groupOrder: 0 },
         },
       },
       {
         extends: true,
         test: {
           name: 'e2e',
-          include: ['e2e/**/*.e2e.ts'],
+          include: PAGE_TESTS,
           testTimeout: 240_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'media',
+          include: ['e2e/**/*.e2e.ts'],
+          exclude: PAGE_TESTS,
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -12,6 +12,7 @@ export type RouteId =
   | 'search'
   | 'explore'
   | 'leaderboard'
+  | 'feedback'
   | 'broadcast'
   | 'video'
   | 'user'
@@ -59,6 +60,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'explore', pattern: ['explore'], layout: 'main', auth: true, prefixable: true },
   // Leaderboards (spec §1: top hosts and gifters; issue 19 item 4).
   { id: 'leaderboard', pattern: ['leaderboard'], layout: 'main', auth: true, prefixable: true },
+  // Spec §2 screens: feedback or suggestion form (issue 23 item 4).
+  { id: 'feedback', pattern: ['feedback'], layout: 'main', auth: true, prefixable: false },
   { id: 'notFound', pattern: ['NotFound'], layout: 'none', auth: true, prefixable: false },
   { id: 'obs', pattern: ['obs'], layout: 'none', auth: true, prefixable: true },
   { id: 'user', pattern: ['u', ':personalId'], layout: 'main', auth: true, prefixable: true },

@@ -16,4 +16,5 @@ export * from './gifts';
 export * from './wallet';
 export * from './payments';
 export * from './pk';
+export * from './feedback';
 export * from './ws';

@@ -326,6 +326,18 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   },
   obs: placeholder('obs'),
   studio: placeholder('studio'),
+  feedback(ctx) {
+    // The page it was opened from (`from`) and a category to preselect are read by the form
+    // from its own URL; nothing here depends on the reader.
+    return {
+      status: 200,
+      data: {},
+      ...meta(ctx, 'feedback'),
+      noindex: true,
+      ogType: 'website',
+      cacheMs: Infinity,
+    };
+  },
   welcome(ctx) {
     return {
       status: 200,

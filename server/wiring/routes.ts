@@ -7,6 +7,7 @@ import { ledgerRoutes } from '../modules/ledger';
 import { leaderboardRoutes } from '../modules/leaderboard';
 import { discoveryRoutes, searchRoutes } from '../modules/discovery';
 import { pkRoutes } from '../modules/pk';
+import { feedbackRoutes } from '../modules/feedback';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
 import { registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
@@ -57,6 +58,9 @@ export async function registerApiRoutes(
   await app.register(searchRoutes({ search: s.search, kv, limitScale }));
   await app.register(socialRoutes(s.social, s.users));
   await app.register(roomRoutes(s.room, limitScale));
+  await app.register(
+    feedbackRoutes({ feedback: s.feedback, meta: s.meta, db, staffEmails: config.STAFF_EMAILS }),
+  );
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));
   await app.register(

@@ -15,6 +15,7 @@ import {
   type SessionsEnded,
 } from '../modules/auth';
 import { ChatService } from '../modules/chat';
+import { FeedbackService } from '../modules/feedback';
 import { GiftService } from '../modules/gifts';
 import { LeaderboardService } from '../modules/leaderboard';
 import { DiscoveryService, SearchService, WatchHistory } from '../modules/discovery';
@@ -171,6 +172,7 @@ export async function buildServices(
   const leaderboards = new LeaderboardService(db, { utcOffset: rules.weekUtcOffset });
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE);
+  const feedback = new FeedbackService(db, kv, config.RATE_LIMIT_SCALE);
   return {
     ...signIn,
     news,
@@ -193,6 +195,7 @@ export async function buildServices(
     payments,
     wallet,
     cashout,
+    feedback,
     /** Stops what the services run themselves (the sandbox's webhook deliveries). */
     async close() {
       if (provider instanceof SandboxProvider) await provider.close();

@@ -76,7 +76,7 @@ function Shell() {
   const { payload, Page } = useRouter();
   const serviceError = (
     <Layout name="none">
-      <ServiceError />
+      <ServiceError from={payload.route.url} />
     </Layout>
   );
   return (
@@ -91,7 +91,7 @@ function ShellPage({ payload, Page }: { payload: PagePayload; Page: ComponentTyp
   if (payload.status >= 500) {
     return (
       <Layout name="none">
-        <ServiceError />
+        <ServiceError from={payload.route.url} />
       </Layout>
     );
   }

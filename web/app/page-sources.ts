@@ -12,6 +12,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   search: 'web/pages/Search.tsx',
   explore: 'web/pages/Explore.tsx',
   leaderboard: 'web/pages/Leaderboard.tsx',
+  feedback: 'web/pages/Feedback.tsx',
   broadcast: 'web/pages/Studio.tsx',
   video: 'web/pages/LiveVideo.tsx',
   user: 'web/pages/UserPage.tsx',

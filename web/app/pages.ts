@@ -13,6 +13,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   search: () => import('../pages/Search'),
   explore: () => import('../pages/Explore'),
   leaderboard: () => import('../pages/Leaderboard'),
+  feedback: () => import('../pages/Feedback'),
   broadcast: () => import('../pages/Studio'),
   video: () => import('../pages/LiveVideo'),
   user: () => import('../pages/UserPage'),

@@ -1,4 +1,5 @@
 import type { PageProps } from '../lib/page';
+import { FeedbackLink } from '../feedback/FeedbackLink';
 import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import type { NotFoundData } from './data';
@@ -17,6 +18,9 @@ export default function NotFound({ data }: PageProps) {
       <Link to="/" className="btn btn--primary">
         {t('common.backHome')}
       </Link>
+      <p className="center-page__more">
+        <FeedbackLink category="bug">{t('notFound.feedback')}</FeedbackLink>
+      </p>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useAuth } from '../lib/session';
+import { FeedbackLink } from '../feedback/FeedbackLink';
 import { useI18n } from '../i18n/i18n';
 import { Link } from './Link';
 
@@ -42,6 +43,9 @@ export function AccountButton() {
         </li>
         <li>
           <Link to="/wallet">{t('wallet.menu')}</Link>
+        </li>
+        <li>
+          <FeedbackLink>{t('feedback.nav')}</FeedbackLink>
         </li>
         <li>
           <button type="button" className="linklike" onClick={() => void signOut()}>

@@ -1,4 +1,5 @@
 import type { StaticPageSlug } from '../../common/pages';
+import { FeedbackLink } from '../feedback/FeedbackLink';
 import { useConfig } from '../lib/config';
 import { useI18n } from '../i18n/i18n';
 import { useOpenCookieSettings } from './CookieBanner';
@@ -53,6 +54,9 @@ export function Footer() {
               {pageLinks(COMPANY)}
               <li>
                 <ExternalLink href={links.guildForm} label={t('footer.guildForm')} />
+              </li>
+              <li>
+                <FeedbackLink>{t('feedback.nav')}</FeedbackLink>
               </li>
             </ul>
           </div>

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { localizedPath } from '../../common/routes';
+import { feedbackPath } from '../feedback/links';
 import { useI18n } from '../i18n/i18n';
 import { FeedbackContext, TOAST_MS, type Feedback } from '../lib/feedback';
 
@@ -121,9 +123,12 @@ export function NoContent({ children }: { children?: ReactNode }) {
   );
 }
 
-/** Spec §2/§8: 'Service error' with Continue back to the root. */
-export function ServiceError() {
-  const { t } = useI18n();
+/**
+ * Spec §2/§8: 'Service error' with Continue back to the root, and a way to tell us what happened
+ * on `from` (the URL that failed). Plain links: after a failure the app's router may be the cause.
+ */
+export function ServiceError({ from }: { from: string }) {
+  const { t, locale } = useI18n();
   return (
     <div className="center-page">
       <h1>{t('common.serviceError')}</h1>
@@ -131,6 +136,9 @@ export function ServiceError() {
       <a className="btn btn--primary" href="/">
         {t('common.continue')}
       </a>
+      <p className="center-page__more">
+        <a href={localizedPath(locale, feedbackPath(from, 'bug'))}>{t('common.serviceErrorFeedback')}</a>
+      </p>
     </div>
   );
 }

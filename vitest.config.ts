@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
  * server and a Chromium, mostly waiting on each other).
  */
 const PAGE_TESTS = [
+  'analytics',
   'auth',
   'captcha',
   'chat-window',

@@ -15,10 +15,12 @@
 // [--clients=1000,10000] [--seconds=15]: viewers through nginx; needs DATABASE_URL): see
 // bench/llhls.ts and bench/llhls-edge.ts.
 // Issue 22 simulcast (--only=simulcast [--seconds=30] [--every=3]): see bench/simulcast.ts.
+// Issue 23 item 5 target (--only=analytics [--seconds=10], needs DATABASE_URL): see bench/analytics.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 //   --only=sfu [--engines=werift,lean,janus] [--viewers=100,150,200]; --only=janus-latency [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { analyticsBench } from './analytics';
 import { apiBench, type ApiRow } from './api';
 import { exploreBench } from './explore';
 import { notifyBench } from './notify';
@@ -338,6 +340,18 @@ if (only === 'api') {
   );
   console.log(`audit: ${audit}`);
   report.api = { rows, audit };
+}
+
+if (only === 'analytics') {
+  const { rows, met } = await analyticsBench(seconds);
+  console.log(
+    '\nThe analytics collector through HTTP beside page requests (autocannon, 20 connections each)',
+  );
+  console.table(rows);
+  console.log(
+    `target (≥ 20,000 events/s stored, every event kept, pages' p50/p99 within 25%): ${met ? 'met' : 'NOT met'}`,
+  );
+  report.analytics = { rows, met };
 }
 
 if (only === 'explore') {

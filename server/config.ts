@@ -250,6 +250,8 @@ const schema = z
      * Unset: generated on first start and kept in DATA_DIR/secrets.json.
      */
     MEDIA_RELAY_SECRET: z.string().min(16).optional(),
+    /** Key of analytics' identifier hashes (generated into DATA_DIR/secrets.json when unset). */
+    ANALYTICS_KEY: z.string().min(16).optional(),
     /**
      * More sensitive-word lists (comma list of files, one word per line) on top of
      * content/moderation/sensitive-words/: refused in titles, masked in chat.

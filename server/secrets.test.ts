@@ -103,16 +103,20 @@ describe('the secrets file', () => {
   });
 
   it('is not made when the secrets are configured or not needed', () => {
-    const configured = withStoredSecrets(config({ SANDBOX_PAY_SECRET: 'configured-secret-0123' }));
+    const configured = withStoredSecrets(
+      config({ SANDBOX_PAY_SECRET: 'configured-secret-0123', ANALYTICS_KEY: 'configured-analytics-key' }),
+    );
     expect(configured.SANDBOX_PAY_SECRET).toBe('configured-secret-0123');
     const stripe = withStoredSecrets(
       config({
         PAYMENT_PROVIDER: 'stripe',
         STRIPE_SECRET_KEY: 'sk_test_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        ANALYTICS_KEY: 'configured-analytics-key',
       }),
     );
     expect(stripe.SANDBOX_PAY_SECRET).toBeUndefined();
+    expect(configured.ANALYTICS_KEY).toBe('configured-analytics-key');
     for (const c of [configured, stripe]) expect(existsSync(join(c.DATA_DIR, 'secrets.json'))).toBe(false);
   });
 });

@@ -21,7 +21,7 @@ export const SECRETS_FILE = 'secrets.json';
  * that one and, for the sandbox, sign a paid webhook).
  */
 const GENERATED: {
-  name: 'SANDBOX_PAY_SECRET' | 'APP_SIGN_KEY' | 'MEDIA_RELAY_SECRET';
+  name: 'SANDBOX_PAY_SECRET' | 'APP_SIGN_KEY' | 'MEDIA_RELAY_SECRET' | 'ANALYTICS_KEY';
   needed: (c: Config) => boolean;
 }[] = [
   { name: 'SANDBOX_PAY_SECRET', needed: (c) => c.PAYMENT_PROVIDER === 'sandbox' },
@@ -30,6 +30,8 @@ const GENERATED: {
   // Only for `npm start` on one machine: elsewhere the key is built into apps, so it is chosen and
   // configured on purpose (unset, app requests are refused; server/http/app-clients.ts).
   { name: 'APP_SIGN_KEY', needed: (c) => c.APP_ENV === 'development' },
+  // The key of analytics' identifier hashes: without it a hash of an e-mail address is the address.
+  { name: 'ANALYTICS_KEY', needed: () => true },
 ];
 
 type Stored = Partial<Record<(typeof GENERATED)[number]['name'], string>>;

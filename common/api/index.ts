@@ -17,4 +17,5 @@ export * from './wallet';
 export * from './payments';
 export * from './pk';
 export * from './feedback';
+export * from './analytics';
 export * from './ws';

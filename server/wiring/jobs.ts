@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AnalyticsService } from '../modules/analytics';
 import type { PkService } from '../modules/pk';
 import { EXPLORE_REFRESH_MS, type DiscoveryService, type SearchService } from '../modules/discovery';
 import type { Ledger } from '../modules/ledger';
@@ -30,9 +31,11 @@ export async function startJobs(
     leaderboards: LeaderboardService;
     notifications: NotificationService;
     pk: PkService;
+    analytics: AnalyticsService;
   },
 ): Promise<Jobs> {
-  const { live, ledger, room, payments, discovery, search, leaderboards, notifications, pk } = deps;
+  const { live, ledger, room, payments, discovery, search, leaderboards, notifications, pk, analytics } =
+    deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
   // Gifts' pending credits into balances, their top-fans rows and their leaderboard rows, every
@@ -63,6 +66,18 @@ export async function startJobs(
   });
   // PK battles whose phase is over move on, on whichever node looks first (PK_TICK_MS).
   pk.start();
+  // Analytics: this node's buffered events written every second; the day partitions made ahead
+  // and old ones dropped hourly; today's and yesterday's numbers made again every five minutes.
+  await analytics.maintain().catch(fail('analytics partitions failed'));
+  const collect = every(1000, () => {
+    void analytics.flush().catch(fail('writing analytics events failed'));
+  });
+  const partitions = every(3_600_000, () => {
+    void analytics.maintain().catch(fail('analytics partitions failed'));
+  });
+  const daily = every(300_000, () => {
+    void analytics.rollUp().catch(fail('analytics roll-up failed'));
+  });
   return {
     async stop() {
       pk.stop();
@@ -73,6 +88,10 @@ export async function startJobs(
       clearInterval(rollUp);
       clearInterval(repair);
       clearInterval(reversals);
+      clearInterval(collect);
+      clearInterval(partitions);
+      clearInterval(daily);
+      await analytics.flush().catch(fail('writing analytics events failed'));
     },
   };
 }

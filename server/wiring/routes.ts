@@ -7,6 +7,7 @@ import { ledgerRoutes } from '../modules/ledger';
 import { leaderboardRoutes } from '../modules/leaderboard';
 import { discoveryRoutes, searchRoutes } from '../modules/discovery';
 import { pkRoutes } from '../modules/pk';
+import { analyticsRoutes } from '../modules/analytics';
 import { feedbackRoutes } from '../modules/feedback';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
@@ -61,6 +62,7 @@ export async function registerApiRoutes(
   await app.register(
     feedbackRoutes({ feedback: s.feedback, meta: s.meta, db, staffEmails: config.STAFF_EMAILS }),
   );
+  await app.register(analyticsRoutes({ analytics: s.analytics, db, staffEmails: config.STAFF_EMAILS }));
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));
   await app.register(

@@ -15,6 +15,7 @@ import {
   type SessionsEnded,
 } from '../modules/auth';
 import { ChatService } from '../modules/chat';
+import { AnalyticsService } from '../modules/analytics';
 import { FeedbackService } from '../modules/feedback';
 import { GiftService } from '../modules/gifts';
 import { LeaderboardService } from '../modules/leaderboard';
@@ -173,6 +174,10 @@ export async function buildServices(
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE);
   const feedback = new FeedbackService(db, kv, config.RATE_LIMIT_SCALE);
+  const analytics = new AnalyticsService(db, {
+    key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
+    utcOffset: rules.weekUtcOffset,
+  });
   return {
     ...signIn,
     news,
@@ -196,6 +201,7 @@ export async function buildServices(
     wallet,
     cashout,
     feedback,
+    analytics,
     /** Stops what the services run themselves (the sandbox's webhook deliveries). */
     async close() {
       if (provider instanceof SandboxProvider) await provider.close();

@@ -12,6 +12,7 @@ import { Layout } from '../layouts/Layout';
 import { ConfigContext, useConfig, type ClientConfig } from '../lib/config';
 import type { PageProps } from '../lib/page';
 import { useRouter } from '../lib/router';
+import { track } from '../lib/analytics';
 import { BrowserRouterProvider, StaticRouterProvider } from './router';
 import type { AppState, PagePayload } from './state';
 
@@ -74,6 +75,7 @@ function BrowserShell({ state, Page }: { state: AppState; Page: ComponentType<Pa
 
 function Shell() {
   const { payload, Page } = useRouter();
+  usePageViews();
   const serviceError = (
     <Layout name="none">
       <ServiceError from={payload.route.url} />
@@ -145,4 +147,14 @@ function useVersionWatch() {
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [buildId, versionPollSeconds, siteName, confirm, t]);
+}
+
+/** A page view for analytics at each page the reader reaches (only with their consent: web/lib/analytics.ts). */
+function usePageViews() {
+  const { payload } = useRouter();
+  const url = payload.route.url;
+  const { locale } = payload;
+  useEffect(() => {
+    track({ et: 'page_view' }, locale);
+  }, [url, locale]);
 }

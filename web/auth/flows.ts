@@ -1,6 +1,7 @@
 import type { Answer } from '../../common/api/envelope';
 import type { accessTokenAnswer, existsAnswer, sessionAnswer } from '../../common/api/auth';
 import { api, ApiError, deviceId, encryptPassword } from '../lib/api';
+import { track } from '../lib/analytics';
 import type { StoredUser } from '../lib/stored-login';
 
 /**
@@ -17,12 +18,19 @@ export async function signInWithPassword(
   const body: Record<string, string> = { name, verify_pwd: verifyPwd };
   if (opts.captchaId && opts.captcha)
     Object.assign(body, { captcha_id: opts.captchaId, captcha: opts.captcha });
-  const { access_token } = await api<Answer<typeof accessTokenAnswer>>(
-    'POST',
-    '/api/v1/auth/verify-login',
-    body,
-  );
-  return sessionFor(access_token, opts.keep);
+  let accessToken: string;
+  try {
+    ({ access_token: accessToken } = await api<Answer<typeof accessTokenAnswer>>(
+      'POST',
+      '/api/v1/auth/verify-login',
+      body,
+    ));
+  } catch (err) {
+    // Spec: login failures are reported with the way and the account (kept only as a hash).
+    track({ et: 'login_failed', way: name.startsWith('+') ? 'phone' : 'email', account: name });
+    throw err;
+  }
+  return sessionFor(accessToken, opts.keep);
 }
 
 /** Exchanges an access token (from a password, an SMS code or Google) for this browser's session. */

@@ -18,6 +18,7 @@ import { sessionFor } from './flows';
 import { PhoneField, usePhone, type PhoneState, type PhoneValue } from '../ui/phone-field';
 import { takeRiskToken } from './risk';
 import { PasswordSignIn, StepForm, useStepSubmit, type StepProps } from './step';
+import { track } from '../lib/analytics';
 
 /** The switcher's phone tab: number and password (spec §2), captcha after repeated failures. */
 export function PhoneSignInPanel({ go, done, initial }: StepProps & { initial?: PhoneValue | undefined }) {
@@ -140,6 +141,7 @@ export function RegisterPhoneStep({
 
   const submit = async () => {
     if (disabled) return;
+    track({ et: 'register_click', way: 'phone' });
     await run(
       async () => {
         const riskToken = await takeRiskToken();

@@ -16,6 +16,7 @@ import {
 } from '../ui/fields';
 import { errorMessage, fieldErrors } from '../lib/errors';
 import { accountExists, signInWithPassword } from './flows';
+import { track } from '../lib/analytics';
 import { BackLinks, PasswordSignIn, StepForm, useStepSubmit, type StepProps } from './step';
 import type { PhoneValue } from '../ui/phone-field';
 import { takeRiskToken } from './risk';
@@ -106,6 +107,7 @@ export function RegisterEmailStep({ go, email: initialEmail }: StepProps & { ema
 
   const submit = async () => {
     if (disabled || !captcha) return;
+    track({ et: 'register_click', way: 'email' });
     const address = email.trim();
     await run(
       async () => {

@@ -3,6 +3,7 @@ import { useConfig } from '../lib/config';
 import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
 import { useAuth } from '../lib/session';
+import { track } from '../lib/analytics';
 
 /** Spec §9: the third-party loading flag clears after 6 s at the latest. */
 export const THIRD_PARTY_LOADING_MS = 6000;
@@ -81,6 +82,7 @@ export function ThirdPartyReturn() {
     window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
     if (failed || !code) {
       toast(t('error.third_party_failed'));
+      track({ et: 'login_failed', way: 'google', account: '' });
       return;
     }
     showSpinner(THIRD_PARTY_LOADING_MS);
@@ -88,7 +90,11 @@ export function ThirdPartyReturn() {
     import('./flows')
       .then(({ sessionFor }) => sessionFor(code, isNew))
       .then((user) => signedIn(user))
-      .catch(() => toast(t('error.third_party_failed')))
+      .catch(() => {
+        // Spec: a failed token exchange shows sysError and is reported as a failure.
+        toast(t('error.third_party_failed'));
+        track({ et: 'login_failed', way: 'google', account: '' });
+      })
       .finally(hideSpinner);
     // Runs once, on the page the provider sent the browser back to.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -55,6 +55,9 @@ export function registerAuthContext(app: FastifyInstance, auth: AuthService, pub
     // LL-HLS is public and cached by an edge for everyone: nobody is looked up (a viewer's page
     // asks ten times a second), and nothing answers as anyone.
     if (req.url.startsWith('/api/v1/hls/')) return;
+    // The analytics collector acts as nobody either: it keeps events only with the consent cookie
+    // (SameSite=Lax, so never on another site's request), and a beacon cannot carry the CSRF header.
+    if (req.url === '/api/v1/collect') return;
     const cookies = (req.cookies as Record<string, string | undefined> | undefined) ?? {};
     const bearer = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? cookies[SESSION_COOKIE];

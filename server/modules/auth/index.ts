@@ -16,3 +16,4 @@ export { SignupLimits } from './signup-limits';
 export { SmsCodes } from './sms-codes';
 export { GoogleSignIn } from './third-party';
 export { thirdPartyRoutes } from './third-routes';
+export { signupCounts } from './stats';

@@ -5,3 +5,4 @@ export { checkAmount, Ledger, type LockedAccounts } from './ledger';
 export type { Currency } from './repo';
 export { ledgerRoutes } from './routes';
 export { WalletView, type WalletPage } from './wallet-view';
+export { giftCounts } from './stats';

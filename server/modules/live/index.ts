@@ -19,3 +19,4 @@ export {
 } from './cluster';
 export { nodeName } from './lease';
 export { turnConfig } from './turn';
+export { goLiveCounts } from './stats';

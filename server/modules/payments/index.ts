@@ -6,3 +6,4 @@ export { sandboxPage } from './sandbox-page';
 export { PaymentService } from './service';
 export { refuseCashoutWhileShortfall } from './shortfall';
 export { StripeProvider } from './stripe';
+export { rechargeCounts } from './stats';

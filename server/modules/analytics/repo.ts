@@ -4,7 +4,8 @@ import type { Db, Queryable } from '../../db/client';
 /** An event as stored (identifiers already hashed). */
 export interface EventRow {
   day: string;
-  at: Date;
+  /** ISO time: made once per batch, where a Date would be formatted again for every row sent. */
+  at: string;
   et: string;
   visitor: string;
   locale: string;

@@ -24,8 +24,11 @@ export interface AnalyticsOptions {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** Rows per INSERT: one statement's arrays stay a few MB. */
-const CHUNK = 5000;
+/**
+ * Rows per INSERT. Preparing a statement's arrays holds the event loop; a thousand rows hold it
+ * about a millisecond, so page requests wait no longer than that behind a write.
+ */
+const CHUNK = 1000;
 
 /**
  * First-party analytics (issue 23 item 5): takes the pages' event batches into memory at once
@@ -61,8 +64,9 @@ export class AnalyticsService {
       this.#dropped += batch.events.length;
       return;
     }
-    const at = this.#now();
-    const day = this.dayOf(at);
+    const now = this.#now();
+    const day = this.dayOf(now);
+    const at = now.toISOString();
     const visitor = this.#hash('visitor', batch.visitor);
     for (const e of batch.events)
       this.#buffer.push({

@@ -52,11 +52,11 @@ afterAll(async () => {
   await kv.close();
 });
 
-// Skipped in CI for now: in the full suite on the CI machine (3 of 6 runs on 2026-11-28) the
-// edge's viewer sometimes connects and never gets a packet (the diagnostics below: B's pull and
-// viewer up, the page's video empty). Not reproduced outside the full suite; the cause is not
-// found yet. server/modules/live/cascade.test.ts covers cascading with real WebRTC in CI.
-describe.skipIf(process.env.CI === 'true')('a broadcast watched through another node', () => {
+// Once skipped in CI (3 of 6 full-suite runs on 2026-11-28: the edge's viewer connected and never
+// showed a frame). The cause was found since: an edge's keyframe requests never reached a werift
+// origin (their sender SSRC was werift's own; server/media/video-layer.ts now sends them from
+// SSRC 1), so an edge that joined between keyframes waited for one that never came.
+describe('a broadcast watched through another node', () => {
   it('plays on the live page of an edge that pulls it, and through a full node that sends the player on', async () => {
     const { headers } = await signedInUser(e2e.app, kv, 'edge-host@example.com', 'host pass 1');
     const res = await e2e.app.app.inject({

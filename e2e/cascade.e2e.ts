@@ -53,9 +53,10 @@ afterAll(async () => {
 });
 
 // Once skipped in CI (3 of 6 full-suite runs on 2026-11-28: the edge's viewer connected and never
-// showed a frame). The cause was found since: an edge's keyframe requests never reached a werift
-// origin (their sender SSRC was werift's own; server/media/video-layer.ts now sends them from
-// SSRC 1), so an edge that joined between keyframes waited for one that never came.
+// showed a frame). The likely cause was found since: an edge's keyframe requests never reached a
+// werift origin (their sender SSRC was werift's own; server/media/video-layer.ts now sends them
+// from SSRC 1), so an edge whose viewer joined between keyframes waited for one that never came
+// (the origin's own keyframes come only when asked). Back in CI to confirm it.
 describe('a broadcast watched through another node', () => {
   it('plays on the live page of an edge that pulls it, and through a full node that sends the player on', async () => {
     const { headers } = await signedInUser(e2e.app, kv, 'edge-host@example.com', 'host pass 1');

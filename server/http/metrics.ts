@@ -66,9 +66,23 @@ export function createMetrics() {
     help: "People in this node's in-memory search index (0 until it has loaded)",
     registers: [registry],
   });
+  // Analytics events this node holds unwritten, and those it dropped (buffer full or a failed
+  // write): server/modules/analytics/service.ts. Set from the service when scraped.
+  const analyticsBuffered = new Gauge({
+    name: 'analytics_events_buffered',
+    help: 'Analytics events taken and not yet written',
+    registers: [registry],
+  });
+  const analyticsDropped = new Gauge({
+    name: 'analytics_events_dropped',
+    help: 'Analytics events dropped since start (buffer full, or their write failed)',
+    registers: [registry],
+  });
   return {
     registry,
     searchIndexPeople,
+    analyticsBuffered,
+    analyticsDropped,
     httpDuration,
     ssrRenders,
     clientErrors,

@@ -177,6 +177,10 @@ export async function buildServices(
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
     utcOffset: rules.weekUtcOffset,
+    onWritten: (buffered, dropped) => {
+      metrics.analyticsBuffered.set(buffered);
+      metrics.analyticsDropped.set(dropped);
+    },
   });
   return {
     ...signIn,

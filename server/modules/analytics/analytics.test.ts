@@ -156,6 +156,23 @@ describe('AnalyticsService on an injected clock', () => {
       )
     ).map((r) => r.name);
 
+  it('holds a bounded number of events: past it a batch is dropped and counted', async () => {
+    const written: [number, number][] = [];
+    const small = new AnalyticsService(testDb.db, {
+      key: 'k'.repeat(32),
+      utcOffset: -7,
+      maxBuffered: 4,
+      now: () => now,
+      onWritten: (buffered, dropped) => written.push([buffered, dropped]),
+    });
+    small.collect(batch());
+    small.collect(batch());
+    expect([small.buffered, small.dropped]).toEqual([3, 3]);
+    await small.maintain();
+    await small.flush();
+    expect(written).toEqual([[0, 3]]);
+  });
+
   it('makes the day partitions ahead and drops those past retention', async () => {
     await analytics.maintain();
     expect(await partitions()).toEqual([

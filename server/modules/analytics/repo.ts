@@ -48,10 +48,17 @@ export const analyticsRepo = {
   /** Makes the day's partition unless it exists (days are YYYY-MM-DD, checked: they go into DDL). */
   async ensurePartition(db: Queryable, day: string, next: string): Promise<void> {
     if (!DAY.test(day) || !DAY.test(next)) throw new Error(`not a day: ${day} ${next}`);
-    await db.query(
-      `CREATE TABLE IF NOT EXISTS ${partition(day)} PARTITION OF analytics_events
-       FOR VALUES FROM ('${day}') TO ('${next}')`,
-    );
+    try {
+      await db.query(
+        `CREATE TABLE IF NOT EXISTS ${partition(day)} PARTITION OF analytics_events
+         FOR VALUES FROM ('${day}') TO ('${next}')`,
+      );
+    } catch (err) {
+      // Two nodes making the same day at once: IF NOT EXISTS does not cover the race, and the
+      // loser's error (a duplicate table or catalogue row) means the partition is there.
+      const code = (err as { code?: string }).code;
+      if (code !== '42P07' && code !== '23505') throw err;
+    }
   },
 
   /** Drops the partitions of days before `before`. */
@@ -88,7 +95,10 @@ export const analyticsRepo = {
     );
   },
 
-  /** Replaces a day's roll-up with `rows` (in one transaction: a reader sees the old day or the new). */
+  /**
+   * Replaces a day's roll-up with `rows` (in one transaction: a reader sees the old day or the
+   * new). Every node makes the same days; one that commits meanwhile is overwritten, not an error.
+   */
   async replaceDay(
     db: Db,
     day: string,
@@ -98,7 +108,8 @@ export const analyticsRepo = {
       await tx.query('DELETE FROM analytics_daily WHERE day = $1', [day]);
       await tx.query(
         `INSERT INTO analytics_daily (day, metric, dim, value)
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])`,
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[])
+         ON CONFLICT (day, metric, dim) DO UPDATE SET value = excluded.value`,
         [day, rows.map((r) => r.metric), rows.map((r) => r.dim), rows.map((r) => r.value)],
       );
     });

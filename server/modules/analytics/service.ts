@@ -20,6 +20,8 @@ export interface AnalyticsOptions {
   /** Events held at most while the database is slow or down; more are dropped and counted. */
   maxBuffered?: number;
   now?: () => Date;
+  /** After each write: events still held and dropped so far (for /metrics). */
+  onWritten?: (buffered: number, dropped: number) => void;
 }
 
 const HOUR = 3_600_000;
@@ -91,14 +93,19 @@ export class AnalyticsService {
       .then(async () => {
         const rows = this.#buffer;
         this.#buffer = [];
-        for (let i = 0; i < rows.length; i += CHUNK) {
-          const chunk = rows.slice(i, i + CHUNK);
-          try {
-            await this.#insert(chunk);
-          } catch (err) {
-            this.#dropped += chunk.length;
-            throw err;
+        try {
+          for (let i = 0; i < rows.length; i += CHUNK) {
+            const chunk = rows.slice(i, i + CHUNK);
+            try {
+              await this.#insert(chunk);
+            } catch (err) {
+              // This chunk and the rest of the write are lost; counted, and the failure reported.
+              this.#dropped += rows.length - i;
+              throw err;
+            }
           }
+        } finally {
+          this.opts.onWritten?.(this.#buffer.length, this.#dropped);
         }
       });
     return this.#writing;

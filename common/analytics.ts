@@ -1,6 +1,14 @@
 // First-party analytics (spec §7 tracking `et`, `v`; register clicks; login failures with way and
 // account; issue 23 item 5): what the page may report, shared by the page and the collector.
 
+/**
+ * The cookie banner's choice (web/ui/CookieBanner.tsx): 'all' allows analytics, 'necessary' does
+ * not; read by the page, the collector and the server's renderer (which leaves the banner out once
+ * a choice is made).
+ */
+export const CONSENT_COOKIE = 'cookie_consent';
+export const CONSENT_ALL = 'all';
+
 /** The collector's protocol version (`v`). */
 export const ANALYTICS_VERSION = 1;
 /** Event types (`et`). */

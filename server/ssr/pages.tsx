@@ -6,7 +6,7 @@ import { matchRoute, type RouteMatch } from '../../common/routes';
 import { App } from '../../web/app/App';
 import { PAGES } from '../../web/app/pages';
 import { withoutProse, type AppState, type PagePayload } from '../../web/app/state';
-import { CONSENT_COOKIE } from '../../web/ui/CookieBanner';
+import { CONSENT_COOKIE } from '../../common/analytics';
 import { CATALOGUES } from '../../web/i18n/catalogues';
 import { moneyRules, publicConfig, type Config } from '../config';
 import { CompressedBody, pickEncoding } from '../http/compress';

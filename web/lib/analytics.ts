@@ -2,9 +2,8 @@
 // accepted analytics cookies, sent in batches to our own collector with navigator.sendBeacon
 // (every few seconds, and as the page is hidden or left). Nothing goes to anyone else.
 import type { AnalyticsEvent, CollectBody } from '../../common/api/analytics';
-import { ANALYTICS_BATCH_MAX, ANALYTICS_VERSION } from '../../common/analytics';
+import { ANALYTICS_BATCH_MAX, ANALYTICS_VERSION, CONSENT_ALL, CONSENT_COOKIE } from '../../common/analytics';
 import type { Locale } from '../../common/locales';
-import { CONSENT_COOKIE } from '../ui/CookieBanner';
 
 const VISITOR_KEY = 'beamly.visitor';
 const SEND_AFTER_MS = 5000;
@@ -17,7 +16,10 @@ let listening = false;
 
 /** Whether the reader accepted analytics (the banner's "Accept all"). */
 export function analyticsAllowed(): boolean {
-  return typeof document !== 'undefined' && document.cookie.split('; ').includes(`${CONSENT_COOKIE}=all`);
+  return (
+    typeof document !== 'undefined' &&
+    document.cookie.split('; ').includes(`${CONSENT_COOKIE}=${CONSENT_ALL}`)
+  );
 }
 
 /** An event as a feature reports it: the page's path is added here. */

@@ -1,10 +1,11 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
+import { CONSENT_ALL, CONSENT_COOKIE } from '../../common/analytics';
 import { useI18n } from '../i18n/i18n';
+import { track } from '../lib/analytics';
 import { Link } from './Link';
 
 /** Consent lasts 12 months, as the cookie policy says. */
 const CONSENT_MAX_AGE = 365 * 24 * 3600;
-export const CONSENT_COOKIE = 'cookie_consent';
 
 const CookieSettingsContext = createContext<() => void>(() => undefined);
 
@@ -29,6 +30,8 @@ export function CookieConsent({
   const decide = (choice: 'all' | 'necessary') => {
     document.cookie = `${CONSENT_COOKIE}=${choice}; path=/; max-age=${CONSENT_MAX_AGE}; samesite=lax`;
     setOpen(false);
+    // The page the reader agreed on counts as viewed (its view was not recorded before).
+    if (choice === CONSENT_ALL) track({ et: 'page_view' });
   };
   return (
     <CookieSettingsContext.Provider value={() => setOpen(true)}>

@@ -6,14 +6,13 @@ import {
   analyticsQuery,
   collectBody,
 } from '../../../common/api/analytics';
+import { CONSENT_ALL, CONSENT_COOKIE } from '../../../common/analytics';
 import { okSchema } from '../../../common/api/envelope';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
 import { requireStaff } from '../staff';
 import type { AnalyticsService } from './service';
 
-/** The consent cookie's value that allows analytics (web/ui/CookieBanner.tsx). */
-const CONSENT = { cookie: 'cookie_consent', all: 'all' };
 /** A batch of 50 events is a few kB; the limit keeps a flood of large bodies cheap to refuse. */
 const BODY_LIMIT = 32 * 1024;
 const MAX_DAYS = 92;
@@ -57,7 +56,7 @@ export function analyticsRoutes(deps: {
       },
       async (req, reply) => {
         const cookies = (req.cookies as Record<string, string | undefined> | undefined) ?? {};
-        if (cookies[CONSENT.cookie] === CONSENT.all) analytics.collect(req.body);
+        if (cookies[CONSENT_COOKIE] === CONSENT_ALL) analytics.collect(req.body);
         return reply.code(204).send(null);
       },
     );

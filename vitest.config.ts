@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Browser tests of pages, forms and lists: no camera, no media timing. Two run at once (each is a
@@ -25,6 +25,22 @@ const PAGE_TESTS = [
   'wallet',
 ].map((name) => `e2e/${name}.e2e.ts`);
 
+/**
+ * Server tests with real WebRTC, Janus or a server process of their own (ICE and DTLS against a
+ * deadline, a killed process's lease lapsing): they run with the media group, one at a time. With
+ * four unit files at once, ICE in restart.test.ts once missed its 60 s.
+ */
+const MEDIA_SERVER_TESTS = [
+  'server/main.test.ts',
+  'server/media/janus/engine.test.ts',
+  'server/modules/live/cascade.test.ts',
+  'server/modules/live/hls.test.ts',
+  'server/modules/live/janus-routes.test.ts',
+  'server/modules/live/media-hardening.test.ts',
+  'server/modules/live/restart.test.ts',
+  'server/modules/live/stall.test.ts',
+];
+
 // Three groups, one after the other (sequence.groupOrder), so that no group's timing-sensitive
 // tests share the two cores with another's: server and unit tests (mostly waiting on PostgreSQL,
 // so four at once), page tests (two at once), then media tests one at a time (fake cameras
@@ -37,6 +53,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...MEDIA_SERVER_TESTS],
           testTimeout: 20_000,
           hookTimeout: 60_000,
           maxWorkers: 4,
@@ -58,7 +75,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'media',
-          include: ['e2e/**/*.e2e.ts'],
+          include: ['e2e/**/*.e2e.ts', ...MEDIA_SERVER_TESTS],
           exclude: PAGE_TESTS,
           testTimeout: 240_000,
           hookTimeout: 120_000,

@@ -269,5 +269,9 @@ describe('AnalyticsService on an injected clock', () => {
     // Made again, the day is replaced, not added to.
     await analytics.rollUpDay(day);
     expect((await analytics.daily(day, day)).find((r) => r.metric === 'page_views')?.value).toBe(2);
+    // A process started since (it made no partition itself) rolls the day up the same.
+    const restarted = new AnalyticsService(testDb.db, { key: 'k'.repeat(32), utcOffset: -7, now: () => now });
+    await restarted.rollUpDay(day);
+    expect((await restarted.daily(day, day)).find((r) => r.metric === 'visitors')?.value).toBe(2);
   });
 });

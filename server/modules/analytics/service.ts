@@ -142,7 +142,9 @@ export class AnalyticsService {
     const from = new Date(Date.parse(`${day}T00:00:00Z`) - this.opts.utcOffset * HOUR);
     const to = new Date(from.getTime() + DAY);
     const [events, signups, lives, gifts, recharges] = await Promise.all([
-      this.#ready.has(day) ? analyticsRepo.eventCounts(this.db, day) : [],
+      // Read whether or not this process made the day's partition: after a restart it has made
+      // none of yesterday's, and a day without one simply counts nothing.
+      analyticsRepo.eventCounts(this.db, day),
       signupCounts(this.db, from, to),
       goLiveCounts(this.db, from, to),
       giftCounts(this.db, from, to),

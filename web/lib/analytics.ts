@@ -4,6 +4,7 @@
 import type { AnalyticsEvent, CollectBody } from '../../common/api/analytics';
 import { ANALYTICS_BATCH_MAX, ANALYTICS_VERSION, CONSENT_ALL, CONSENT_COOKIE } from '../../common/analytics';
 import type { Locale } from '../../common/locales';
+import { storedRandomId } from './api';
 
 const VISITOR_KEY = 'beamly.visitor';
 const SEND_AFTER_MS = 5000;
@@ -65,10 +66,5 @@ function listen(): void {
 
 /** This browser's random id for analytics (kept apart from the device id used for sign-in limits). */
 function visitorId(): string {
-  let id = localStorage.getItem(VISITOR_KEY);
-  if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
-    id = crypto.randomUUID().replace(/-/g, '');
-    localStorage.setItem(VISITOR_KEY, id);
-  }
-  return id;
+  return storedRandomId(VISITOR_KEY);
 }

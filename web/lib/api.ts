@@ -18,10 +18,15 @@ const DEVICE_KEY = 'beamly.deviceid';
 
 /** A random id for this browser (spec §3: stored separately from the login data). */
 export function deviceId(): string {
-  let id = localStorage.getItem(DEVICE_KEY);
+  return storedRandomId(DEVICE_KEY);
+}
+
+/** A random id kept in this browser's local storage under `key`, made on first use. */
+export function storedRandomId(key: string): string {
+  let id = localStorage.getItem(key);
   if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
     id = crypto.randomUUID().replace(/-/g, '');
-    localStorage.setItem(DEVICE_KEY, id);
+    localStorage.setItem(key, id);
   }
   return id;
 }

@@ -16,11 +16,13 @@
 // bench/llhls.ts and bench/llhls-edge.ts.
 // Issue 22 simulcast (--only=simulcast [--seconds=30] [--every=3]): see bench/simulcast.ts.
 // Issue 23 item 5 target (--only=analytics [--seconds=10], needs DATABASE_URL): see bench/analytics.ts.
+// Issue 23 item 1 target (--only=videos, needs DATABASE_URL): see bench/videos.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
 //   --only=sfu [--engines=werift,lean,janus] [--viewers=100,150,200]; --only=janus-latency [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { analyticsBench } from './analytics';
+import { videosBench } from './videos';
 import { apiBench, type ApiRow } from './api';
 import { exploreBench } from './explore';
 import { notifyBench } from './notify';
@@ -352,6 +354,31 @@ if (only === 'analytics') {
     `target (≥ 20,000 events/s stored; at 20,000/s every event kept, pages' p50/p99 within 25% of the same requests dropped): ${met ? 'met' : 'NOT met'}`,
   );
   report.analytics = { rows, met };
+}
+
+if (only === 'videos') {
+  const r = await videosBench();
+  console.log(
+    '\nShort videos on a phone (4× CPU, 40 ms / 9 Mbit/s): moving on in the feed vs opening a video’s page',
+  );
+  console.table([
+    {
+      what: 'feed: key → next video playing',
+      median: r.moveMs.median,
+      p90: r.moveMs.p90,
+      worst: r.moveMs.worst,
+    },
+    {
+      what: 'baseline: page load → playing',
+      median: r.pageLoadMs.median,
+      p90: null,
+      worst: r.pageLoadMs.worst,
+    },
+  ]);
+  console.log(
+    `target (a video plays ≤ 1000 ms after it scrolls into view, every move): ${r.met ? 'met' : 'NOT met'}`,
+  );
+  report.videos = r;
 }
 
 if (only === 'explore') {

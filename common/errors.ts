@@ -106,6 +106,16 @@ export const ERRORS = {
   pk_self: { code: 1705, http: 400 },
   /** A dare is suggested by the winner's room during the dare, once the result is known. */
   pk_no_dare: { code: 1706, http: 409 },
+  // Short videos (issue 23 item 1).
+  short_not_found: { code: 1801, http: 404 },
+  /** An upload longer than 60 s (or a clip longer than that, or shorter than 1 s). */
+  short_too_long: { code: 1802, http: 400 },
+  /** Not a video the site can read: no video track, or a format it does not know. */
+  short_unreadable: { code: 1803, http: 415 },
+  /** A clip's in and out points outside the replay, or out before in. */
+  clip_range_invalid: { code: 1804, http: 400 },
+  /** The video is still being transcoded or cut (or was refused): it cannot be liked or commented. */
+  short_not_ready: { code: 1805, http: 409 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

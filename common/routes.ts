@@ -13,6 +13,9 @@ export type RouteId =
   | 'explore'
   | 'leaderboard'
   | 'feedback'
+  | 'videos'
+  | 'shortVideo'
+  | 'festival'
   | 'broadcast'
   | 'video'
   | 'user'
@@ -62,6 +65,11 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'leaderboard', pattern: ['leaderboard'], layout: 'main', auth: true, prefixable: true },
   // Spec §2 screens: feedback or suggestion form (issue 23 item 4).
   { id: 'feedback', pattern: ['feedback'], layout: 'main', auth: true, prefixable: false },
+  // Short videos (issue 23 item 1): the feed, and a video's own page (the feed starting there).
+  { id: 'videos', pattern: ['videos'], layout: 'live', auth: true, prefixable: true },
+  { id: 'shortVideo', pattern: ['videos', ':videoId'], layout: 'live', auth: true, prefixable: true },
+  // The festival programme's page (issue 23 item 2; spec §1 festival countdown with live and replays).
+  { id: 'festival', pattern: ['festival', ':programmeId'], layout: 'main', auth: true, prefixable: true },
   { id: 'notFound', pattern: ['NotFound'], layout: 'none', auth: true, prefixable: false },
   { id: 'obs', pattern: ['obs'], layout: 'none', auth: true, prefixable: true },
   { id: 'user', pattern: ['u', ':personalId'], layout: 'main', auth: true, prefixable: true },

@@ -133,6 +133,21 @@ const schema = z
       .string()
       .default('./data')
       .transform((dir) => resolve(dir)),
+    /**
+     * Uploads in S3-compatible object storage (server/infra/s3-files.ts), for several nodes: the
+     * bucket, where readers fetch it (a CDN), and the API's address when it is not AWS (MinIO…).
+     * Unset: a folder under DATA_DIR served at /uploads/.
+     */
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_PUBLIC_URL: z.url().optional(),
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().default(''),
+    S3_SECRET_ACCESS_KEY: z.string().default(''),
+    /** The ffmpeg that transcodes short videos. Unset: the binary shipped in @ffmpeg-installer (npm). */
+    FFMPEG_PATH: z.string().optional(),
+    /** Short videos transcoded or cut at once on this node (each takes a core). */
+    VIDEO_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
     /** Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: mail lands in the outbox (development only). */
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default('Beamly <no-reply@beamly.example>'),

@@ -243,8 +243,8 @@ describe('fuzz: hostile input never answers 5xx', () => {
       `fuzz: ${count} requests in ${seconds.toFixed(1)} s, ${all.length} answered 5xx; slowest:\n` +
         main.slowest.join('\n'),
     );
-    // Bounded: the suite's time budget (two minutes on a busy machine) holds this many.
-    expect(count).toBeLessThan(8_000);
+    // Bounded: the suite's time budget (two minutes on a busy machine) holds this many (about 8,700 with short videos and the festival).
+    expect(count).toBeLessThan(10_000);
     expect(all.slice(0, 30)).toEqual([]);
   }, 300_000);
 });

@@ -18,4 +18,6 @@ export * from './payments';
 export * from './pk';
 export * from './feedback';
 export * from './analytics';
+export * from './videos';
+export * from './festival';
 export * from './ws';

@@ -22,10 +22,16 @@ export const notificationHost = z.object({
   face: z.string().nullable(),
 });
 
-/** "{name} is live: {title}", linking to the live (/v/{vid}), which says so when it ended. */
+/**
+ * live: "{name} is live: {title}", linking to the live (/v/{vid}), which says so when it ended.
+ * programme: a festival slot started (the reader follows the programme): "{programme}: {name} is
+ * on", linking to the festival's page.
+ */
 export const notificationItem = z.object({
   id: z.number(),
-  kind: z.literal('live'),
+  kind: z.enum(['live', 'programme']),
+  /** The festival programme, for kind 'programme': its id and its name in each language. */
+  programme: z.object({ id: z.number(), names: z.record(z.string(), z.string()) }).nullable(),
   host: notificationHost,
   vid: z.string(),
   title: z.string(),

@@ -1,8 +1,13 @@
+import { Stream } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../common/errors';
 import { isStorable } from '../../common/text';
 
-/** Whether every string (and object key) in a parsed request part is storable; walks without recursion. */
+/**
+ * Whether every string (and object key) in a parsed request part is storable; walks without
+ * recursion. Bytes and streams are not looked into: an upload's body is its request stream, whose
+ * own fields lead back to the request and on without end.
+ */
 function allStorable(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length) {
@@ -11,7 +16,7 @@ function allStorable(value: unknown): boolean {
       if (!isStorable(v)) return false;
     } else if (Array.isArray(v)) {
       for (const inner of v as unknown[]) stack.push(inner);
-    } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+    } else if (v && typeof v === 'object' && !Buffer.isBuffer(v) && !(v instanceof Stream)) {
       for (const [k, inner] of Object.entries(v)) {
         if (!isStorable(k)) return false;
         stack.push(inner);

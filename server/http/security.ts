@@ -10,14 +10,18 @@ import { BOOTSTRAP_SCRIPT_HASH } from '../ssr/document';
  * style cannot run code. Images: uploads, the captcha (data:) and photos being cropped (blob:).
  * connect-src 'self' covers fetch, WHIP/WHEP and the same-origin WebSocket; `media` adds the other
  * media nodes a player may be sent to (MEDIA_CONNECT_SRC, server/modules/live/cluster.ts).
+ * `uploads` is where uploads are read from when they are in object storage (S3_PUBLIC_URL).
  */
-export function contentSecurityPolicy(media: readonly string[] = []): string {
+export function contentSecurityPolicy(
+  media: readonly string[] = [],
+  uploads: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${BOOTSTRAP_SCRIPT_HASH}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "media-src 'self' blob:",
+    ["img-src 'self' data: blob:", ...uploads].join(' '),
+    ["media-src 'self' blob:", ...uploads].join(' '),
     ["connect-src 'self'", ...media].join(' '),
     "font-src 'self' data:",
     "worker-src 'self' blob:",
@@ -26,6 +30,18 @@ export function contentSecurityPolicy(media: readonly string[] = []): string {
     "form-action 'self'",
     "frame-ancestors 'self'",
   ].join('; ');
+}
+
+/** The origin object storage serves uploads from (avatars, covers, short videos), when it is not this site. */
+function uploadOrigins(
+  config: Pick<Config, 'S3_BUCKET' | 'S3_PUBLIC_URL' | 'S3_ENDPOINT' | 'S3_REGION'>,
+): string[] {
+  if (!config.S3_BUCKET) return [];
+  const url =
+    config.S3_PUBLIC_URL ??
+    config.S3_ENDPOINT ??
+    `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`;
+  return [new URL(url).origin];
 }
 
 /**
@@ -64,7 +80,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-frame-options': 'SAMEORIGIN',
-    'content-security-policy': contentSecurityPolicy(config.mediaConnectSrc),
+    'content-security-policy': contentSecurityPolicy(config.mediaConnectSrc, uploadOrigins(config)),
     'permissions-policy': PERMISSIONS_POLICY,
   };
   if (wantsHsts(config)) headers['strict-transport-security'] = HSTS;

@@ -19,7 +19,9 @@ export async function registerStatic(
     // Uploaded files are named by their content hash, so they never change.
     { dir: 'uploads', prefix: '/uploads/', cache: 'public, max-age=31536000, immutable', wildcard: true },
   ];
-  for (const [i, { dir, prefix, cache, wildcard }] of staticDirs.entries()) {
+  // Uploads in object storage (an empty folder) are fetched from there, not from here.
+  const served = staticDirs.filter((d) => d.dir !== 'uploads' || dirs.uploads !== '');
+  for (const [i, { dir, prefix, cache, wildcard }] of served.entries()) {
     await app.register(fastifyStatic, {
       root:
         dir === 'uploads' ? dirs.uploads : dir === 'recordings' ? dirs.recordings : join(CLIENT_DIST, dir),

@@ -14,7 +14,11 @@ export interface DocumentParts {
   canonicalPath: string | null;
   canonicalQuery: string;
   noindex: boolean;
-  ogType: 'website' | 'article';
+  ogType: 'website' | 'article' | 'video.other';
+  /** The page's own picture (a short video's poster), a path of this site or a full URL. */
+  ogImage?: string;
+  /** A short video's file: og:video tags, so that a shared link plays where it is shared. */
+  ogVideo?: { url: string; type: string; width: number; height: number };
   cssHref: string;
   entry: string;
   preloads: readonly string[];
@@ -40,6 +44,11 @@ export const BOOTSTRAP_SCRIPT_HASH = `'sha256-${createHash('sha256').update(BOOT
 
 export function localeUrl(baseUrl: string, locale: Locale, path: string): string {
   return `${baseUrl}/${locale}${path === '/' ? '' : path}`;
+}
+
+/** A path of this site made absolute (crawlers need whole URLs); a whole URL stays as it is. */
+function absolute(baseUrl: string, url: string): string {
+  return /^https?:\/\//.test(url) ? url : `${baseUrl}${url}`;
 }
 
 /** The whole HTML page: head with SEO tags, the rendered app, and the state for hydration. */
@@ -73,7 +82,16 @@ export function renderDocument(p: DocumentParts): string {
       `<meta property="og:title" content="${escapeHtml(p.title)}">`,
       `<meta property="og:description" content="${escapeHtml(p.description)}">`,
       `<meta property="og:site_name" content="${escapeHtml(p.siteName)}">`,
-      `<meta property="og:image" content="${escapeHtml(p.baseUrl)}/og-image.jpg">`,
+      `<meta property="og:image" content="${escapeHtml(absolute(p.baseUrl, p.ogImage ?? '/og-image.jpg'))}">`,
+      ...(p.ogVideo
+        ? [
+            `<meta property="og:video" content="${escapeHtml(absolute(p.baseUrl, p.ogVideo.url))}">`,
+            `<meta property="og:video:secure_url" content="${escapeHtml(absolute(p.baseUrl, p.ogVideo.url))}">`,
+            `<meta property="og:video:type" content="${escapeHtml(p.ogVideo.type)}">`,
+            `<meta property="og:video:width" content="${p.ogVideo.width}">`,
+            `<meta property="og:video:height" content="${p.ogVideo.height}">`,
+          ]
+        : []),
       `<meta property="og:locale" content="${OG_LOCALE[locale]}">`,
       ...LOCALES.filter((l) => l !== locale).map(
         (l) => `<meta property="og:locale:alternate" content="${OG_LOCALE[l]}">`,

@@ -19,6 +19,8 @@ import type {
   UserPageData,
   LiveVideoData,
   VideoGoneData,
+  VideosData,
+  FestivalData,
   WalletData,
 } from '../../web/pages/data';
 import { translate } from '../i18n';
@@ -29,6 +31,9 @@ import type { UsersService } from '../modules/users';
 import { liveInfo, type LiveService } from '../modules/live';
 import type { DiscoveryService, SearchService } from '../modules/discovery';
 import type { LeaderboardService } from '../modules/leaderboard';
+import type { VideoService } from '../modules/videos';
+import type { FestivalService } from '../modules/festival';
+import { videosQuery } from '../../common/api/videos';
 import { leaderboardQuery } from '../../common/api/leaderboard';
 import { exploreQuery, type ExploreQuery } from '../../common/api/explore';
 import { SEARCH_MAX } from '../../common/discovery';
@@ -48,6 +53,8 @@ export interface LoadContext {
   discovery: DiscoveryService;
   search: SearchService;
   leaderboards: LeaderboardService;
+  videos: VideoService;
+  festival: FestivalService;
   /** The wallet's rates and limits, as configured. */
   money: MoneyRules;
 }
@@ -74,7 +81,9 @@ export interface Loaded {
   description: string;
   /** Keep out of search engines (placeholders, search results, errors). */
   noindex: boolean;
-  ogType: 'website' | 'article';
+  ogType: 'website' | 'article' | 'video.other';
+  ogImage?: string;
+  ogVideo?: { url: string; type: string; width: number; height: number };
   /** How long the rendered page may be reused: Infinity for files, 0 for per-request pages. */
   cacheMs: number;
   /** Query string that belongs in the canonical URL (news pagination). */
@@ -117,12 +126,13 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     const { items } = await ctx.news.list(ctx.locale, 0, 3);
     const row = (q: Partial<ExploreQuery>) =>
       ctx.discovery.explore({ tab: 'hot', filter: 'all', limit: HOME_ROW, ...q }, null);
-    const [live, hot, fresh, featured, countries] = await Promise.all([
+    const [live, hot, fresh, featured, countries, programmes] = await Promise.all([
       ctx.live.liveNow(20),
       row({}),
       row({ tab: 'new' }),
       row({ filter: 'featured', limit: 5 }),
       ctx.discovery.countries(),
+      ctx.festival.list(ctx.locale),
     ]);
     const data: HomeData = {
       news: items,
@@ -131,6 +141,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
       fresh: fresh.list,
       featured: featured.list,
       countries: countries.slice(0, 16),
+      programmes,
     };
     const m = meta(ctx, 'home');
     // Explore's rows change with its read model (every 5 s).
@@ -142,9 +153,10 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     const asked = exploreQuery.safeParse(Object.fromEntries(ctx.query));
     const q = asked.success ? { ...asked.data, cursor: undefined } : exploreQuery.parse({});
     const personal = q.tab === 'follow';
-    const [page, countries] = await Promise.all([
+    const [page, countries, wonderful] = await Promise.all([
       personal ? { list: [], next: null } : ctx.discovery.explore(q, null),
       ctx.discovery.countries(),
+      ctx.videos.countWonderful(),
     ]);
     const data: ExploreData = {
       tab: q.tab,
@@ -154,6 +166,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
       next: page.next,
       personal,
       countries,
+      wonderful,
     };
     // The lists change with every refresh of the read model (every 5 s).
     return { status: 200, data, ...meta(ctx, 'explore'), noindex: false, ogType: 'website', cacheMs: 5000 };
@@ -270,6 +283,72 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
     return { status: 200, data, ...meta(ctx, 'search'), noindex: true, ogType: 'website', cacheMs: 0 };
   },
 
+  async videos(ctx) {
+    const asked = videosQuery.safeParse(Object.fromEntries(ctx.query));
+    const tab = asked.success ? asked.data.tab : 'hot';
+    const page = await ctx.videos.list({ tab }, null);
+    const data: VideosData = { tab, start: null, list: page.list, next: page.next };
+    // Likes and views move the list: a few seconds' reuse at most.
+    return { status: 200, data, ...meta(ctx, 'videos'), noindex: false, ogType: 'website', cacheMs: 5000 };
+  },
+  async shortVideo(ctx) {
+    const start = await ctx.videos.get(ctx.match.params.videoId ?? '', null).catch((err: unknown) => {
+      if (err instanceof AppError && err.errorName === 'short_not_found') return null;
+      throw err;
+    });
+    if (!start) throw new NotFoundSignal();
+    const page = await ctx.videos.list({ tab: 'hot' }, null);
+    const data: VideosData = {
+      tab: 'hot',
+      start,
+      list: page.list.filter((v) => v.id !== start.id),
+      next: page.next,
+    };
+    return {
+      status: 200,
+      data,
+      title: start.title
+        ? `${start.title} · ${start.author.nickname}`
+        : translate(ctx.locale, 'meta.shortVideo.title', { name: start.author.nickname, site: ctx.siteName }),
+      description: translate(ctx.locale, 'meta.shortVideo.description', {
+        name: start.author.nickname,
+        site: ctx.siteName,
+      }),
+      noindex: false,
+      ogType: 'video.other',
+      ...(start.poster ? { ogImage: start.poster } : {}),
+      ...(start.url
+        ? { ogVideo: { url: start.url, type: 'video/mp4', width: start.width, height: start.height } }
+        : {}),
+      // A deleted video's page goes at once, as the API's answer does.
+      cacheMs: 0,
+    };
+  },
+  async festival(ctx) {
+    const id = Number(ctx.match.params.programmeId);
+    if (!Number.isSafeInteger(id) || id <= 0) throw new NotFoundSignal();
+    // Days in ?tz= when the link carries it; the page moves them to the reader's own zone.
+    const tz = ctx.query.get('tz') ?? undefined;
+    const programme = await ctx.festival.get(id, ctx.locale, tz, null).catch((err: unknown) => {
+      if (err instanceof AppError && err.errorName === 'not_found') return null;
+      throw err;
+    });
+    if (!programme) throw new NotFoundSignal();
+    const data: FestivalData = { programme };
+    return {
+      status: 200,
+      data,
+      title: translate(ctx.locale, 'meta.festival.title', { name: programme.name, site: ctx.siteName }),
+      description: translate(ctx.locale, 'meta.festival.description', {
+        name: programme.name,
+        site: ctx.siteName,
+      }),
+      noindex: false,
+      ogType: 'website',
+      // Slots start and end, hosts go live: never reuse a render.
+      cacheMs: 0,
+    };
+  },
   broadcast: placeholder('broadcast'),
   async video(ctx) {
     const live = await ctx.live.get(ctx.match.params.videoid ?? '');

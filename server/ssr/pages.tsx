@@ -22,6 +22,8 @@ import type { LeaderboardService } from '../modules/leaderboard';
 import type { Assets } from './assets';
 import { isCountryCode } from './countries';
 import { renderDocument } from './document';
+import type { VideoService } from '../modules/videos';
+import type { FestivalService } from '../modules/festival';
 import { LOADERS, NotFoundSignal, type Loaded } from './loaders';
 
 interface Deps {
@@ -35,6 +37,8 @@ interface Deps {
   discovery: DiscoveryService;
   search: SearchService;
   leaderboards: LeaderboardService;
+  videos: VideoService;
+  festival: FestivalService;
   metrics: Metrics;
 }
 
@@ -125,6 +129,8 @@ export function registerPages(
       discovery: deps.discovery,
       search: deps.search,
       leaderboards: deps.leaderboards,
+      videos: deps.videos,
+      festival: deps.festival,
       money,
     };
     try {
@@ -188,6 +194,8 @@ export function registerPages(
       canonicalQuery: loaded.canonicalQuery ?? '',
       noindex: loaded.noindex,
       ogType: loaded.ogType,
+      ...(loaded.ogImage ? { ogImage: loaded.ogImage } : {}),
+      ...(loaded.ogVideo ? { ogVideo: loaded.ogVideo } : {}),
       cssHref: deps.assets.cssHref,
       entry: deps.assets.entry,
       preloads: deps.assets.preloadsFor(match.id, locale),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { localFileStore, type FileStore } from '../infra/files';
+import { s3FileStore } from '../infra/s3-files';
 import { openKv, type Kv } from '../infra/kv';
 import { createMailer, type Mailer } from '../infra/mail';
 import { createSms, type SmsSender } from '../infra/sms';
@@ -29,6 +30,8 @@ export interface AppDeps {
   mediaNodes?: NodeRegistry;
   risk?: RiskProvider;
   files?: FileStore;
+  /** The festival programme's clock (tests move it; default Date.now). */
+  clock?: () => number;
   /** Overrides for tests. */
   assets?: Assets;
   content?: ContentStore;
@@ -51,7 +54,23 @@ export interface Infra {
 
 export function openInfra(deps: AppDeps): Infra {
   const { config, db } = deps;
-  const files = deps.files ?? localFileStore(join(config.DATA_DIR, 'uploads'));
+  const files =
+    deps.files ??
+    (config.S3_BUCKET
+      ? s3FileStore({
+          ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
+          region: config.S3_REGION,
+          bucket: config.S3_BUCKET,
+          accessKeyId: config.S3_ACCESS_KEY_ID,
+          secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+          // Path style on another S3 (as the client speaks to it), the bucket's own host on AWS.
+          publicUrl:
+            config.S3_PUBLIC_URL ??
+            (config.S3_ENDPOINT
+              ? `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${config.S3_BUCKET}`
+              : `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`),
+        })
+      : localFileStore(join(config.DATA_DIR, 'uploads')));
   const kv = deps.kv ?? openKv(config.REDIS_URL, config.REDIS_PREFIX);
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, db });
   const sms = deps.sms ?? createSms({ smsUrl: config.SMS_URL, db });

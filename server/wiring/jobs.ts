@@ -8,7 +8,11 @@ import type { NotificationService } from '../modules/notifications';
 import type { LiveService } from '../modules/live';
 import type { PaymentService } from '../modules/payments';
 import type { RoomService } from '../modules/room';
+import type { VideoService } from '../modules/videos';
+import type { FestivalService } from '../modules/festival';
 
+/** How often a node looks for festival slots that started (followers are told within this). */
+const FESTIVAL_TICK_MS = 5000;
 /** How often a node writes the analytics events it holds. */
 const ANALYTICS_FLUSH_MS = 200;
 
@@ -35,10 +39,24 @@ export async function startJobs(
     notifications: NotificationService;
     pk: PkService;
     analytics: AnalyticsService;
+    videos: VideoService;
+    festival: FestivalService;
   },
 ): Promise<Jobs> {
-  const { live, ledger, room, payments, discovery, search, leaderboards, notifications, pk, analytics } =
-    deps;
+  const {
+    live,
+    ledger,
+    room,
+    payments,
+    discovery,
+    search,
+    leaderboards,
+    notifications,
+    pk,
+    analytics,
+    videos,
+    festival,
+  } = deps;
   const fail = (what: string) => (err: unknown) => app.log.error({ err }, what);
   await live.startLeases();
   // Gifts' pending credits into balances, their top-fans rows and their leaderboard rows, every
@@ -82,8 +100,18 @@ export async function startJobs(
   const daily = every(300_000, () => {
     void analytics.rollUp().catch(fail('analytics roll-up failed'));
   });
+  // Short videos a stopped node left processing are told they failed (their author can try again).
+  const videoSweep = every(300_000, () => {
+    void videos.sweep().catch(fail('sweeping short videos failed'));
+  });
+  // Festival slots that started: their programme's followers told (each slot by one node, once).
+  const slots = every(FESTIVAL_TICK_MS, () => {
+    void festival.startDue().catch(fail('telling festival followers failed'));
+  });
   return {
     async stop() {
+      clearInterval(videoSweep);
+      clearInterval(slots);
       pk.stop();
       clearInterval(explore);
       clearInterval(notify);

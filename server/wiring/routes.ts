@@ -9,6 +9,8 @@ import { discoveryRoutes, searchRoutes } from '../modules/discovery';
 import { pkRoutes } from '../modules/pk';
 import { analyticsRoutes } from '../modules/analytics';
 import { feedbackRoutes } from '../modules/feedback';
+import { videoRoutes } from '../modules/videos';
+import { festivalRoutes } from '../modules/festival';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
 import { registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
@@ -62,6 +64,8 @@ export async function registerApiRoutes(
   await app.register(
     feedbackRoutes({ feedback: s.feedback, meta: s.meta, db, staffEmails: config.STAFF_EMAILS }),
   );
+  await app.register(videoRoutes({ videos: s.videos, meta: s.meta, db, staffEmails: config.STAFF_EMAILS }));
+  await app.register(festivalRoutes({ festival: s.festival, db, staffEmails: config.STAFF_EMAILS }));
   await app.register(analyticsRoutes({ analytics: s.analytics, db, staffEmails: config.STAFF_EMAILS }));
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));

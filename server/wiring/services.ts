@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,9 @@ import {
 import { ChatService } from '../modules/chat';
 import { AnalyticsService } from '../modules/analytics';
 import { FeedbackService } from '../modules/feedback';
+import { VideoService } from '../modules/videos';
+import { FestivalService } from '../modules/festival';
+import { defaultFfmpeg } from '../media/ffmpeg';
 import { GiftService } from '../modules/gifts';
 import { LeaderboardService } from '../modules/leaderboard';
 import { DiscoveryService, SearchService, WatchHistory } from '../modules/discovery';
@@ -174,6 +178,25 @@ export async function buildServices(
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE);
   const feedback = new FeedbackService(db, kv, config.RATE_LIMIT_SCALE);
+  const videos = new VideoService(db, {
+    files: infra.files,
+    kv,
+    workDir: join(config.DATA_DIR, 'tmp', 'videos'),
+    recordingsDir: infra.recordingsDir,
+    ffmpeg: config.FFMPEG_PATH ?? defaultFfmpeg(),
+    workers: config.VIDEO_WORKERS,
+    live,
+    room: { isBlocked },
+    sensitive: infra.sensitive,
+    limitScale: config.RATE_LIMIT_SCALE,
+    onError: (err, id) => app.log.warn({ err, id }, 'a short video could not be made'),
+  });
+  const festival = new FestivalService(db, {
+    live,
+    users,
+    notifications,
+    ...(deps.clock ? { now: deps.clock } : {}),
+  });
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
     utcOffset: rules.weekUtcOffset,
@@ -206,6 +229,8 @@ export async function buildServices(
     cashout,
     feedback,
     analytics,
+    videos,
+    festival,
     /** Stops what the services run themselves (the sandbox's webhook deliveries). */
     async close() {
       if (provider instanceof SandboxProvider) await provider.close();

@@ -34,7 +34,7 @@ export async function registerSite(
   const { config, metrics } = deps;
   const { assets, content } = deps.files;
   const { news, auth, users, live, discovery, search } = deps.services;
-  const { leaderboards } = deps.services;
+  const { leaderboards, videos, festival } = deps.services;
   registerSeo(app, { config, news });
   await app.register(payAppPages({ config, assets }));
   return registerPages(app, {
@@ -48,6 +48,8 @@ export async function registerSite(
     discovery,
     search,
     leaderboards,
+    videos,
+    festival,
     metrics,
   });
 }

@@ -60,7 +60,7 @@ export const sessionEnded = new EventTarget();
  * failures into ApiError with the server's translated message.
  */
 export async function api<T>(
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: object | Blob,
 ): Promise<T> {

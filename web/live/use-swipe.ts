@@ -11,8 +11,13 @@ const OWNED =
 /**
  * Swipe up (next) and down (previous) on `area`, and the arrow and page keys anywhere on the
  * page, as on phones' live apps; a swipe that starts in the chat or a form scrolls or types.
+ * With `touch: false` only the keys: the short videos' feed scrolls natively (scroll snap).
  */
-export function useSwipe(area: RefObject<HTMLElement | null>, onMove: (to: 'next' | 'prev') => void): void {
+export function useSwipe(
+  area: RefObject<HTMLElement | null>,
+  onMove: (to: 'next' | 'prev') => void,
+  { touch = true }: { touch?: boolean } = {},
+): void {
   // The newest lives around, as soon as the page shows them (before paint, not after it: a key
   // pressed as the Previous button appears went to the old neighbours, or nowhere).
   const latest = useRef(onMove);
@@ -51,15 +56,17 @@ export function useSwipe(area: RefObject<HTMLElement | null>, onMove: (to: 'next
       else return;
       e.preventDefault();
     };
-    el.addEventListener('touchstart', onStart, { passive: true });
-    el.addEventListener('touchend', onEnd, { passive: true });
+    if (touch) {
+      el.addEventListener('touchstart', onStart, { passive: true });
+      el.addEventListener('touchend', onEnd, { passive: true });
+    }
     window.addEventListener('keydown', onKey);
     return () => {
       el.removeEventListener('touchstart', onStart);
       el.removeEventListener('touchend', onEnd);
       window.removeEventListener('keydown', onKey);
     };
-  }, [area]);
+  }, [area, touch]);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { MuteAnswer, NotificationItem } from '../../common/api/notifications';
 import { formatDate, formatRelativeTime } from '../../common/format';
-import { htmlLang } from '../../common/locales';
-import { useI18n } from '../i18n/i18n';
+import { htmlLang, type Locale } from '../../common/locales';
+import { useI18n, type I18n } from '../i18n/i18n';
 import { api } from '../lib/api';
 import { useFeedback } from '../lib/feedback';
 import { Link } from '../ui/Link';
@@ -30,13 +30,33 @@ function Ago({ iso }: { iso: string }) {
  */
 const isolate = (text: string) => `\u2068${text}\u2069`;
 
-/** One notification: a link to the live (marked read as it opens) and a menu to mute its host. */
+/**
+ * What an item says and where it leads: a go-live to the live; a festival slot that started (the
+ * reader follows the programme) to the programme's page, named in the reader's language.
+ */
+function itemLine(t: I18n['t'], locale: Locale, item: NotificationItem): { text: string; to: string } {
+  const name = isolate(item.host.nickname);
+  if (item.kind === 'programme' && item.programme) {
+    const names = item.programme.names;
+    const programme = isolate(names[locale] ?? names.en ?? Object.values(names)[0] ?? '');
+    return {
+      text: item.title
+        ? t('notify.programme', { programme, name, title: isolate(item.title) })
+        : t('notify.programmeUntitled', { programme, name }),
+      to: `/festival/${item.programme.id}`,
+    };
+  }
+  return { text: t('notify.live', { name, title: isolate(item.title) }), to: `/v/${item.vid}` };
+}
+
+/** One notification: a link (marked read as it opens) and a menu to mute its host. */
 export function NotifyItem({ item, onOpen }: { item: NotificationItem; onOpen: () => void }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const { toast } = useFeedback();
   const [menu, setMenu] = useState(false);
   const [muted, setMuted] = useState(false);
   const name = item.host.nickname;
+  const line = itemLine(t, locale, item);
 
   const toggleMute = async () => {
     setMenu(false);
@@ -54,7 +74,7 @@ export function NotifyItem({ item, onOpen }: { item: NotificationItem; onOpen: (
 
   return (
     <li className={item.read ? 'bell__item' : 'bell__item bell__item--unread'}>
-      <Link to={`/v/${item.vid}`} className="bell__link" onClick={onOpen}>
+      <Link to={line.to} className="bell__link" onClick={onOpen}>
         <span className="bell__avatar" aria-hidden="true">
           {item.host.face ? (
             <img src={item.host.face} alt="" width={40} height={40} loading="lazy" />
@@ -63,9 +83,7 @@ export function NotifyItem({ item, onOpen }: { item: NotificationItem; onOpen: (
           )}
         </span>
         <span className="bell__text">
-          <span className="bell__line">
-            {t('notify.live', { name: isolate(name), title: isolate(item.title) })}
-          </span>
+          <span className="bell__line">{line.text}</span>
           <Ago iso={item.created_at} />
         </span>
         {!item.read && (

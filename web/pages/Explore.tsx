@@ -62,6 +62,12 @@ export default function Explore({ data }: PageProps) {
             {label}
           </Link>
         ))}
+        {/* Short videos staff picked: a list of the videos' feed, once there are any. */}
+        {d.wonderful > 0 && (
+          <Link to="/videos?tab=wonderful" className="explore__tab explore__tab--videos">
+            {t('explore.wonderfulVideos')}
+          </Link>
+        )}
       </nav>
       <div className="explore__bar">
         <nav className="explore__filters" aria-label={t('explore.filters')}>

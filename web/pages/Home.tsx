@@ -7,10 +7,11 @@ import { useI18n } from '../i18n/i18n';
 import { LiveNow } from '../live/LiveNow';
 import { LiveCards } from '../explore/ExploreGrid';
 import { CountryChips, FeaturedBanners, PersonalRows, Row } from '../home/HomeRows';
+import { FestivalBanners } from '../festival/FestivalBanners';
 import type { HomeData } from './data';
 
-export default function Home({ data }: PageProps) {
-  const { news, live, hot, fresh, featured, countries } = data as HomeData;
+export default function Home({ data, payload }: PageProps) {
+  const { news, live, hot, fresh, featured, countries, programmes } = data as HomeData;
   const { t } = useI18n();
   const { siteName } = useConfig();
   return (
@@ -32,6 +33,7 @@ export default function Home({ data }: PageProps) {
         </div>
       </section>
 
+      <FestivalBanners initial={programmes} renderedAt={payload.renderedAt} />
       <FeaturedBanners featured={featured} />
       <PersonalRows />
       {hot.length > 0 && (

@@ -16,6 +16,8 @@ import { FollowButton } from '../live/FollowButton';
 import { MuteToggle } from '../notify/MuteToggle';
 import { FollowList } from '../live/FollowList';
 import { FollowProvider, type FollowState } from '../live/follow-store';
+import { ClipDialog } from '../videos/ClipDialog';
+import { UserVideos } from '../videos/UserVideos';
 import type { PublicProfile, UserPageData } from './data';
 
 /**
@@ -35,6 +37,8 @@ function Personal({ data }: PageProps) {
   const [profile, setProfile] = useState<PublicProfile>((data as UserPageData).profile);
   const [editing, setEditing] = useState(false);
   const [list, setList] = useState<FollowListKind | null>(null);
+  /** The replay a highlight is being cut from (its host only). */
+  const [clipping, setClipping] = useState<UserPageData['replays'][number] | null>(null);
   const { replays, live } = data as UserPageData;
   const { t, locale } = useI18n();
   const { user } = useAuth();
@@ -159,6 +163,8 @@ function Personal({ data }: PageProps) {
         />
       )}
 
+      <UserVideos uid={profile.uid} />
+
       <section className="section" aria-labelledby="lives-title">
         <h2 id="lives-title">{t('profile.lives')}</h2>
         {replays.length === 0 ? (
@@ -177,11 +183,21 @@ function Personal({ data }: PageProps) {
                   overlay={<span className="badge live-card__badge">{t('live.replay')}</span>}
                   subtitle={r.started_at && <TimeAgo iso={r.started_at} />}
                 />
+                {mine && (
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm profile__clip"
+                    onClick={() => setClipping(r)}
+                  >
+                    {t('videos.clip.make')}
+                  </button>
+                )}
               </li>
             ))}
           </ul>
         )}
       </section>
+      {clipping && <ClipDialog vid={clipping.vid} title={clipping.title} onClose={() => setClipping(null)} />}
     </div>
   );
 }

@@ -1,3 +1,6 @@
+import type { ProgrammeCard, ProgrammeInfo } from '../../common/api/festival';
+import type { ShortVideo } from '../../common/api/videos';
+import type { ShortTab } from '../../common/videos';
 // Data each page receives, produced by the server's loaders (server/ssr/loaders.ts). What the API
 // answers too (news, profiles, broadcasts) is the contract's (common/api).
 import type { ExploreCard, ExploreFilter, ExploreTab } from '../../common/api/explore';
@@ -21,6 +24,13 @@ export interface HomeData {
   featured: ExploreCard[];
   /** Countries with hosts on air, most first. */
   countries: { country: string; lives: number }[];
+  /** Festival programmes not over yet (banners; the page drops expired ones every 60 s). */
+  programmes: ProgrammeCard[];
+}
+
+/** /festival/{id} (issue 23 item 2): the programme in the reader's language, days in `tz`. */
+export interface FestivalData {
+  programme: ProgrammeInfo;
 }
 
 /** Explore (server/ssr/loaders.ts): the list the URL asks for, its first page and the countries. */
@@ -34,6 +44,8 @@ export interface ExploreData {
   /** The list is the reader's own (the follow tab): loaded in the browser. */
   personal: boolean;
   countries: { country: string; lives: number }[];
+  /** How many videos staff marked wonderful: explore shows their tab once there are some. */
+  wonderful: number;
 }
 
 /** Leaderboards (server/ssr/loaders.ts): the board the URL asks for, its first page and countries. */
@@ -100,6 +112,17 @@ export interface UserPageData {
   replays: { vid: string; title: string; cover: string | null; started_at: string | null }[];
   /** Their broadcast that is live now (the page shows LIVE and links to it). */
   live: { vid: string; title: string } | null;
+}
+
+/**
+ * /videos and /videos/{id} (issue 23 item 1): the feed's first page; on a video's page that video
+ * first (`start`), then the feed.
+ */
+export interface VideosData {
+  tab: ShortTab;
+  start: ShortVideo | null;
+  list: ShortVideo[];
+  next: string | null;
 }
 
 /** /v/{videoid}: the broadcast as GET /api/v1/live/{vid} answers it. */

@@ -26,6 +26,7 @@ export function Brand() {
 const NAV = [
   { to: '/', key: 'nav.home' },
   { to: '/explore', key: 'nav.explore' },
+  { to: '/videos', key: 'nav.videos' },
   { to: '/leaderboard', key: 'leaderboard.nav' },
   { to: '/news', key: 'nav.news' },
   { to: '/safety', key: 'nav.safety' },

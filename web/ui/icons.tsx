@@ -95,3 +95,83 @@ export const CameraSwitchIcon = () => (
     <path d="M9 13a3 3 0 0 1 5.2-2M15 13a3 3 0 0 1-5.2 2M14 9.5l.3 1.6-1.6.2M10 16.5l-.3-1.6 1.6-.2" />
   </svg>
 );
+// Short videos' rail and bar (web/videos).
+export const HeartIcon = ({ filled = false }: { filled?: boolean }) => (
+  <svg
+    {...base}
+    fill={filled ? 'currentColor' : 'none'}
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinejoin="round"
+  >
+    <path d="M12 20.5s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.6a4.3 4.3 0 0 1 7.5 2.7c0 5.6-7.5 10.2-7.5 10.2z" />
+  </svg>
+);
+export const CommentIcon = () => (
+  <svg {...base} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+    <path d="M4 5h16v11H9l-5 4z" />
+  </svg>
+);
+export const EyeIcon = () => (
+  <svg {...base} fill="none" stroke="currentColor" strokeWidth="2">
+    <path d="M2 12s3.6-6.5 10-6.5S22 12 22 12s-3.6 6.5-10 6.5S2 12 2 12z" />
+    <circle cx="12" cy="12" r="3" />
+  </svg>
+);
+export const SoundIcon = ({ off = false }: { off?: boolean }) => (
+  <svg
+    {...base}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d="M4 9h4l5-4v14l-5-4H4z" />
+    {off ? (
+      <path d="M16.5 9.5l5 5M21.5 9.5l-5 5" />
+    ) : (
+      <path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12" />
+    )}
+  </svg>
+);
+export const UploadIcon = () => (
+  <svg
+    {...base}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2.2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d="M12 16V4M7 9l5-5 5 5M5 20h14" />
+  </svg>
+);
+export const PlayIcon = () => (
+  <svg {...base} fill="currentColor">
+    <path d="M8 5v14l11-7z" />
+  </svg>
+);
+export const StarIcon = ({ filled = false }: { filled?: boolean }) => (
+  <svg
+    {...base}
+    fill={filled ? 'currentColor' : 'none'}
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinejoin="round"
+  >
+    <path d="M12 3.5l2.6 5.4 5.9.8-4.3 4.1 1 5.8L12 16.8l-5.2 2.8 1-5.8-4.3-4.1 5.9-.8z" />
+  </svg>
+);
+export const TrashIcon = () => (
+  <svg
+    {...base}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13" />
+  </svg>
+);

@@ -70,6 +70,18 @@ export const liveRepo = {
     );
   },
 
+  /** The broadcaster's latest ended broadcast with a replay that was on air within [from, to). */
+  async replayWithin(db: Queryable, uid: number, from: Date, to: Date): Promise<string | null> {
+    const [row] = await db.query<{ vid: string }>(
+      `SELECT l.vid FROM lives l WHERE l.uid = $1 AND l.status = 'ended'
+         AND l.started_at < $3 AND coalesce(l.ended_at, l.started_at) > $2
+         AND EXISTS (SELECT 1 FROM replay_parts p WHERE p.vid = l.vid)
+       ORDER BY l.started_at DESC LIMIT 1`,
+      [uid, from, to],
+    );
+    return row?.vid ?? null;
+  },
+
   /** A new broadcast, leased to `lease.node` for `lease.ms`: its publisher has that long to arrive. */
   async insert(
     db: Queryable,

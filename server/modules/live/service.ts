@@ -680,8 +680,32 @@ export class LiveService {
     }));
   }
 
+  /**
+   * One part of an ended broadcast's replay, for a clip: whose it is, its file (under the
+   * recordings folder) and how long it lasts. Null when there is no such part.
+   */
+  async replayPart(
+    vid: string,
+    part: number,
+  ): Promise<{ uid: number; file: string; seconds: number } | null> {
+    const live = await liveRepo.byVid(this.db, vid);
+    if (!live || live.status !== 'ended') return null;
+    const p = (await liveRepo.replayParts(this.db, vid))[part];
+    if (!p) return null;
+    return {
+      uid: live.uid,
+      file: p.file,
+      seconds: (new Date(p.ended_at).getTime() - new Date(p.started_at).getTime()) / 1000,
+    };
+  }
+
   async replaysOf(uid: number, limit = 12): Promise<LiveRow[]> {
     return liveRepo.replaysOf(this.db, uid, limit);
+  }
+
+  /** The broadcaster's broadcast with a replay that was on air within [from, to) (a festival slot's). */
+  replayWithin(uid: number, from: Date, to: Date): Promise<string | null> {
+    return liveRepo.replayWithin(this.db, uid, from, to);
   }
 
   /** The broadcaster's broadcast that is on air now, if any (their personal page links to it). */

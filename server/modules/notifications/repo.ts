@@ -8,6 +8,8 @@ export interface Job {
   title: string;
   /** The last follower done (uid order). */
   after: number;
+  /** A festival slot starting: the programme's followers are told, not the host's. */
+  programme: number | null;
 }
 
 /** What one batch of a fan-out did. */
@@ -33,6 +35,9 @@ export interface NotificationRow {
   short_id: string;
   nickname: string;
   face: string | null;
+  programme: number | null;
+  /** The programme's name in each language. */
+  names: Record<string, string> | null;
 }
 
 export interface HostRow {
@@ -56,23 +61,30 @@ export interface PushRow {
   host: number;
   nickname: string;
   face: string | null;
+  programme: number | null;
+  names: Record<string, string> | null;
 }
 
 const ms = (n: number) => `$${n} * interval '1 millisecond'`;
 
 /**
- * One page of the fan-out: the next followers in uid order (the job's row locked first, so a
+ * One page of the fan-out: the next followers (of the host, or of the programme for a festival
+ * slot) in uid order (the job's row locked first, so a
  * node whose claim lapsed cannot write the same page twice), their notifications, skipping those
  * who muted the host, turned go-live off, or had one from this host within the hour, the pushes
  * of those with push on and a device, and the job moved past the page.
  */
 const FAN_OUT = `
 WITH batch AS (
-  SELECT f.follower FROM follows f WHERE f.followee = $2 AND f.follower > $3 ORDER BY f.follower LIMIT $4
+  SELECT follower FROM (
+    SELECT f.follower FROM follows f WHERE $8::bigint IS NULL AND f.followee = $2 AND f.follower > $3
+    UNION ALL
+    SELECT pf.uid FROM programme_follows pf WHERE pf.programme = $8 AND pf.uid > $3
+  ) everyone ORDER BY follower LIMIT $4
 ),
 made AS (
-  INSERT INTO notifications (uid, host, vid, title)
-  SELECT b.follower, $2, $5, $6 FROM batch b
+  INSERT INTO notifications (uid, host, vid, title, programme)
+  SELECT b.follower, $2, $5, $6, $8 FROM batch b
   WHERE NOT EXISTS (SELECT 1 FROM notification_mutes m WHERE m.uid = b.follower AND m.host = $2)
     AND NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.uid = b.follower AND NOT s.go_live)
     AND NOT EXISTS (SELECT 1 FROM notifications n
@@ -97,18 +109,23 @@ SELECT (SELECT count(*) FROM batch)::int AS scanned, (SELECT max(follower) FROM 
        now() AS at`;
 
 const LIST = (before: boolean) => `
-SELECT n.id, n.vid, n.title, n.created_at, n.read_at, u.uid AS host, u.short_id, u.nickname, u.face
-FROM notifications n JOIN users u ON u.uid = n.host
+SELECT n.id, n.vid, n.title, n.created_at, n.read_at, u.uid AS host, u.short_id, u.nickname, u.face,
+       n.programme, p.names
+FROM notifications n JOIN users u ON u.uid = n.host LEFT JOIN programmes p ON p.id = n.programme
 WHERE n.uid = $1 ${before ? 'AND n.id < $3' : ''}
 ORDER BY n.id DESC LIMIT $2`;
 
 export const notificationsRepo = {
   /** A fan-out to do for a host that went on air. */
-  async enqueue(db: Queryable, live: { uid: number; vid: string; title: string }): Promise<void> {
-    await db.query('INSERT INTO notify_jobs (host, vid, title) VALUES ($1, $2, $3)', [
+  async enqueue(
+    db: Queryable,
+    live: { uid: number; vid: string; title: string; programme?: number | undefined },
+  ): Promise<void> {
+    await db.query('INSERT INTO notify_jobs (host, vid, title, programme) VALUES ($1, $2, $3, $4)', [
       live.uid,
       live.vid,
       live.title,
+      live.programme ?? null,
     ]);
   },
 
@@ -124,7 +141,7 @@ export const notificationsRepo = {
          WHERE j.claimed_until < now()
            AND NOT EXISTS (SELECT 1 FROM notify_jobs o WHERE o.host = j.host AND o.id < j.id)
          ORDER BY j.id LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, host, vid, title, after`,
+       RETURNING id, host, vid, title, after, programme`,
       [claimMs],
     );
     return job ?? null;
@@ -140,8 +157,8 @@ export const notificationsRepo = {
       if (mine?.after !== job.after) return null;
       const [row] = await tx.query<Batch & { moved: number }>(
         FAN_OUT,
-        [job.id, job.host, job.after, size, job.vid, job.title, claimMs],
-        'notify_fan_out',
+        [job.id, job.host, job.after, size, job.vid, job.title, claimMs, job.programme],
+        'notify_fan_out_2',
       );
       return row
         ? { scanned: row.scanned, made: row.made, pushed: row.pushed, last: row.last, at: row.at }
@@ -151,6 +168,14 @@ export const notificationsRepo = {
 
   async finishJob(db: Queryable, id: number): Promise<void> {
     await db.query('DELETE FROM notify_jobs WHERE id = $1', [id]);
+  },
+
+  async programmeNames(db: Queryable, id: number): Promise<Record<string, string> | null> {
+    const [row] = await db.query<{ names: Record<string, string> }>(
+      'SELECT names FROM programmes WHERE id = $1',
+      [id],
+    );
+    return row?.names ?? null;
   },
 
   async host(db: Queryable, uid: number): Promise<HostRow | null> {
@@ -253,13 +278,14 @@ export const notificationsRepo = {
          WHERE q.id = d.id
          RETURNING q.id, q.attempts, q.notification, q.subscription)
        SELECT d.id, d.attempts, s.id AS subscription, s.endpoint, s.p256dh, s.auth, s.locale,
-              n.vid, n.title, n.host, u.nickname, u.face
+              n.vid, n.title, n.host, u.nickname, u.face, n.programme, p.names
        FROM due d
        JOIN push_subscriptions s ON s.id = d.subscription
        JOIN notifications n ON n.id = d.notification
-       JOIN users u ON u.uid = n.host`,
+       JOIN users u ON u.uid = n.host
+       LEFT JOIN programmes p ON p.id = n.programme`,
       [n, claimMs],
-      'notify_claim_pushes',
+      'notify_claim_pushes_2',
     );
   },
 

@@ -72,6 +72,20 @@ export class NotificationService {
     void this.fanOut().catch((err: unknown) => this.opts.log?.(err));
   }
 
+  /**
+   * A festival slot started: the programme's followers are told (the host's hour rule, mutes and
+   * settings hold as for a go-live). `vid` is the host's broadcast if they are on air already.
+   */
+  async slotStarted(slot: { host: number; vid: string; title: string; programme: number }): Promise<void> {
+    await repo.enqueue(this.db, {
+      uid: slot.host,
+      vid: slot.vid,
+      title: slot.title,
+      programme: slot.programme,
+    });
+    void this.fanOut().catch((err: unknown) => this.opts.log?.(err));
+  }
+
   /** One turn of the background work (every second on each node): fan-outs, then pushes, then pruning. */
   async work(): Promise<void> {
     await this.fanOut();
@@ -91,12 +105,14 @@ export class NotificationService {
   async #run(job: Job): Promise<void> {
     const host = await repo.host(this.db, job.host);
     if (!host) return repo.finishJob(this.db, job.id);
+    const names = job.programme === null ? null : await repo.programmeNames(this.db, job.programme);
+    if (job.programme !== null && !names) return repo.finishJob(this.db, job.id);
     let at = job;
     for (;;) {
       const batch = await repo.fanOut(this.db, at, this.#batch, CLAIM_MS);
       // Another node took the job over (this one was too slow to renew its claim).
       if (!batch) return;
-      if (batch.made.length) await this.#tell(host, at, batch.made, batch.at);
+      if (batch.made.length) await this.#tell(host, at, batch.made, batch.at, names);
       if (batch.pushed) void this.sendPushes().catch((err: unknown) => this.opts.log?.(err));
       if (batch.scanned < this.#batch || batch.last === null) return repo.finishJob(this.db, job.id);
       at = { ...at, after: batch.last };
@@ -106,7 +122,13 @@ export class NotificationService {
   }
 
   /** The new notifications reach the followers connected anywhere (their bus topics). */
-  async #tell(host: HostRow, job: Job, made: [number, number][], at: Date): Promise<void> {
+  async #tell(
+    host: HostRow,
+    job: Job,
+    made: [number, number][],
+    at: Date,
+    names: Record<string, string> | null,
+  ): Promise<void> {
     try {
       const here = new Set(
         await online(
@@ -121,7 +143,8 @@ export class NotificationService {
           .map(([id, uid]) =>
             tellUser(this.bus, uid, {
               id,
-              kind: 'live',
+              kind: job.programme === null ? 'live' : 'programme',
+              programme: job.programme === null || !names ? null : { id: job.programme, names },
               host: { uid: host.uid, short_id: host.short_id, nickname: host.nickname, face: host.face },
               vid: job.vid,
               title: job.title,
@@ -166,13 +189,24 @@ export class NotificationService {
     if (!this.#allow(r.endpoint)) return 'gone';
     const locale: Locale = (LOCALES as readonly string[]).includes(r.locale) ? (r.locale as Locale) : 'en';
     // What the service worker (web/public/sw.js) shows, in the device's language.
-    const payload = JSON.stringify({
-      title: translate(locale, 'notify.push.title', { name: r.nickname }),
-      body: r.title,
-      url: localizedPath(locale, `/v/${r.vid}`),
-      icon: r.face ?? '/favicon.svg',
-      tag: `live-${r.host}`,
-    });
+    const festival = r.programme !== null && r.names ? (r.names[locale] ?? r.names.en ?? '') : null;
+    const payload = JSON.stringify(
+      festival === null
+        ? {
+            title: translate(locale, 'notify.push.title', { name: r.nickname }),
+            body: r.title,
+            url: localizedPath(locale, `/v/${r.vid}`),
+            icon: r.face ?? '/favicon.svg',
+            tag: `live-${r.host}`,
+          }
+        : {
+            title: translate(locale, 'notify.push.programme', { programme: festival, name: r.nickname }),
+            body: r.title,
+            url: localizedPath(locale, `/festival/${r.programme}`),
+            icon: r.face ?? '/favicon.svg',
+            tag: `live-${r.host}`,
+          },
+    );
     // One pending push per host at the push service: a newer one replaces it.
     return sendPush(push.keys, push.subject, r, payload, {
       topic: `live${r.host}`,
@@ -273,7 +307,8 @@ function serial(work: () => Promise<void>): () => Promise<void> {
 function item(r: NotificationRow): NotificationItem {
   return {
     id: r.id,
-    kind: 'live',
+    kind: r.programme === null ? 'live' : 'programme',
+    programme: r.programme === null || !r.names ? null : { id: r.programme, names: r.names },
     host: { uid: r.host, short_id: r.short_id, nickname: r.nickname, face: r.face },
     vid: r.vid,
     title: r.title,

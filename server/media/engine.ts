@@ -16,8 +16,12 @@ export interface MediaEngine {
    * starts rather than at its first broadcast. Engines in this process need nothing.
    */
   start?(): Promise<void>;
-  /** A publisher's offer (WHIP) for a room: one publisher per room at a time. */
-  publish(room: string, offer: string): Promise<MediaSession>;
+  /**
+   * A publisher's offer (WHIP) for a room: one publisher per room at a time. A broadcast needs
+   * video; `audioOnly` (an audio room's speaker) takes the offer's Opus alone and answers any
+   * video section inactive. An engine that cannot carry audio-only rooms refuses with bad_sdp.
+   */
+  publish(room: string, offer: string, opts?: { audioOnly?: boolean }): Promise<MediaSession>;
   /**
    * A viewer's offer (WHEP) for a room that has a publisher. `relay`: another node pulling the
    * room to serve its own viewers (not counted among this room's viewers).

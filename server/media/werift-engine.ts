@@ -349,9 +349,13 @@ export class WeriftEngine implements MediaEngine {
     for (const l of this.#listeners) l(room, state);
   }
 
-  async publish(roomName: string, offer: string): Promise<MediaSession> {
-    const { sdp, chosen, inactive } = this.#prepare(offer, publisherChoice(offer));
-    if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
+  async publish(roomName: string, offer: string, opts: { audioOnly?: boolean } = {}): Promise<MediaSession> {
+    const choose = publisherChoice(offer);
+    const { sdp, chosen, inactive } = this.#prepare(
+      offer,
+      opts.audioOnly ? (kind, name, fmtp) => kind === 'audio' && choose(kind, name, fmtp) : choose,
+    );
+    if (!chosen.some((c) => c.kind === (opts.audioOnly ? 'audio' : 'video'))) throw new AppError('bad_sdp');
     const rids = simulcastRids(sdp);
     const current = this.#rooms.get(roomName);
     // One publisher at a time; one whose connection dropped, or whose media stopped, may be
@@ -664,7 +668,9 @@ export class WeriftEngine implements MediaEngine {
     // What the publisher does not send (a camera without a microphone: no audio) is answered
     // inactive rather than refusing the viewer.
     const { sdp, chosen, inactive } = this.#prepare(offer, viewerChoice(room.codecs));
-    if (!chosen.some((c) => c.kind === 'video')) throw new AppError('bad_sdp');
+    // A viewer of a broadcast takes its picture; of an audio room, its sound.
+    const needs = room.codecs.some((c) => c.kind === 'video') ? 'video' : 'audio';
+    if (!chosen.some((c) => c.kind === needs)) throw new AppError('bad_sdp');
     const pc = this.#peer(chosen, inactive);
     const id = randomUUID();
     const viewer: Viewer = { id, pc, unsubscribe: [], relay: opts.relay === true, layers: null };

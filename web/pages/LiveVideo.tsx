@@ -25,7 +25,8 @@ import { useKeyboardInset, useSwipe } from '../live/use-swipe';
 import { unanswered, whepPlay, watchFlow } from '../live/webrtc';
 import { useRouter } from '../lib/router';
 import { Modal } from '../ui/Modal';
-import { BackIcon, GiftIcon } from '../ui/icons';
+import { BackButton } from '../ui/BackButton';
+import { GiftIcon } from '../ui/icons';
 import { VideoGone } from '../live/VideoGone';
 import { isVideoGone, type LiveVideoData } from './data';
 
@@ -219,18 +220,7 @@ function LivePage({ data }: PageProps) {
         <GiftOverlay vid={live.vid} />
         {/* Phones: the room's top bar over the video (the page's own header gives way to it). */}
         <div className="live-room-bar">
-          <button
-            type="button"
-            className="round-button round-button--back"
-            aria-label={t('live.back')}
-            title={t('live.back')}
-            onClick={() => {
-              if (window.history.length > 1) window.history.back();
-              else router.navigate(localizedPath(locale, '/explore'));
-            }}
-          >
-            <BackIcon />
-          </button>
+          <BackButton />
           {/* The host's card: their page, Report, and for the host's moderators more. */}
           <button type="button" className="live-room-bar__host" onClick={() => setHostCard(true)}>
             <span className="live-room-bar__avatar" aria-hidden="true">

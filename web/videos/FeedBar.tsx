@@ -1,8 +1,7 @@
 import { SHORT_TABS, type ShortTab } from '../../common/videos';
-import { localizedPath } from '../../common/routes';
 import { useI18n } from '../i18n/i18n';
-import { useRouter } from '../lib/router';
-import { BackIcon, SoundIcon, UploadIcon } from '../ui/icons';
+import { BackButton } from '../ui/BackButton';
+import { SoundIcon, UploadIcon } from '../ui/icons';
 import { Link } from '../ui/Link';
 import { videosHref } from './VideoFeed';
 
@@ -21,22 +20,10 @@ export function FeedBar({
   onMuted: (muted: boolean) => void;
   onUpload: () => void;
 }) {
-  const { t, locale } = useI18n();
-  const router = useRouter();
+  const { t } = useI18n();
   return (
     <div className="shorts__bar">
-      <button
-        type="button"
-        className="round-button round-button--back shorts__back"
-        aria-label={t('live.back')}
-        title={t('live.back')}
-        onClick={() => {
-          if (window.history.length > 1) window.history.back();
-          else router.navigate(localizedPath(locale, '/explore'));
-        }}
-      >
-        <BackIcon />
-      </button>
+      <BackButton className="shorts__back" />
       <nav className="shorts__tabs" aria-label={t('videos.tabs')}>
         {SHORT_TABS.map((name) => (
           <Link

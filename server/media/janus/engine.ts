@@ -213,7 +213,9 @@ export class JanusEngine implements MediaEngine {
   }
 
   /** Publishes to one room one at a time: the check for a publisher there and the join are one step. */
-  async publish(roomName: string, offer: string): Promise<MediaSession> {
+  async publish(roomName: string, offer: string, opts: { audioOnly?: boolean } = {}): Promise<MediaSession> {
+    // Audio rooms are carried by the embedded SFU only (docs/decisions.md, "Audio rooms").
+    if (opts.audioOnly) throw new AppError('bad_sdp');
     checkOffer(offer);
     const before = this.#publishing.get(roomName) ?? Promise.resolve();
     const done = before.catch(() => undefined).then(() => this.#publish(roomName, offer));

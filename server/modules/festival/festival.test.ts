@@ -5,7 +5,8 @@ import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { FakeEngine } from '../../testing/fake-engine';
-import { goLive } from '../../testing/go-live';
+import { endLive, goLive } from '../../testing/go-live';
+import { makeLive } from '../../testing/people';
 import { until } from '../../testing/wait';
 
 // The festival programme through HTTP on PostgreSQL, on an injected clock: the staff's schedule,
@@ -51,6 +52,8 @@ const list = async (locale = 'en'): Promise<ProgrammeCard[]> =>
 
 describe('festival programmes', () => {
   let id: number;
+  /** The host's broadcast put on air for the first slot. */
+  let onAir = '';
   beforeAll(async () => {
     const res = await create(staff, {
       names: { en: 'Winter Festival', ar: 'مهرجان الشتاء' },
@@ -108,6 +111,7 @@ describe('festival programmes', () => {
     );
 
     const vid = await goLive(t.app, engine, host, 'Opening night live');
+    onAir = vid;
     // Before the slot: nothing. The host's own go-live notifies the host's followers, not the
     // programme's (the fan does not follow the host).
     const bell = async () =>
@@ -143,6 +147,25 @@ describe('festival programmes', () => {
     expect((await list()).map((p) => p.id)).not.toContain(id);
     // Its page stays, with every slot over.
     expect((await info(id)).list.map((s) => s.state)).toEqual(['ended', 'ended']);
+  });
+
+  it('gives an ended slot the replay of the host’s broadcast in it', async () => {
+    // The host's broadcast ran from 12 to 35 minutes in (inside the first slot) and was recorded.
+    await endLive(t.app, host, onAir);
+    const vid = await makeLive(t.testDb.db, host.uid);
+    await t.testDb.db.query(
+      `UPDATE lives SET status = 'ended', started_at = $2, ended_at = $3 WHERE vid = $1`,
+      [vid, at(12), at(35)],
+    );
+    await t.testDb.db.query(
+      `INSERT INTO replay_parts (vid, file, bytes, started_at, ended_at) VALUES ($1, $2, 1, $3, $4)`,
+      [vid, `${vid}-0.mp4`, at(12), at(35)],
+    );
+    now = T0 + 41 * 60_000;
+    const [first, second] = (await info(id)).list;
+    expect(first).toMatchObject({ state: 'ended', replay: vid, live: null });
+    // The other host broadcast nothing in theirs.
+    expect(second).toMatchObject({ state: 'upcoming', replay: null });
   });
 
   it('replaces a schedule (kept slots keep their state) and deletes', async () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import installer from '@ffmpeg-installer/ffmpeg';
-import { ALL_FORMATS, FilePathSource, Input } from 'mediabunny';
+import { FilePathSource, Input, MATROSKA, MP4, MPEG_TS, QTFF, WEBM, type InputFormat } from 'mediabunny';
 
 /**
  * The ffmpeg binary: the one shipped inside the npm package @ffmpeg-installer (so that `npm start`
@@ -10,7 +10,22 @@ export function defaultFfmpeg(): string {
   return installer.path;
 }
 
+/**
+ * The containers a video is read from, and the ffmpeg demuxer of each. Only these: a playlist
+ * (HLS, ffconcat) would have the reader fetch other files or addresses (a server-side request
+ * forgery, or a local file read into a video), so neither mediabunny nor ffmpeg is let guess.
+ */
+const CONTAINERS: [InputFormat, string][] = [
+  [MP4, 'mov'],
+  [QTFF, 'mov'],
+  [WEBM, 'matroska'],
+  [MATROSKA, 'matroska'],
+  [MPEG_TS, 'mpegts'],
+];
+
 export interface MediaFacts {
+  /** The ffmpeg demuxer that reads it ('mov', 'matroska', 'mpegts'). */
+  demuxer: string;
   /** Seconds, from the container's tracks. */
   seconds: number;
   /** The picture as shown (rotation applied). */
@@ -23,8 +38,11 @@ export interface MediaFacts {
 
 /** What a file holds, or null when it is not a video this site reads (no video track, unknown format). */
 export async function probe(path: string): Promise<MediaFacts | null> {
-  const input = new Input({ source: new FilePathSource(path), formats: ALL_FORMATS });
+  const input = new Input({ source: new FilePathSource(path), formats: CONTAINERS.map(([f]) => f) });
   try {
+    const format = await input.getFormat();
+    const demuxer = CONTAINERS.find(([f]) => f === format)?.[1];
+    if (!demuxer) return null;
     const video = await input.getPrimaryVideoTrack();
     if (!video) return null;
     const audio = await input.getPrimaryAudioTrack();
@@ -33,6 +51,7 @@ export async function probe(path: string): Promise<MediaFacts | null> {
     const height = await video.getDisplayHeight();
     if (!Number.isFinite(seconds) || seconds <= 0 || width <= 0 || height <= 0) return null;
     return {
+      demuxer,
       seconds,
       width,
       height,
@@ -119,9 +138,15 @@ const H264_AAC = [
   '+faststart',
 ];
 
+/** Input options: the container as probed, and the input read from the local file only. */
+function readOnly(demuxer: string): string[] {
+  return ['-f', demuxer, '-protocol_whitelist', 'file'];
+}
+
 /** An upload made playable everywhere: H.264/AAC 720p, at most `maxSeconds`. */
-export function transcodeArgs(input: string, output: string, maxSeconds: number): string[] {
+export function transcodeArgs(input: string, output: string, maxSeconds: number, demuxer: string): string[] {
   return [
+    ...readOnly(demuxer),
     '-i',
     input,
     '-t',
@@ -150,10 +175,12 @@ export function clipArgs(
   from: number,
   seconds: number,
   copyVideo: boolean,
+  demuxer: string,
 ): string[] {
   return [
     '-ss',
     from.toFixed(3),
+    ...readOnly(demuxer),
     '-i',
     input,
     '-t',
@@ -175,5 +202,19 @@ export function clipArgs(
 
 /** One frame, half a second in (or the first), as PNG: the poster. */
 export function posterArgs(input: string, output: string, at: number): string[] {
-  return ['-ss', at.toFixed(3), '-i', input, '-frames:v', '1', '-f', 'image2', '-c:v', 'png', output];
+  // The input is the site's own MP4, just made.
+  return [
+    '-ss',
+    at.toFixed(3),
+    ...readOnly('mov'),
+    '-i',
+    input,
+    '-frames:v',
+    '1',
+    '-f',
+    'image2',
+    '-c:v',
+    'png',
+    output,
+  ];
 }

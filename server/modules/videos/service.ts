@@ -23,7 +23,7 @@ import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LocalLimits, type Limit } from '../../infra/ratelimit';
-import { probe } from '../../media/ffmpeg';
+import { probe, type MediaFacts } from '../../media/ffmpeg';
 import type { LiveService } from '../live';
 import type { SensitiveWords } from '../moderation';
 import type { RoomService } from '../room';
@@ -114,6 +114,7 @@ export class VideoService {
     await mkdir(this.opts.workDir, { recursive: true });
     const input = join(this.opts.workDir, `${id}.upload`);
     let bytes = 0;
+    let facts: MediaFacts | null = null;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length;
@@ -124,7 +125,7 @@ export class VideoService {
     try {
       await pipeline(body, counter, createWriteStream(input));
       if (bytes === 0) throw new AppError('short_unreadable');
-      const facts = await probe(input);
+      facts = await probe(input);
       if (!facts) throw new AppError('short_unreadable');
       if (facts.seconds > SHORT_MAX_SECONDS + SECONDS_SLACK)
         throw new AppError('short_too_long', { max: SHORT_MAX_SECONDS });
@@ -135,7 +136,8 @@ export class VideoService {
       throw new AppError('short_unreadable');
     }
     await videosRepo.create(this.db, { id, uid, title: this.#title(title), source: 'upload', fromVid: null });
-    this.#worker.add({ kind: 'upload', id, input, seconds: SHORT_MAX_SECONDS });
+    if (!facts) throw new AppError('short_unreadable');
+    this.#worker.add({ kind: 'upload', id, input, demuxer: facts.demuxer, seconds: SHORT_MAX_SECONDS });
     return this.get(id, uid);
   }
 
@@ -165,6 +167,7 @@ export class VideoService {
       kind: 'clip',
       id,
       input,
+      demuxer: facts.demuxer,
       from,
       seconds: Math.min(to, facts.seconds) - from,
       copy: facts.videoCodec === 'avc',

@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommentsAnswer, ShortComment, ShortVideo, VideosAnswer } from '../../../common/api/videos';
@@ -114,6 +116,29 @@ describe('uploads', () => {
     expect(list.json<{ data: VideosAnswer }>().data.list.map((x) => x.id)).toContain(v.id);
   }, 120_000);
 
+  it('never reads a playlist: nothing is fetched from the addresses or files it names', async () => {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const playlists = [
+        `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nhttp://127.0.0.1:${port}/seg.ts\n#EXT-X-ENDLIST\n`,
+        `ffconcat version 1.0\nfile '/etc/passwd'\nfile 'http://127.0.0.1:${port}/x.mp4'\n`,
+      ];
+      for (const text of playlists) {
+        const res = await upload(host, Buffer.from(text));
+        expect(res.json<{ error: string }>().error).toBe('short_unreadable');
+      }
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
   it('takes an upload over a real connection, the body streamed to the service', async () => {
     // inject() hands the route a ready body; a socket hands it the request stream (every hook on
     // the way must leave that stream alone).
@@ -134,6 +159,21 @@ describe('uploads', () => {
       body: 'not a video',
     });
     expect(((await bad.json()) as { error: string }).error).toBe('short_unreadable');
+  }, 120_000);
+
+  it('transcodes a browser’s recording (VP8 and Opus in WebM) to H.264/AAC', async () => {
+    const path = join(work, 'recorded.webm');
+    await makeTestVideo(path, { seconds: 1, width: 320, height: 240, codec: 'vp8' });
+    const res = await upload(host, readFileSync(path), 'video/webm');
+    expect(res.statusCode, res.body).toBe(200);
+    const v = await done(res.json<{ data: ShortVideo }>().data.id, host);
+    expect(v.status).toBe('ready');
+    expect(await facts(v.url ?? '')).toMatchObject({
+      videoCodec: 'avc',
+      audioCodec: 'aac',
+      width: 320,
+      height: 240,
+    });
   }, 120_000);
 
   it('keeps a portrait video portrait, its short side at most 720', async () => {

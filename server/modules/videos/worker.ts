@@ -8,8 +8,16 @@ import { clipArgs, posterArgs, probe, runFfmpeg, transcodeArgs } from '../../med
 import { videosRepo } from './repo';
 
 export type VideoJob =
-  | { kind: 'upload'; id: string; input: string; seconds: number }
-  | { kind: 'clip'; id: string; input: string; from: number; seconds: number; copy: boolean };
+  | { kind: 'upload'; id: string; input: string; demuxer: string; seconds: number }
+  | {
+      kind: 'clip';
+      id: string;
+      input: string;
+      demuxer: string;
+      from: number;
+      seconds: number;
+      copy: boolean;
+    };
 
 /** Progress is written at most this often (every node answers GET with it). */
 const PROGRESS_EVERY_MS = 750;
@@ -77,8 +85,8 @@ export class VideoWorker {
     try {
       const args =
         job.kind === 'upload'
-          ? transcodeArgs(job.input, out, job.seconds)
-          : clipArgs(job.input, out, job.from, job.seconds, job.copy);
+          ? transcodeArgs(job.input, out, job.seconds, job.demuxer)
+          : clipArgs(job.input, out, job.from, job.seconds, job.copy, job.demuxer);
       await runFfmpeg(this.opts.ffmpeg, args, { onSeconds, timeoutMs: FFMPEG_TIMEOUT_MS });
       const facts = await probe(out);
       if (!facts) throw new AppError('short_unreadable');

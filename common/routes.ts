@@ -16,6 +16,7 @@ export type RouteId =
   | 'videos'
   | 'shortVideo'
   | 'festival'
+  | 'audio'
   | 'broadcast'
   | 'video'
   | 'user'
@@ -70,6 +71,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'shortVideo', pattern: ['videos', ':videoId'], layout: 'live', auth: true, prefixable: true },
   // The festival programme's page (issue 23 item 2; spec §1 festival countdown with live and replays).
   { id: 'festival', pattern: ['festival', ':programmeId'], layout: 'main', auth: true, prefixable: true },
+  // An audio room's join page (issue 23 item 3); /audio/new is the host's form to open one.
+  { id: 'audio', pattern: ['audio', ':vid'], layout: 'live', auth: true, prefixable: true },
   { id: 'notFound', pattern: ['NotFound'], layout: 'none', auth: true, prefixable: false },
   { id: 'obs', pattern: ['obs'], layout: 'none', auth: true, prefixable: true },
   { id: 'user', pattern: ['u', ':personalId'], layout: 'main', auth: true, prefixable: true },

@@ -20,4 +20,5 @@ export * from './feedback';
 export * from './analytics';
 export * from './videos';
 export * from './festival';
+export * from './audio';
 export * from './ws';

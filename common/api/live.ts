@@ -39,6 +39,8 @@ export const liveSchema = z.object({
   }),
   /** The replay's parts once the broadcast has ended (empty while it is being generated). */
   replay: z.array(z.object({ url: z.string(), seconds: z.number() })),
+  /** A broadcast with a picture, or an audio room (its page is /audio/{vid}). */
+  kind: z.enum(['video', 'audio']),
 });
 export type LiveInfo = Answer<typeof liveSchema>;
 

@@ -21,6 +21,7 @@ import type {
   VideoGoneData,
   VideosData,
   FestivalData,
+  AudioData,
   WalletData,
 } from '../../web/pages/data';
 import { translate } from '../i18n';
@@ -33,6 +34,7 @@ import type { DiscoveryService, SearchService } from '../modules/discovery';
 import type { LeaderboardService } from '../modules/leaderboard';
 import type { VideoService } from '../modules/videos';
 import type { FestivalService } from '../modules/festival';
+import type { AudioService } from '../modules/audio';
 import { videosQuery } from '../../common/api/videos';
 import { leaderboardQuery } from '../../common/api/leaderboard';
 import { exploreQuery, type ExploreQuery } from '../../common/api/explore';
@@ -55,6 +57,7 @@ export interface LoadContext {
   leaderboards: LeaderboardService;
   videos: VideoService;
   festival: FestivalService;
+  audio: AudioService;
   /** The wallet's rates and limits, as configured. */
   money: MoneyRules;
 }
@@ -346,6 +349,39 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
       noindex: false,
       ogType: 'website',
       // Slots start and end, hosts go live: never reuse a render.
+      cacheMs: 0,
+    };
+  },
+  async audio(ctx) {
+    const vid = ctx.match.params.vid ?? '';
+    if (vid === 'new') {
+      const data: AudioData = { state: null };
+      return {
+        status: 200,
+        data,
+        ...meta(ctx, 'audioNew'),
+        noindex: true,
+        ogType: 'website',
+        cacheMs: Infinity,
+      };
+    }
+    const state = await ctx.audio.state(vid, null).catch((err: unknown) => {
+      if (err instanceof AppError && err.errorName === 'video_not_found') return null;
+      throw err;
+    });
+    if (!state) throw new NotFoundSignal();
+    const data: AudioData = { state };
+    return {
+      status: 200,
+      data,
+      title: translate(ctx.locale, 'meta.audio.title', { title: state.title, site: ctx.siteName }),
+      description: translate(ctx.locale, 'meta.audio.description', {
+        title: state.title,
+        site: ctx.siteName,
+      }),
+      noindex: state.status !== 'live',
+      ogType: 'website',
+      // Seats change as people come up and go: never reuse a render.
       cacheMs: 0,
     };
   },

@@ -24,6 +24,7 @@ import { isCountryCode } from './countries';
 import { renderDocument } from './document';
 import type { VideoService } from '../modules/videos';
 import type { FestivalService } from '../modules/festival';
+import type { AudioService } from '../modules/audio';
 import { LOADERS, NotFoundSignal, type Loaded } from './loaders';
 
 interface Deps {
@@ -39,6 +40,7 @@ interface Deps {
   leaderboards: LeaderboardService;
   videos: VideoService;
   festival: FestivalService;
+  audio: AudioService;
   metrics: Metrics;
 }
 
@@ -131,6 +133,7 @@ export function registerPages(
       leaderboards: deps.leaderboards,
       videos: deps.videos,
       festival: deps.festival,
+      audio: deps.audio,
       money,
     };
     try {

@@ -11,6 +11,7 @@ import { analyticsRoutes } from '../modules/analytics';
 import { feedbackRoutes } from '../modules/feedback';
 import { videoRoutes } from '../modules/videos';
 import { festivalRoutes } from '../modules/festival';
+import { audioRoutes } from '../modules/audio';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
 import { registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
@@ -92,4 +93,7 @@ export async function registerApiRoutes(
   await app.register(liveRoutes(s.live, { publicBaseUrl: config.publicBaseUrl, turn: turnConfig(config) }));
   registerMediaRoutes(app, s.live);
   registerHlsRoutes(app, s.live, { base: config.MEDIA_HLS_BASE_URL });
+  // After the media routes: their application/sdp parser is the app's, and a plugin takes the
+  // parsers there are when it is registered.
+  await app.register(audioRoutes({ audio: s.audio, meta: s.meta }));
 }

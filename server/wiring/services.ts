@@ -20,6 +20,7 @@ import { AnalyticsService } from '../modules/analytics';
 import { FeedbackService } from '../modules/feedback';
 import { VideoService } from '../modules/videos';
 import { FestivalService } from '../modules/festival';
+import { AudioService } from '../modules/audio';
 import { defaultFfmpeg } from '../media/ffmpeg';
 import { GiftService } from '../modules/gifts';
 import { LeaderboardService } from '../modules/leaderboard';
@@ -197,6 +198,7 @@ export async function buildServices(
     notifications,
     ...(deps.clock ? { now: deps.clock } : {}),
   });
+  const audio = new AudioService(db, { live, media: infra.media, room: { isBlocked } });
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
     utcOffset: rules.weekUtcOffset,
@@ -231,6 +233,7 @@ export async function buildServices(
     analytics,
     videos,
     festival,
+    audio,
     /** Stops what the services run themselves (the sandbox's webhook deliveries). */
     async close() {
       if (provider instanceof SandboxProvider) await provider.close();

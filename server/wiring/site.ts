@@ -34,7 +34,7 @@ export async function registerSite(
   const { config, metrics } = deps;
   const { assets, content } = deps.files;
   const { news, auth, users, live, discovery, search } = deps.services;
-  const { leaderboards, videos, festival } = deps.services;
+  const { leaderboards, videos, festival, audio } = deps.services;
   registerSeo(app, { config, news });
   await app.register(payAppPages({ config, assets }));
   return registerPages(app, {
@@ -50,6 +50,7 @@ export async function registerSite(
     leaderboards,
     videos,
     festival,
+    audio,
     metrics,
   });
 }

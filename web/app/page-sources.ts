@@ -16,6 +16,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   videos: 'web/pages/Videos.tsx',
   shortVideo: 'web/pages/Videos.tsx',
   festival: 'web/pages/Festival.tsx',
+  audio: 'web/pages/Audio.tsx',
   broadcast: 'web/pages/Studio.tsx',
   video: 'web/pages/LiveVideo.tsx',
   user: 'web/pages/UserPage.tsx',

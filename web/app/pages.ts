@@ -17,6 +17,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   videos: () => import('../pages/Videos'),
   shortVideo: () => import('../pages/Videos'),
   festival: () => import('../pages/Festival'),
+  audio: () => import('../pages/Audio'),
   broadcast: () => import('../pages/Studio'),
   video: () => import('../pages/LiveVideo'),
   user: () => import('../pages/UserPage'),

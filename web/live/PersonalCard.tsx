@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { formatBirthday } from '../../common/format';
 import { api } from '../lib/api';
 import { useAuth } from '../lib/session';
@@ -31,11 +31,14 @@ export function PersonalCard({
   uid,
   onClose,
   onMention,
+  actions,
 }: {
   vid: string;
   uid: number;
   onClose: () => void;
   onMention?: (person: { uid: number; nickname: string }) => void;
+  /** The page's own actions on someone else (an audio room's host invites them to speak). */
+  actions?: (person: { uid: number; nickname: string }, close: () => void) => ReactNode;
 }) {
   const { t, locale } = useI18n();
   const { user, requireLogin } = useAuth();
@@ -144,6 +147,7 @@ export function PersonalCard({
             <Link to={`/u/${card.short_id}`} className="btn btn--ghost">
               {t('room.profile')}
             </Link>
+            {!self && actions?.(card, onClose)}
           </div>
           {!self && (
             <div className="person-card__safety">

@@ -39,6 +39,7 @@ function Panel({
   sheet = null,
   onSheet,
   actions,
+  cardActions,
 }: {
   vid: string;
   hostUid: number;
@@ -51,6 +52,8 @@ function Panel({
   onSheet?: (sheet: RoomSheet | null) => void;
   /** Buttons at the end of the chat's message bar. */
   actions?: ReactNode;
+  /** The page's own actions on a person's card (an audio room's host invites them to speak). */
+  cardActions?: (person: { uid: number; nickname: string }, close: () => void) => ReactNode;
 }) {
   const { t, locale } = useI18n();
   const [tab, setTab] = useState<Tab>('chat');
@@ -124,6 +127,7 @@ function Panel({
           vid={vid}
           uid={card}
           onClose={() => setCard(null)}
+          {...(cardActions ? { actions: cardActions } : {})}
           onMention={(p) => {
             setMention({ uid: p.uid, name: p.nickname, at: Date.now() });
             setTab('chat');

@@ -310,3 +310,49 @@ export function watchFlow(
   }, FLOW_CHECK_MS);
   return () => window.clearInterval(timer);
 }
+
+/**
+ * Audio rooms' answers name no session URL (no Location): hanging up is closing the connection,
+ * which the media engine notices; a DELETE would go to the endpoint that made it.
+ */
+function audioSession(pc: RTCPeerConnection, location: string, url: string): Session {
+  const s = session(pc, location, csrfHeader);
+  if (location !== url) return s;
+  return { ...s, stop: () => Promise.resolve(s.close()) };
+}
+
+/**
+ * An audio room's voice (issue 23 item 3): the microphone's track offered sendonly to `url` (the
+ * room's speak endpoint), like WHIP but with the session cookie and CSRF token: only a seat holder
+ * may speak, and the server knows them by their session.
+ */
+export async function speakAudio(url: string, stream: MediaStream): Promise<Session> {
+  const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
+  for (const track of stream.getAudioTracks())
+    pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
+  try {
+    const { location } = await exchange(url, pc, { 'x-device-id': deviceId(), ...csrfHeader() });
+    return audioSession(pc, location, url);
+  } catch (err) {
+    pc.close();
+    throw err;
+  }
+}
+
+/** One speaker's voice in an audio room (recvonly audio, like WHEP); `onStream` gets its track. */
+export async function hearAudio(url: string, onStream: (stream: MediaStream) => void): Promise<Session> {
+  const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  const stream = new MediaStream();
+  pc.addEventListener('track', (e) => {
+    stream.addTrack(e.track);
+    onStream(stream);
+  });
+  try {
+    const { location } = await exchange(url, pc, { 'x-device-id': deviceId(), ...csrfHeader() });
+    return audioSession(pc, location, url);
+  } catch (err) {
+    pc.close();
+    throw err;
+  }
+}

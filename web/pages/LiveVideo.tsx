@@ -40,10 +40,27 @@ import { isVideoGone, type LiveVideoData } from './data';
  */
 export default function LiveVideo(props: PageProps) {
   if (isVideoGone(props.data)) return <VideoGone data={props.data} />;
+  const { live } = props.data as LiveVideoData;
+  // An audio room has no picture: its place is the join page, wherever the link came from.
+  if (live.kind === 'audio') return <ToAudioRoom vid={live.vid} />;
   return (
     <FollowProvider>
       <LivePage {...props} />
     </FollowProvider>
+  );
+}
+
+/** Sends a link to an audio room's broadcast on to its join page (a link stays, for no script). */
+function ToAudioRoom({ vid }: { vid: string }) {
+  const { t, locale } = useI18n();
+  const router = useRouter();
+  useEffect(() => {
+    router.navigate(localizedPath(locale, `/audio/${vid}`), { replace: true });
+  }, [router, locale, vid]);
+  return (
+    <p className="live-page__to-audio">
+      <Link to={`/audio/${vid}`}>{t('live.openAudioRoom')}</Link>
+    </p>
   );
 }
 

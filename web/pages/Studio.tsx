@@ -280,6 +280,10 @@ function DetailsForm({
       <BusyButton busy={busy} disabled={disabled}>
         {t('studio.goLive')}
       </BusyButton>
+      {/* Voice only, with co-hosts: an audio room instead of a camera live. */}
+      <Link to="/audio/new" className="btn btn--link">
+        {t('audio.startLink')}
+      </Link>
     </form>
   );
 }

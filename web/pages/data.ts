@@ -1,3 +1,4 @@
+import type { AudioState } from '../../common/api/audio';
 import type { ProgrammeCard, ProgrammeInfo } from '../../common/api/festival';
 import type { ShortVideo } from '../../common/api/videos';
 import type { ShortTab } from '../../common/videos';
@@ -141,3 +142,8 @@ export function isVideoGone(data: unknown): data is VideoGoneData {
 
 /** A broadcast as the API answers it (GET /api/v1/live, /api/v1/live/{vid}). */
 export type LiveCard = LiveInfo;
+
+/** /audio/{vid} (issue 23 item 3): the room as GET /api/v1/audio/{vid} answers it; null at /audio/new. */
+export interface AudioData {
+  state: AudioState | null;
+}

@@ -16,5 +16,6 @@ export function liveInfo(l: LiveWithHost & { viewers: number }, replay: LiveInfo
     viewers: l.viewers,
     host: { uid: l.uid, short_id: l.short_id, nickname: l.nickname, face: l.face },
     replay,
+    kind: l.kind,
   };
 }

@@ -18,6 +18,8 @@ export interface LiveRow {
   ended_at: Date | null;
   peak_viewers: number;
   end_reason: EndReason | null;
+  /** A broadcast with a picture, or an audio room (server/modules/audio). */
+  kind: 'video' | 'audio';
 }
 
 export interface LiveWithHost extends LiveRow {
@@ -27,9 +29,9 @@ export interface LiveWithHost extends LiveRow {
 }
 
 const COLUMNS =
-  'l.vid, l.uid, l.title, l.cover, l.orientation, l.category, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers, l.end_reason';
+  'l.vid, l.uid, l.title, l.cover, l.orientation, l.category, l.status, l.source, l.created_at, l.started_at, l.ended_at, l.peak_viewers, l.end_reason, l.kind';
 const RETURNING =
-  'RETURNING vid, uid, title, cover, orientation, category, status, source, created_at, started_at, ended_at, peak_viewers, end_reason';
+  'RETURNING vid, uid, title, cover, orientation, category, status, source, created_at, started_at, ended_at, peak_viewers, end_reason, kind';
 /** Parameter `n`'s milliseconds from now, by the database's clock (the one every node's leases use). */
 const fromNow = (n: number) => `now() + $${n} * interval '1 millisecond'`;
 const WITH_HOST = `SELECT ${COLUMNS}, u.nickname, u.face, u.short_id FROM lives l JOIN users u ON u.uid = l.uid`;
@@ -93,13 +95,25 @@ export const liveRepo = {
       category: LiveCategory;
       source: string;
       tokenHash: Buffer | null;
+      kind?: 'video' | 'audio';
     },
     lease: { node: string; ms: number },
   ): Promise<LiveRow> {
     const [row] = await db.query<LiveRow>(
-      `INSERT INTO lives (vid, uid, title, orientation, category, source, publish_token_hash, lease_node, lease_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${fromNow(9)}) ${RETURNING}`,
-      [l.vid, l.uid, l.title, l.orientation, l.category, l.source, l.tokenHash, lease.node, lease.ms],
+      `INSERT INTO lives (vid, uid, title, orientation, category, source, publish_token_hash, lease_node, lease_until, kind)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${fromNow(9)}, $10) ${RETURNING}`,
+      [
+        l.vid,
+        l.uid,
+        l.title,
+        l.orientation,
+        l.category,
+        l.source,
+        l.tokenHash,
+        lease.node,
+        lease.ms,
+        l.kind ?? 'video',
+      ],
     );
     if (!row) throw new Error('live insert returned nothing');
     return row;

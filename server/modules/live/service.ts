@@ -294,6 +294,8 @@ export class LiveService {
       orientation: 'portrait' | 'landscape';
       category?: LiveCategory;
       takeOver?: boolean;
+      /** An audio room (server/modules/audio): its host speaks, nobody shows a picture. */
+      kind?: 'video' | 'audio';
     },
   ): Promise<{ live: LiveRow; publishToken: string }> {
     // Shown to everyone: no direction overrides, invisible or control characters (common/text.ts).
@@ -316,6 +318,7 @@ export class LiveService {
         category: input.category ?? 'chat',
         source: 'studio',
         tokenHash: hashToken(publishToken),
+        kind: input.kind ?? 'video',
       },
       { node: this.#leases.node, ms: Math.max(START_LEASE_MS, this.#leases.ms) },
     );
@@ -416,12 +419,24 @@ export class LiveService {
   }
 
   /**
+   * An audio room's host speaking (server/modules/audio): their voice alone is the broadcast's
+   * media, published by their signed-in session rather than a studio token.
+   */
+  async publishVoice(vid: string, uid: number, offer: string) {
+    const live = await liveRepo.byVid(this.db, vid);
+    if (!live) throw new AppError('video_not_found');
+    if (live.uid !== uid) throw new AppError('not_room_owner');
+    if (live.status !== 'created' && live.status !== 'live') throw new AppError('video_ended');
+    return this.#publishHere(vid, offer, { audioOnly: true });
+  }
+
+  /**
    * The publisher's media comes to this node: its lease is this node's from now on (a node it
    * left lets it go at its next renewal). A grace already running (a republish after a loss) runs
    * on until the media flows.
    */
-  async #publishHere(vid: string, offer: string) {
-    const session = await this.media.publish(vid, offer);
+  async #publishHere(vid: string, offer: string, opts: { audioOnly?: boolean } = {}) {
+    const session = await this.media.publish(vid, offer, opts);
     await this.#leases.take(vid);
     return session;
   }

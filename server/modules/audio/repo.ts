@@ -1,0 +1,143 @@
+import type { Db, Queryable } from '../../db/client';
+
+export interface SeatRow {
+  uid: number;
+  seat: number;
+  muted: boolean;
+  host_muted: boolean;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  country: string;
+}
+
+export interface RequestRow {
+  uid: number;
+  kind: 'hand' | 'invite';
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  country: string;
+}
+
+const PERSON = 'u.short_id, u.nickname, u.face, u.country';
+
+export const audioRepo = {
+  async create(db: Queryable, vid: string): Promise<void> {
+    await db.query('INSERT INTO audio_rooms (vid) VALUES ($1) ON CONFLICT DO NOTHING', [vid]);
+  },
+
+  async exists(db: Queryable, vid: string): Promise<boolean> {
+    return (await db.query('SELECT 1 FROM audio_rooms WHERE vid = $1', [vid])).length > 0;
+  },
+
+  /** Someone as the seats show them. */
+  async person(
+    db: Queryable,
+    uid: number,
+  ): Promise<{
+    uid: number;
+    short_id: string;
+    nickname: string;
+    face: string | null;
+    country: string;
+  } | null> {
+    const [row] = await db.query<{
+      uid: number;
+      short_id: string;
+      nickname: string;
+      face: string | null;
+      country: string;
+    }>('SELECT uid, short_id, nickname, face, country FROM users WHERE uid = $1', [uid]);
+    return row ?? null;
+  },
+
+  async seats(db: Queryable, vid: string): Promise<SeatRow[]> {
+    return db.query<SeatRow>(
+      `SELECT s.uid, s.seat::int AS seat, s.muted, s.host_muted, ${PERSON}
+       FROM audio_seats s JOIN users u ON u.uid = s.uid WHERE s.vid = $1 ORDER BY s.seat`,
+      [vid],
+    );
+  },
+
+  async requests(db: Queryable, vid: string): Promise<RequestRow[]> {
+    return db.query<RequestRow>(
+      `SELECT r.uid, r.kind, ${PERSON}
+       FROM audio_requests r JOIN users u ON u.uid = r.uid WHERE r.vid = $1 ORDER BY r.created_at, r.uid`,
+      [vid],
+    );
+  },
+
+  async request(
+    db: Queryable,
+    vid: string,
+    uid: number,
+    kind: 'hand' | 'invite',
+    on: boolean,
+  ): Promise<void> {
+    if (on)
+      await db.query(
+        'INSERT INTO audio_requests (vid, uid, kind) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [vid, uid, kind],
+      );
+    else
+      await db.query('DELETE FROM audio_requests WHERE vid = $1 AND uid = $2 AND kind = $3', [
+        vid,
+        uid,
+        kind,
+      ]);
+  },
+
+  async hasRequest(db: Queryable, vid: string, uid: number, kind: 'hand' | 'invite'): Promise<boolean> {
+    return (
+      (
+        await db.query('SELECT 1 FROM audio_requests WHERE vid = $1 AND uid = $2 AND kind = $3', [
+          vid,
+          uid,
+          kind,
+        ])
+      ).length > 0
+    );
+  },
+
+  /**
+   * Seats `uid` on the lowest free seat and clears their requests, in one transaction (the room's
+   * row locked, so two seatings at once cannot take the same seat). Null when every seat is taken.
+   */
+  async seat(db: Db, vid: string, uid: number, seats: number): Promise<number | null> {
+    return db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM audio_rooms WHERE vid = $1 FOR UPDATE', [vid]);
+      const [mine] = await tx.query<{ seat: number }>(
+        'SELECT seat::int AS seat FROM audio_seats WHERE vid = $1 AND uid = $2',
+        [vid, uid],
+      );
+      if (mine) return mine.seat;
+      const [free] = await tx.query<{ seat: number }>(
+        `SELECT s AS seat FROM generate_series(1, $2::int - 1) s
+         WHERE NOT EXISTS (SELECT 1 FROM audio_seats WHERE vid = $1 AND seat = s) ORDER BY s LIMIT 1`,
+        [vid, seats],
+      );
+      if (!free) return null;
+      await tx.query('INSERT INTO audio_seats (vid, uid, seat) VALUES ($1, $2, $3)', [vid, uid, free.seat]);
+      await tx.query('DELETE FROM audio_requests WHERE vid = $1 AND uid = $2', [vid, uid]);
+      return free.seat;
+    });
+  },
+
+  async leave(db: Queryable, vid: string, uid: number): Promise<boolean> {
+    return (
+      (await db.query('DELETE FROM audio_seats WHERE vid = $1 AND uid = $2 RETURNING 1', [vid, uid])).length >
+      0
+    );
+  },
+
+  async mute(db: Queryable, vid: string, uid: number, muted: boolean, byHost: boolean): Promise<boolean> {
+    const rows = await db.query(
+      byHost
+        ? 'UPDATE audio_seats SET muted = $3, host_muted = $3 WHERE vid = $1 AND uid = $2 RETURNING 1'
+        : 'UPDATE audio_seats SET muted = $3 WHERE vid = $1 AND uid = $2 RETURNING 1',
+      [vid, uid, muted],
+    );
+    return rows.length > 0;
+  },
+};

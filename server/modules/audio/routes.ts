@@ -1,0 +1,198 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  audioErrors as errors,
+  audioParams,
+  audioPersonParams,
+  audioStateSchema,
+  muteBody,
+  openAudioAnswer,
+  openAudioBody,
+} from '../../../common/api/audio';
+import { okSchema } from '../../../common/api/envelope';
+import { AppError } from '../../../common/errors';
+import type { MediaSession } from '../../media/engine';
+import { requireAuth, type MetaReader } from '../auth';
+import type { AudioService } from './service';
+
+const tags = ['audio'];
+const SDP = 'application/sdp';
+const done = { 200: okSchema(audioParams), ...errors };
+
+/** The SDP offer in the body (the media routes' parser reads application/sdp as text). */
+function offerOf(req: FastifyRequest): string {
+  if (req.headers['content-type']?.split(';')[0]?.trim() !== SDP || typeof req.body !== 'string')
+    throw new AppError('bad_sdp');
+  return req.body;
+}
+
+/** The engine's answer, as WHIP and WHEP send theirs. */
+function answer(reply: FastifyReply, session: MediaSession) {
+  return reply.code(201).header('content-type', SDP).header('cache-control', 'no-store').send(session.answer);
+}
+
+/** Audio rooms' endpoints: seats, hands, invitations, mutes, and each speaker's voice. */
+export function audioRoutes(deps: { audio: AudioService; meta: MetaReader }): FastifyPluginAsyncZod {
+  const { audio } = deps;
+  return async (app) => {
+    app.post(
+      '/api/v1/audio',
+      {
+        schema: {
+          tags,
+          summary: 'Open an audio room (the host’s one live, without a picture)',
+          body: openAudioBody,
+          response: { 200: okSchema(openAudioAnswer), ...errors },
+        },
+      },
+      async (req) => ({
+        status: 200 as const,
+        data: { vid: await audio.open(requireAuth(req).uid, req.body.title) },
+      }),
+    );
+
+    app.get(
+      '/api/v1/audio/:vid',
+      {
+        schema: {
+          tags,
+          summary: 'An audio room: its 8 seats, raised hands (the host sees who), and the reader’s place',
+          params: audioParams,
+          response: { 200: okSchema(audioStateSchema), ...errors },
+        },
+      },
+      async (req) => ({
+        status: 200 as const,
+        data: await audio.state(req.params.vid, req.auth?.uid ?? null),
+      }),
+    );
+
+    for (const method of ['PUT', 'DELETE'] as const)
+      app.route({
+        method,
+        url: '/api/v1/audio/:vid/hand',
+        schema: {
+          tags,
+          summary: method === 'PUT' ? 'Raise a hand' : 'Lower a hand',
+          params: audioParams,
+          response: done,
+        },
+        handler: async (req) => {
+          await audio.hand(req.params.vid, requireAuth(req).uid, method === 'PUT');
+          return { status: 200 as const, data: req.params };
+        },
+      });
+
+    app.post(
+      '/api/v1/audio/:vid/invites/:uid',
+      {
+        schema: {
+          tags,
+          summary: 'The host invites someone to speak',
+          params: audioPersonParams,
+          response: done,
+        },
+      },
+      async (req) => {
+        await audio.invite(req.params.vid, requireAuth(req).uid, req.params.uid);
+        return { status: 200 as const, data: { vid: req.params.vid } };
+      },
+    );
+
+    app.post(
+      '/api/v1/audio/:vid/hands/:uid/accept',
+      {
+        schema: { tags, summary: 'The host seats a raised hand', params: audioPersonParams, response: done },
+      },
+      async (req) => {
+        await audio.accept(req.params.vid, requireAuth(req).uid, req.params.uid);
+        return { status: 200 as const, data: { vid: req.params.vid } };
+      },
+    );
+
+    app.post(
+      '/api/v1/audio/:vid/seat',
+      { schema: { tags, summary: 'Take the seat one was invited to', params: audioParams, response: done } },
+      async (req) => {
+        await audio.take(req.params.vid, requireAuth(req).uid);
+        return { status: 200 as const, data: req.params };
+      },
+    );
+
+    app.delete(
+      '/api/v1/audio/:vid/seat',
+      { schema: { tags, summary: 'Leave one’s seat', params: audioParams, response: done } },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        await audio.leave(req.params.vid, uid, uid);
+        return { status: 200 as const, data: req.params };
+      },
+    );
+
+    app.delete(
+      '/api/v1/audio/:vid/seats/:uid',
+      {
+        schema: {
+          tags,
+          summary: 'The host takes a co-host off the stage',
+          params: audioPersonParams,
+          response: done,
+        },
+      },
+      async (req) => {
+        await audio.leave(req.params.vid, req.params.uid, requireAuth(req).uid);
+        return { status: 200 as const, data: { vid: req.params.vid } };
+      },
+    );
+
+    app.put(
+      '/api/v1/audio/:vid/seats/:uid/mute',
+      {
+        schema: {
+          tags,
+          summary: 'Mute or unmute a co-host (the host: anyone, cut at the server; a co-host: themselves)',
+          params: audioPersonParams,
+          body: muteBody,
+          response: done,
+        },
+      },
+      async (req) => {
+        await audio.mute(req.params.vid, req.params.uid, req.body.muted, requireAuth(req).uid);
+        return { status: 200 as const, data: { vid: req.params.vid } };
+      },
+    );
+
+    app.post(
+      '/api/v1/audio/:vid/speak',
+      {
+        schema: {
+          tags,
+          summary: 'A speaker’s voice: an SDP offer with Opus (application/sdp); 201 with the answer',
+          params: audioParams,
+        },
+      },
+      async (req, reply) =>
+        answer(reply, await audio.speak(req.params.vid, requireAuth(req).uid, offerOf(req))),
+    );
+
+    app.post(
+      '/api/v1/audio/:vid/listen/:uid',
+      {
+        schema: {
+          tags,
+          summary: 'Hear one speaker: an SDP offer (application/sdp); 201 with the answer',
+          params: audioPersonParams,
+        },
+      },
+      async (req, reply) => {
+        const meta = deps.meta(req);
+        const session = await audio.listen(req.params.vid, req.params.uid, offerOf(req), {
+          uid: req.auth?.uid ?? null,
+          deviceId: meta.deviceId,
+          ip: meta.ip,
+        });
+        return answer(reply, session);
+      },
+    );
+  };
+}

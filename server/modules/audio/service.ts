@@ -1,0 +1,207 @@
+import type { z } from 'zod';
+import type { audioStateSchema } from '../../../common/api/audio';
+import { AUDIO_SEATS, speakerRoom } from '../../../common/audio';
+import { AppError } from '../../../common/errors';
+import type { Db } from '../../db/client';
+import type { MediaEngine, MediaSession } from '../../media/engine';
+import type { LiveService } from '../live';
+import type { RoomService } from '../room';
+import { audioRepo, type RequestRow, type SeatRow } from './repo';
+
+export type AudioState = z.output<typeof audioStateSchema>;
+
+type Person = { uid: number; short_id: string; nickname: string; face: string | null; country: string };
+const person = (r: Person): Person => ({
+  uid: r.uid,
+  short_id: r.short_id,
+  nickname: r.nickname,
+  face: r.face,
+  country: r.country,
+});
+
+/**
+ * Audio rooms (issue 23 item 3): a broadcast whose media is its host's voice, with up to seven
+ * co-hosts on seats. Co-hosts come by the host's invitation or by raising a hand the host accepts;
+ * the host mutes (their voice is then cut here, not only in their page) and removes them. Each
+ * speaker's voice is an engine room of its own (the host's is the broadcast's), which listeners
+ * play: the SFU forwards every speaker's Opus as it comes.
+ */
+export class AudioService {
+  constructor(
+    private readonly db: Db,
+    private readonly opts: {
+      live: Pick<LiveService, 'start' | 'get' | 'publishVoice' | 'play'>;
+      media: Pick<MediaEngine, 'publish' | 'play' | 'closeRoom' | 'room'>;
+      room: Pick<RoomService, 'isBlocked'>;
+    },
+  ) {}
+
+  /** The host opens a room: their one broadcast (as the studio's), marked as an audio room. */
+  async open(uid: number, title: string): Promise<string> {
+    const { live } = await this.opts.live.start(uid, {
+      title,
+      orientation: 'portrait',
+      category: 'chat',
+      kind: 'audio',
+    });
+    await audioRepo.create(this.db, live.vid);
+    return live.vid;
+  }
+
+  /** The broadcast of an audio room that is still on (or about to be); `video_ended` once over. */
+  async #room(vid: string, open = true) {
+    const live = await this.opts.live.get(vid);
+    if (!live || !(await audioRepo.exists(this.db, vid))) throw new AppError('video_not_found');
+    if (open && live.status !== 'created' && live.status !== 'live') throw new AppError('video_ended');
+    return live;
+  }
+
+  async state(vid: string, reader: number | null): Promise<AudioState> {
+    const live = await this.#room(vid, false);
+    const [seats, requests, found] = await Promise.all([
+      audioRepo.seats(this.db, vid),
+      audioRepo.requests(this.db, vid),
+      audioRepo.person(this.db, live.uid),
+    ]);
+    if (!found) throw new AppError('video_not_found');
+    const host = person(found);
+    const out: AudioState['seats'] = Array.from({ length: AUDIO_SEATS }, () => null);
+    out[0] = {
+      seat: 0,
+      person: host,
+      muted: false,
+      host_muted: false,
+      speaking: live.status === 'live',
+    };
+    for (const s of seats) out[s.seat] = this.#seat(vid, live.uid, s);
+    const hands = requests.filter((r) => r.kind === 'hand');
+    const mine = (kind: RequestRow['kind']) => requests.some((r) => r.uid === reader && r.kind === kind);
+    return {
+      vid,
+      title: live.title,
+      status: live.status,
+      host,
+      seats: out,
+      hands: reader === live.uid ? hands.map(person) : [],
+      hand_count: hands.length,
+      me: {
+        seat: reader === live.uid ? 0 : (seats.find((s) => s.uid === reader)?.seat ?? null),
+        hand: mine('hand'),
+        invited: mine('invite'),
+      },
+    };
+  }
+
+  #seat(vid: string, host: number, s: SeatRow): NonNullable<AudioState['seats'][number]> {
+    return {
+      seat: s.seat,
+      person: person(s),
+      muted: s.muted,
+      host_muted: s.host_muted,
+      speaking: this.opts.media.room(speakerRoom(vid, s.uid, host)) !== null,
+    };
+  }
+
+  async #host(vid: string, uid: number) {
+    const live = await this.#room(vid);
+    if (live.uid !== uid) throw new AppError('not_room_owner');
+    return live;
+  }
+
+  /** A listener asks to speak (or takes it back); the host's blocks hold. */
+  async hand(vid: string, uid: number, up: boolean): Promise<void> {
+    const live = await this.#room(vid);
+    if (live.uid === uid) throw new AppError('not_allowed');
+    if (up && (await this.opts.room.isBlocked(live.uid, uid))) throw new AppError('blocked_permanently');
+    await audioRepo.request(this.db, vid, uid, 'hand', up);
+  }
+
+  /** The host invites someone to a seat; they take it themselves (POST …/seat). */
+  async invite(vid: string, host: number, uid: number): Promise<void> {
+    await this.#host(vid, host);
+    if (uid === host) throw new AppError('not_allowed');
+    if (await this.opts.room.isBlocked(host, uid)) throw new AppError('blocked_permanently');
+    await audioRepo.request(this.db, vid, uid, 'invite', true);
+  }
+
+  /** The host seats a raised hand. */
+  async accept(vid: string, host: number, uid: number): Promise<number> {
+    await this.#host(vid, host);
+    if (!(await audioRepo.hasRequest(this.db, vid, uid, 'hand'))) throw new AppError('not_found');
+    return this.#seatOf(vid, uid);
+  }
+
+  /** An invited person takes a seat. */
+  async take(vid: string, uid: number): Promise<number> {
+    const live = await this.#room(vid);
+    if (!(await audioRepo.hasRequest(this.db, vid, uid, 'invite'))) throw new AppError('not_allowed');
+    if (await this.opts.room.isBlocked(live.uid, uid)) throw new AppError('blocked_permanently');
+    return this.#seatOf(vid, uid);
+  }
+
+  async #seatOf(vid: string, uid: number): Promise<number> {
+    const seat = await audioRepo.seat(this.db, vid, uid, AUDIO_SEATS);
+    // Every seat is taken: 'room full' in the page's words.
+    if (seat === null) throw new AppError('not_allowed', { reason: 'seats_full' });
+    return seat;
+  }
+
+  /** Leaving one's seat (or the host removing a co-host): their voice stops here at once. */
+  async leave(vid: string, uid: number, by: number): Promise<void> {
+    const live = await this.#room(vid, false);
+    if (by !== uid && by !== live.uid) throw new AppError('not_room_owner');
+    if (!(await audioRepo.leave(this.db, vid, uid))) throw new AppError('not_found');
+    await this.opts.media.closeRoom(speakerRoom(vid, uid, live.uid));
+  }
+
+  /**
+   * Mutes or unmutes a co-host: the host anyone (then the co-host cannot unmute themselves, and
+   * their voice is cut here), a co-host themselves. The host mutes their own microphone in the page.
+   */
+  async mute(vid: string, uid: number, muted: boolean, by: number): Promise<void> {
+    const live = await this.#room(vid);
+    const byHost = by === live.uid;
+    if (!byHost && by !== uid) throw new AppError('not_room_owner');
+    if (!byHost) {
+      const seat = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+      if (!seat) throw new AppError('not_found');
+      if (seat.host_muted && !muted) throw new AppError('not_allowed');
+    }
+    if (!(await audioRepo.mute(this.db, vid, uid, muted, byHost))) throw new AppError('not_found');
+    if (byHost && muted) await this.opts.media.closeRoom(speakerRoom(vid, uid, live.uid));
+  }
+
+  /** A speaker's voice (an SDP offer with Opus): the host's is the broadcast, a co-host's its own room. */
+  async speak(vid: string, uid: number, offer: string): Promise<MediaSession> {
+    const live = await this.#room(vid);
+    if (uid === live.uid) return this.opts.live.publishVoice(vid, uid, offer);
+    const seat = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+    if (!seat) throw new AppError('not_allowed');
+    if (seat.host_muted) throw new AppError('not_allowed', { reason: 'host_muted' });
+    return this.opts.media.publish(speakerRoom(vid, uid, live.uid), offer, { audioOnly: true });
+  }
+
+  /**
+   * A listener's offer for one speaker's voice. The host's goes through the broadcast's own play
+   * (viewer limits and counts, blocks); a co-host's room is played here, blocks checked first.
+   */
+  async listen(
+    vid: string,
+    speaker: number,
+    offer: string,
+    who: { uid: number | null; deviceId: string | null; ip: string },
+  ): Promise<MediaSession> {
+    const live = await this.#room(vid);
+    if (speaker === live.uid) {
+      const played = await this.opts.live.play(vid, offer, who);
+      // Audio rooms are served by the node their host speaks to (no redirects between nodes yet).
+      if ('redirect' in played) throw new AppError('no_publisher');
+      return played.session;
+    }
+    if (who.uid && (await this.opts.room.isBlocked(live.uid, who.uid)))
+      throw new AppError('blocked_permanently');
+    const room = speakerRoom(vid, speaker, live.uid);
+    if (!this.opts.media.room(room)) throw new AppError('no_publisher');
+    return this.opts.media.play(room, offer);
+  }
+}

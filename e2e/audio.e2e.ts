@@ -133,6 +133,9 @@ describe('audio rooms', () => {
     await rings(listener.page, HOST.name);
     await rings(listener.page, CO.name);
     await hearsVoices(listener.page, 2);
+    // A link to the room's broadcast (explore's card, a notification) lands on the join page.
+    const linked = await open(path.replace('/audio/', '/v/'), 390, 844);
+    await linked.page.waitForURL((u) => u.pathname === path, { timeout: 30_000 });
     await listener.page.getByRole('button', { name: 'Raise hand' }).waitFor();
     expect(await serious(listener.page)).toEqual([]);
     expect(await serious(host.page)).toEqual([]);

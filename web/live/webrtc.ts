@@ -229,11 +229,7 @@ export async function whepPlay(
   const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
   pc.addTransceiver('video', { direction: 'recvonly' });
   pc.addTransceiver('audio', { direction: 'recvonly' });
-  const stream = new MediaStream();
-  pc.addEventListener('track', (e) => {
-    stream.addTrack(e.track);
-    onStream(stream);
-  });
+  receiveInto(pc, onStream);
   try {
     const { location, link } = await exchange(url, pc, { 'x-device-id': deviceId(), ...headers() });
     // A simulcast broadcast: the server is told the player's size, to send a layer that fits it.
@@ -339,15 +335,20 @@ export async function speakAudio(url: string, stream: MediaStream): Promise<Sess
   }
 }
 
-/** One speaker's voice in an audio room (recvonly audio, like WHEP); `onStream` gets its track. */
-export async function hearAudio(url: string, onStream: (stream: MediaStream) => void): Promise<Session> {
-  const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
-  pc.addTransceiver('audio', { direction: 'recvonly' });
+/** The tracks `pc` receives, gathered in one stream handed to `onStream` as each arrives. */
+function receiveInto(pc: RTCPeerConnection, onStream: (stream: MediaStream) => void): void {
   const stream = new MediaStream();
   pc.addEventListener('track', (e) => {
     stream.addTrack(e.track);
     onStream(stream);
   });
+}
+
+/** One speaker's voice in an audio room (recvonly audio, like WHEP); `onStream` gets its track. */
+export async function hearAudio(url: string, onStream: (stream: MediaStream) => void): Promise<Session> {
+  const pc = new RTCPeerConnection({ iceServers: await siteIceServers() });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  receiveInto(pc, onStream);
   try {
     const { location } = await exchange(url, pc, { 'x-device-id': deviceId(), ...csrfHeader() });
     return audioSession(pc, location, url);

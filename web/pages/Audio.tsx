@@ -19,7 +19,7 @@ import { ReportButton } from '../live/ReportDialog';
 import { RoomPanel } from '../live/RoomPanel';
 import { ShareButton } from '../live/ShareButton';
 import { BackButton } from '../ui/BackButton';
-import { GiftIcon } from '../ui/icons';
+import { GiftButton } from '../live/GiftButton';
 import { Link } from '../ui/Link';
 import { Modal } from '../ui/Modal';
 import type { AudioData } from './data';
@@ -169,19 +169,7 @@ function AudioRoom({ initial }: { initial: AudioState }) {
         {...(isHost ? {} : { extra: { label: t('gifts.title'), content: <GiftWall vid={state.vid} /> } })}
         onBlocked={() => setShut(true)}
         {...(isHost ? { cardActions: invite } : {})}
-        actions={
-          !isHost && (
-            <button
-              type="button"
-              className="round-button round-button--gift live-phone-only"
-              aria-label={t('live.sendGift')}
-              title={t('live.sendGift')}
-              onClick={() => setGifting(true)}
-            >
-              <GiftIcon />
-            </button>
-          )
-        }
+        actions={!isHost && <GiftButton onClick={() => setGifting(true)} />}
       />
       {menu && (
         <SeatMenu

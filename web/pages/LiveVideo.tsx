@@ -26,7 +26,7 @@ import { unanswered, whepPlay, watchFlow } from '../live/webrtc';
 import { useRouter } from '../lib/router';
 import { Modal } from '../ui/Modal';
 import { BackButton } from '../ui/BackButton';
-import { GiftIcon } from '../ui/icons';
+import { GiftButton } from '../live/GiftButton';
 import { VideoGone } from '../live/VideoGone';
 import { isVideoGone, type LiveVideoData } from './data';
 
@@ -366,17 +366,7 @@ function LivePage({ data }: PageProps) {
         onSheet={setSheet}
         actions={
           <>
-            {!isHost && (
-              <button
-                type="button"
-                className="round-button round-button--gift live-phone-only"
-                aria-label={t('live.sendGift')}
-                title={t('live.sendGift')}
-                onClick={() => setGifting(true)}
-              >
-                <GiftIcon />
-              </button>
-            )}
+            {!isHost && <GiftButton onClick={() => setGifting(true)} />}
             <ShareButton url={shareUrl} title={live.title} className="round-button live-phone-only" />
           </>
         }

@@ -3,16 +3,25 @@ import type { Db, Queryable } from '../db/client';
 import { type Currency, Ledger } from '../modules/ledger';
 import type { TestApp } from './app';
 
-/** `n` users straight into the table (tests and benches of what comes after sign-up). */
+/**
+ * `n` users straight into the table (tests and benches of what comes after sign-up). Short ids
+ * are random, so a batch that meets one already taken (25,000 rows in a database other tests
+ * filled too) makes up the few it lost instead of failing.
+ */
 export async function makeUsers(db: Queryable, n: number): Promise<number[]> {
-  const tag = randomBytes(4).toString('hex');
-  const rows = await db.query<{ uid: number }>(
-    `INSERT INTO users (short_id, email, nickname)
-     SELECT lpad((floor(random() * 1e11))::bigint::text, 11, '0') || i % 10, 'p' || i || '-' || $2 || '@example.com', 'p' || i
-     FROM generate_series(1, $1) AS i RETURNING uid`,
-    [n, tag],
-  );
-  return rows.map((r) => r.uid);
+  const uids: number[] = [];
+  while (uids.length < n) {
+    const tag = randomBytes(4).toString('hex');
+    const rows = await db.query<{ uid: number }>(
+      `INSERT INTO users (short_id, email, nickname)
+       SELECT lpad((floor(random() * 1e11))::bigint::text, 11, '0') || i % 10, 'p' || i || '-' || $2 || '@example.com', 'p' || i
+       FROM generate_series(1, $1) AS i
+       ON CONFLICT (short_id) DO NOTHING RETURNING uid`,
+      [n - uids.length, tag],
+    );
+    uids.push(...rows.map((r) => r.uid));
+  }
+  return uids;
 }
 
 /**

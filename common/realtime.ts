@@ -10,6 +10,7 @@
 import type { z } from 'zod';
 import type { EndReason } from './api/live';
 import type {
+  audioEventSchema,
   clientMessage,
   countEventSchema,
   pkEventSchema,
@@ -45,6 +46,9 @@ export type CountEvent = z.infer<typeof countEventSchema>;
 
 /** A room's PK battle, ephemeral too: the latest value wins. */
 export type PkEvent = z.infer<typeof pkEventSchema>;
+
+/** An audio room's seats, ephemeral too: the latest value wins. */
+export type AudioEvent = z.infer<typeof audioEventSchema>;
 
 /** Replies to one client: joined, left, ack, error, pong. */
 export type ServerReply = z.infer<typeof serverReplySchema>;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
+import { grant } from '../server/testing/people';
 import { screenshot, serious, signInWith, startE2E, waitReady, watchErrors, type E2E } from './fixture';
 
 // Audio rooms in real browsers (issue 23 item 3), each with Chromium's fake microphone (a beeping
@@ -161,6 +162,29 @@ describe('audio rooms', () => {
       .waitFor({ timeout: 15_000 });
     await rings(listener.page, CO.name);
     await hearsVoices(listener.page, 2);
+
+    // The host gives the co-host a gift (from the gifts tab beside the seats): it is theirs, and
+    // the room sees to whom.
+    const [row] = await e2e.app.testDb.db.query<{ uid: number }>('SELECT uid FROM users WHERE email = $1', [
+      HOST.email,
+    ]);
+    await grant(e2e.app.testDb.db, row?.uid ?? 0, 100);
+    await host.page.getByRole('tab', { name: 'Gifts' }).click();
+    await host.page
+      .getByRole('radiogroup', { name: 'Send to' })
+      .getByRole('radio', { name: CO.name, checked: true })
+      .waitFor();
+    await host.page.getByText('100 coins left').waitFor();
+    await host.page.getByRole('option', { name: /Rose/ }).getByRole('button').click();
+    await host.page.getByRole('button', { name: 'Send Rose · 1 coin' }).click();
+    await host.page.getByText('99 coins left').waitFor();
+    await listener.page
+      .locator('.chat__gift', { hasText: `${HOST.name} sent Rose ×1 to ${CO.name}` })
+      .waitFor({ timeout: 15_000 });
+    const wallet = await co.page.evaluate(() =>
+      fetch('/api/v1/wallet').then((r) => r.json() as Promise<unknown>),
+    );
+    expect(wallet).toMatchObject({ data: { balances: { diamond: 1 } } });
 
     for (const p of [host, co, listener])
       expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);

@@ -50,6 +50,8 @@ export const exploreCardSchema = z.object({
   title: z.string(),
   cover: z.string().nullable(),
   orientation: z.enum(ORIENTATIONS),
+  /** An audio room (voice only): its card links to /audio/{vid}. */
+  kind: z.enum(['video', 'audio']),
   category: z.enum(LIVE_CATEGORIES),
   viewers: z.number(),
   started_at: z.string(),

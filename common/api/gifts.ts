@@ -31,6 +31,8 @@ export const sendGiftBody = z.object({
   gift_id: z.number().int().positive(),
   count: z.number().int().min(1).max(MAX_COMBO).default(1),
   key: idempotencyKey,
+  /** In an audio room: a speaker on its seats to give the gift to (the host when absent). */
+  to: z.number().int().positive().optional(),
 });
 /** The coins left: what a gift spends (the wallet has both balances). */
 export const sendGiftAnswer = z.object({

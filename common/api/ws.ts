@@ -2,6 +2,7 @@
 // validates what clients send with `clientMessage`; what it sends is described by the schemas
 // below, from which common/realtime.ts derives RoomEvent, CountEvent and ServerReply.
 import { z } from 'zod';
+import { seatSchema } from './audio';
 import { END_REASONS } from './live';
 import { notificationItem } from './notifications';
 import { pkBattleSchema, pkInviteSchema } from './pk';
@@ -85,6 +86,8 @@ export const roomEventSchema = z.discriminatedUnion('t', [
     count: z.number(),
     coins: z.number(),
     tx_id: z.number(),
+    /** In an audio room, a speaker the gift was given to (the host's when absent). */
+    to: z.object({ uid: z.number(), name: z.string() }).optional(),
   }),
 ]);
 
@@ -109,6 +112,20 @@ export const pkEventSchema = z.object({
   seq: z.number(),
   /** How long a room keeps this state for people who join later (a result: a few seconds). */
   ttl_ms: z.number().optional(),
+});
+
+/**
+ * Server → client: an audio room's seats (issue 23), ephemeral like the PK battle: sent at each
+ * change of its seats, raised hands or speakers, and to people who join. The reader's own part
+ * (their invitation, the hands' names for the host) is GET /api/v1/audio/{vid}'s.
+ */
+export const audioEventSchema = z.object({
+  t: z.literal('audio'),
+  room: z.string(),
+  seats: z.array(seatSchema.nullable()),
+  hand_count: z.number(),
+  /** The room's version: a state older than one already applied is stale. */
+  seq: z.number(),
 });
 
 /** Server → client: replies to one client. */
@@ -137,10 +154,12 @@ export const serverReplySchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('notification'), room: z.string(), notification: notificationItem }),
   /** A PK invitation to or from the connection's user, on their own topic, at each change. */
   z.object({ t: z.literal('pk_invite'), room: z.string(), invite: pkInviteSchema }),
+  /** The host of the audio room `vid` invited the connection's user to a seat. */
+  z.object({ t: z.literal('audio_invite'), room: z.string(), vid: z.string() }),
 ]);
 
 /** Server → client: one frame is either a room tick's events (an array) or one reply. */
 export const serverFrameSchema = z.union([
-  z.array(z.union([roomEventSchema, countEventSchema, pkEventSchema])),
+  z.array(z.union([roomEventSchema, countEventSchema, pkEventSchema, audioEventSchema])),
   serverReplySchema,
 ]);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { clientMessage } from '../../common/api/ws';
-import type { CountEvent, PkEvent, ServerReply } from '../../common/realtime';
+import type { AudioEvent, CountEvent, PkEvent, ServerReply } from '../../common/realtime';
 
 /** Client → server messages of /ws are validated with the contract's schema (common/api/ws.ts). */
 export * from '../../common/realtime';
@@ -40,7 +40,8 @@ export interface ChangedSignal {
  * A notification for one person, on their own topic (server/realtime/inbox.ts): each node hands
  * the JSON as it is to that person's connections there (the same frame the page reads).
  */
-export type InboxSignal = Extract<ServerReply, { t: 'notification' | 'pk_invite' }>;
+export type InboxSignal = Extract<ServerReply, { t: 'notification' | 'pk_invite' | 'audio_invite' }>;
 
 /** Ephemeral messages on the bus, not kept in history. */
-export type Signal = CountEvent | PkEvent | KickSignal | SessionsEndedSignal | ChangedSignal | InboxSignal;
+export type Signal =
+  CountEvent | PkEvent | AudioEvent | KickSignal | SessionsEndedSignal | ChangedSignal | InboxSignal;

@@ -265,7 +265,7 @@ export class Gateway {
     if (!inbox) {
       const conns = new Set<Connection>();
       const sub = this.opts.bus.subscribe(userTopic(uid), (e, json) => {
-        if (e.t !== 'notification' && e.t !== 'pk_invite') return;
+        if (e.t !== 'notification' && e.t !== 'pk_invite' && e.t !== 'audio_invite') return;
         // The signal's JSON is the page's frame: written as it is to each of the person's tabs.
         const frame = textFrame(Buffer.from(json));
         for (const conn of conns) conn.sendFrame(frame);

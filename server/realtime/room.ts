@@ -105,12 +105,14 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   #base = 0;
   /**
    * The room's ephemeral state, each kept as its latest value (the JSON as signalled), with the
-   * state version at which it last changed: the viewer count and the PK battle. A subscriber gets
+   * state version at which it last changed: the viewer count, the PK battle and an audio room's
+   * seats. A subscriber gets
    * those that changed since the version it has; values come in coalesced to the latest.
    */
   readonly #state = {
     count: { json: null as string | null, version: 0, seq: 0 },
     pk: { json: null as string | null, version: 0, seq: 0, until: Infinity },
+    audio: { json: null as string | null, version: 0, seq: 0, until: Infinity },
   };
   #countVersion = 0;
   /** The pass under way: where it is, when it began, the lowest cursor it left behind. */
@@ -162,11 +164,11 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
     let next = this.#base + this.#log.length;
     if (seen === undefined) next = this.#base;
     else while (next > this.#base && compareIds(this.#log[next - 1 - this.#base]?.id ?? '', seen) > 0) next--;
-    // A battle under way (or its result, for its while) is sent to a newcomer with the first
-    // pass (the count is in their join).
-    const pk = this.#state.pk;
-    const fresh = pk.json !== null && Date.now() < pk.until;
-    const has = fresh ? Math.min(pk.version - 1, this.#countVersion) : this.#countVersion;
+    // A battle under way (or its result, for its while) and an audio room's seats are sent to a
+    // newcomer with the first pass (the count is in their join).
+    let has = this.#countVersion;
+    for (const slot of [this.#state.pk, this.#state.audio])
+      if (slot.json !== null && Date.now() < slot.until) has = Math.min(has, slot.version - 1);
     this.#subs.set(s, { next, count: has, ...(seen === undefined ? {} : { seen }) });
     if (has < this.#countVersion) this.#wake();
     if (next < this.#base + this.#log.length) this.#wake();
@@ -183,10 +185,11 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       event.t === 'sessions-ended' ||
       event.t === 'changed' ||
       event.t === 'notification' ||
-      event.t === 'pk_invite'
+      event.t === 'pk_invite' ||
+      event.t === 'audio_invite'
     )
       return;
-    if (event.t === 'count' || event.t === 'pk') {
+    if (event.t === 'count' || event.t === 'pk' || event.t === 'audio') {
       // Nodes signal concurrently: a value computed before the last applied is stale.
       const slot = this.#state[event.t];
       if (event.seq !== undefined) {
@@ -194,7 +197,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
         slot.seq = event.seq;
       }
       if (event.t === 'count') this.viewers = event.viewers;
-      else this.#state.pk.until = Date.now() + (event.ttl_ms ?? Infinity);
+      else if (event.t === 'pk') this.#state.pk.until = Date.now() + (event.ttl_ms ?? Infinity);
       slot.json = json;
       slot.version = ++this.#countVersion;
     } else this.#log.push({ id: event.id, json, at: Date.now(), chat: event.t === 'chat' });
@@ -281,7 +284,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   }
 
   /**
-   * One frame of the events from `from` to `to` and the state (count, battle) that changed after
+   * One frame of the events from `from` to `to` and the state (count, battle, seats) that changed after
    * version `count`;
    * with `mode`, only the newest chat or none (`shed` says how many chat messages were left
    * out). No bytes when nothing is left to send.
@@ -299,7 +302,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
     }
     const parts = kept.map((e) => e.json);
     if (withCount >= 0)
-      for (const slot of [this.#state.count, this.#state.pk])
+      for (const slot of [this.#state.count, this.#state.pk, this.#state.audio])
         if (slot.json !== null && slot.version > withCount) parts.push(slot.json);
     const frame = {
       from,

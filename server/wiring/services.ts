@@ -128,6 +128,7 @@ export async function buildServices(
     log: (err) => app.log.error({ err }, 'a paid gift could not be announced in its room'),
     walletsChanged: walletChanges.changed,
     gifted: (vid) => pk.gifted(vid),
+    speaks: (vid, uid) => audio.speaks(vid, uid),
   });
   const chat = new ChatService(bus, {
     directory,
@@ -198,7 +199,14 @@ export async function buildServices(
     notifications,
     ...(deps.clock ? { now: deps.clock } : {}),
   });
-  const audio = new AudioService(db, { live, media: infra.media, room: { isBlocked } });
+  const audio = new AudioService(db, {
+    live,
+    media: infra.media,
+    room: { isBlocked },
+    bus,
+    log: (err) => app.log.warn({ err }, 'an audio room’s seats could not be pushed'),
+  });
+  app.addHook('onClose', async () => audio.close());
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
     utcOffset: rules.weekUtcOffset,

@@ -1,14 +1,19 @@
-// The audio room's state in the page: polled (seats change by people's actions, there is no
-// push), and the voices kept in step with it.
+// The audio room's state in the page: pushed over /ws as it changes (the seats, the raised hands'
+// count, an invitation to the reader), asked for over HTTP at the start, after the reader's own
+// actions and now and then in case a push was lost; the voices kept in step with it.
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { AudioState } from '../../common/api/audio';
+import type { AudioSeat, AudioState } from '../../common/api/audio';
 import { AUDIO_POLL_MS } from '../../common/audio';
 import { ApiError } from '../lib/api';
+import { realtime } from '../live/realtime';
 import { audioApi } from './audio-api';
 import { LEVEL_MS, Voices } from './voices';
 
-/** The room, asked for every AUDIO_POLL_MS (and at once after the reader's own actions). */
-export function useAudioState(initial: AudioState): {
+/** The room for reader `me` (0 signed out): pushed, and asked for every AUDIO_POLL_MS besides. */
+export function useAudioState(
+  initial: AudioState,
+  me: number,
+): {
   state: AudioState;
   error: unknown;
   refresh: () => Promise<void>;
@@ -34,12 +39,52 @@ export function useAudioState(initial: AudioState): {
     }
   }, [vid]);
   const over = state.status === 'ended' || state.status === 'expired' || state.status === 'deleted';
+  const isHost = me === initial.host.uid;
   useEffect(() => {
     if (over) return;
     const timer = window.setInterval(() => void refresh(), AUDIO_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [refresh, over]);
+    const leave = realtime().join(vid, {
+      // A join or a rejoin after the connection dropped: what changed meanwhile is read again.
+      joined: () => void refresh(),
+      // The host went live, was interrupted or ended: the status and the host's seat follow.
+      event: (e) => e.t === 'host' && void refresh(),
+      count: () => undefined,
+      audio: (seats, handCount) => {
+        // An answer to an earlier refresh must not bring back the seats before this push.
+        seq.current++;
+        setState((s) => pushed(s, seats, handCount, me));
+        // The host's list of raised hands has names the push does not carry.
+        if (isHost) void refresh();
+      },
+    });
+    const unInbox = me
+      ? realtime().inbox(me, {
+          notification: () => undefined,
+          audioInvite: (room) => room === vid && void refresh(),
+          reconnected: () => void refresh(),
+        })
+      : () => undefined;
+    return () => {
+      window.clearInterval(timer);
+      leave();
+      unInbox();
+    };
+  }, [refresh, over, vid, me, isHost]);
   return { state, error, refresh };
+}
+
+/** The state with the seats pushed: the reader's own place follows from them. */
+function pushed(s: AudioState, seats: (AudioSeat | null)[], handCount: number, me: number): AudioState {
+  const seat = seats.find((x) => x !== null && x.person.uid === me)?.seat ?? null;
+  return {
+    ...s,
+    seats,
+    hand_count: handCount,
+    // Seated: their hand and invitation were answered (the server cleared both).
+    me: seat === null ? { ...s.me, seat } : { seat, hand: false, invited: false },
+    // Hands accepted or lowered leave the host's list at once; new ones come with the refresh.
+    hands: s.hands.filter((h) => !seats.some((x) => x?.person.uid === h.uid)),
+  };
 }
 
 /**

@@ -22,6 +22,11 @@ const WINDOW = 2048;
 export const LEVEL_MS = 40;
 /** The ring stays this long after the last loud sample, so it does not flicker between words. */
 const HOLD_MS = 400;
+/**
+ * How often voices that failed or dropped are asked for again, and a microphone whose sending
+ * failed sent again (the seats are pushed, not polled: no state change may come to retry them).
+ */
+const RESYNC_MS = 3000;
 
 interface Voice {
   session: Session | null;
@@ -47,6 +52,10 @@ export class Voices {
   /** An <audio> element's play() was refused (autoplay policy) until a tap. */
   private refused = false;
   micError: unknown = null;
+  /** What the page last asked for: kept up every RESYNC_MS. */
+  private wanted: { urlOf: (uid: number) => string; uids: number[] } | null = null;
+  private wantSpeak: { url: string; uid: number; on: boolean; muted: boolean } | null = null;
+  private resync: number | null = null;
 
   subscribe = (l: Listener): (() => void) => {
     this.listeners.add(l);
@@ -87,8 +96,23 @@ export class Voices {
     return analyser;
   }
 
+  /** Keeps the voices and the microphone as last asked, every RESYNC_MS, until stop(). */
+  private keepUp(): void {
+    this.resync ??= window.setInterval(() => {
+      if (this.wanted) this.hearAll(this.wanted.urlOf, this.wanted.uids);
+      const w = this.wantSpeak;
+      if (w?.on) this.setSpeaking(w.url, w.uid, w.on, w.muted);
+    }, RESYNC_MS);
+  }
+
   /** Opens a session to each of `uids` not heard yet and closes those no longer speaking. */
   listenTo(urlOf: (uid: number) => string, uids: number[]): void {
+    this.wanted = { urlOf, uids };
+    this.keepUp();
+    this.hearAll(urlOf, uids);
+  }
+
+  private hearAll(urlOf: (uid: number) => string, uids: number[]): void {
     for (const [uid, voice] of this.heard)
       if (!uids.includes(uid)) {
         this.close(voice);
@@ -114,7 +138,7 @@ export class Voices {
       .then((session) => {
         if (voice.closed) return void session.stop();
         voice.session = session;
-        // The speaker stopped or the node went: forgotten, so the next poll opens it again.
+        // The speaker stopped or the node went: forgotten, so the next resync opens it again.
         const drop = () => {
           if (this.heard.get(uid) !== voice) return;
           this.close(voice);
@@ -141,7 +165,7 @@ export class Voices {
         };
       })
       .catch(() => {
-        // Refused or unreachable: tried again on the next poll.
+        // Refused or unreachable: tried again on the next resync.
         voice.closed = true;
         if (this.heard.get(uid) === voice) this.heard.delete(uid);
       });
@@ -162,6 +186,12 @@ export class Voices {
    * `muted` silences the track without hanging up.
    */
   speak(url: string, uid: number, on: boolean, muted: boolean): void {
+    this.wantSpeak = { url, uid, on, muted };
+    this.keepUp();
+    this.setSpeaking(url, uid, on, muted);
+  }
+
+  private setSpeaking(url: string, uid: number, on: boolean, muted: boolean): void {
     if (!on) {
       this.speakingTo = null;
       if (this.mine) {
@@ -176,7 +206,7 @@ export class Voices {
       return;
     }
     // A microphone the browser refused is tried again only on the reader's retry() (not every
-    // poll); a refused offer is tried again on the next poll.
+    // resync); a refused offer is tried again on the next resync.
     if (this.speakingTo === url || this.micError instanceof DOMException) return;
     this.speakingTo = url;
     void this.publish(url, uid, muted);
@@ -213,12 +243,12 @@ export class Voices {
       mine.session.pc.addEventListener('connectionstatechange', () => {
         const s = mine.session?.pc.connectionState;
         // The server closed the voice (the host muted them) or the node went: published again
-        // on the next poll while the seat is still theirs.
-        if ((s === 'failed' || s === 'closed') && this.mine === mine) this.speak(url, uid, false, true);
+        // on the next resync while the seat is still theirs.
+        if ((s === 'failed' || s === 'closed') && this.mine === mine) this.setSpeaking(url, uid, false, true);
       });
     } catch (err) {
       this.micError = err;
-      if (this.mine === mine) this.speak(url, uid, false, true);
+      if (this.mine === mine) this.setSpeaking(url, uid, false, true);
       this.changed();
     }
   }
@@ -262,9 +292,13 @@ export class Voices {
   }
 
   stop(): void {
+    if (this.resync !== null) window.clearInterval(this.resync);
+    this.resync = null;
+    this.wanted = null;
+    this.wantSpeak = null;
     for (const v of this.heard.values()) this.close(v);
     this.heard.clear();
-    if (this.mine) this.speak('', this.mine.uid, false, true);
+    if (this.mine) this.setSpeaking('', this.mine.uid, false, true);
     void this.ctx?.close();
     this.ctx = null;
   }

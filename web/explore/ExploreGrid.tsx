@@ -132,12 +132,16 @@ export function LiveCards({ items, rail = false }: { items: ExploreCard[]; rail?
 /** A card, with its muted preview under a resting pointer (or in view, on a phone). */
 function LiveCardItem({ c }: { c: ExploreCard }) {
   const { t, locale } = useI18n();
-  const { stream, start, stop } = usePreview(c.vid);
+  const { stream, start: play, stop } = usePreview(c.vid);
+  // An audio room has no picture to preview; its card leads to its join page.
+  const audio = c.kind === 'audio';
+  const start = useCallback(() => !audio && play(), [audio, play]);
   const ref = useInView(useCallback((inView: boolean) => (inView ? start() : stop()), [start, stop]));
   return (
     <li ref={ref} onPointerEnter={(e) => e.pointerType === 'mouse' && start()} onPointerLeave={stop}>
       <BroadcastCard
         vid={c.vid}
+        {...(audio ? { to: `/audio/${c.vid}` } : {})}
         title={c.title}
         cover={c.cover}
         hostName={c.host.nickname}
@@ -149,6 +153,7 @@ function LiveCardItem({ c }: { c: ExploreCard }) {
               {c.marks.official && <span className="mark mark--official">{t('explore.official')}</span>}
               {c.marks.star && <span className="mark mark--star">{t('explore.star')}</span>}
               {c.newcomer && <span className="mark mark--new">{t('explore.newcomer')}</span>}
+              {audio && <span className="mark mark--audio">{t('explore.audioRoom')}</span>}
             </span>
             <span className="live-card__viewers">
               {t('home.viewers', { count: c.viewers, formatted: formatCount(c.viewers, locale) })}

@@ -3,6 +3,8 @@ import { Link } from '../ui/Link';
 
 interface Props {
   vid: string;
+  /** Where the card leads: the broadcast's live page unless told (an audio room's join page). */
+  to?: string;
   title: string;
   cover: string | null;
   /** Whose broadcast: the cover falls back to their initial. */
@@ -14,9 +16,9 @@ interface Props {
 }
 
 /** A broadcast in a grid (who is live now, a broadcaster's replays): cover, title, subtitle. */
-export function BroadcastCard({ vid, title, cover, hostName, overlay, subtitle }: Props) {
+export function BroadcastCard({ vid, to, title, cover, hostName, overlay, subtitle }: Props) {
   return (
-    <Link to={`/v/${vid}`} className="live-card">
+    <Link to={to ?? `/v/${vid}`} className="live-card">
       <span className="live-card__cover" aria-hidden="true">
         {cover ? (
           <img src={cover} alt="" loading="lazy" />

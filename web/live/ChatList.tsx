@@ -125,7 +125,8 @@ const Line = memo(function Line({
   onDelete: (mid: string) => void;
 }) {
   const { t } = useI18n();
-  if (m.t === 'gift') return <GiftLine name={m.from.name} giftId={m.gift_id} count={m.count} />;
+  if (m.t === 'gift')
+    return <GiftLine name={m.from.name} giftId={m.gift_id} count={m.count} to={m.to?.name} />;
   if (m.t === 'host')
     return (
       <li className={`chat__system chat__system--host-${m.state}`}>{t(hostText ?? 'chat.hostEnded')}</li>
@@ -190,13 +191,16 @@ function NoticeLine({ noticeKey, params }: { noticeKey: string; params?: Record<
   return <li className="chat__system chat__system--notice">{text}</li>;
 }
 
-/** '… sent Rose ×3' in the chat. */
-function GiftLine({ name, giftId, count }: { name: string; giftId: number; count: number }) {
+/** '… sent Rose ×3' in the chat ('… to …' for a speaker of an audio room). */
+function GiftLine({ name, giftId, count, to }: { name: string; giftId: number; count: number; to?: string }) {
   const { t } = useI18n();
   const gift = useGifts().gifts?.find((g) => g.gift_id === giftId);
+  const what = gift ? giftName(t, gift) : '';
   return (
     <li className="chat__notice chat__gift">
-      {t('gifts.sent', { name, gift: gift ? giftName(t, gift) : '', count })}
+      {to === undefined
+        ? t('gifts.sent', { name, gift: what, count })
+        : t('gifts.sentTo', { name, gift: what, count, to })}
     </li>
   );
 }

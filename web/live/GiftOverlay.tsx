@@ -59,11 +59,18 @@ export function GiftOverlay({ vid }: { vid: string }) {
         />
       )}
       <p className="gift-overlay__caption">
-        {t('gifts.sent', {
-          name: current.from.name,
-          gift: gift ? giftName(t, gift) : '',
-          count: current.count,
-        })}
+        {current.to
+          ? t('gifts.sentTo', {
+              name: current.from.name,
+              gift: gift ? giftName(t, gift) : '',
+              count: current.count,
+              to: current.to.name,
+            })
+          : t('gifts.sent', {
+              name: current.from.name,
+              gift: gift ? giftName(t, gift) : '',
+              count: current.count,
+            })}
       </p>
       {current.combo > current.count && (
         // Keyed by the total, so that each new one bumps it again.

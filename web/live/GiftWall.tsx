@@ -10,17 +10,25 @@ import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
 import { rechargeHref } from '../wallet/format';
 import { useIntentKey } from '../wallet/intent';
+import { Avatar } from './PersonalCard';
 import { giftName, useGifts } from './room-api';
 
 /** Combos offered with one tap (the server takes 1 to 99). */
 const COMBOS = [1, 10, 99] as const;
+
+/** Someone a gift can go to in an audio room: its host or a speaker on its seats. */
+export interface GiftRecipient {
+  uid: number;
+  nickname: string;
+  face: string | null;
+}
 
 /**
  * The gift wall of a live room: the catalogue, the viewer's coins, a combo, Send. One send (this
  * gift, this combo, this room) keeps its key until the server answers it for sure, so sending
  * again after a lost answer can never pay twice; a new send gets a new key.
  */
-export function GiftWall({ vid }: { vid: string }) {
+export function GiftWall({ vid, recipients }: { vid: string; recipients?: readonly GiftRecipient[] }) {
   const { t, locale } = useI18n();
   const { user, requireLogin } = useAuth();
   const { toast } = useFeedback();
@@ -29,6 +37,10 @@ export function GiftWall({ vid }: { vid: string }) {
   const [picked, setPicked] = useState<number | null>(null);
   const [combo, setCombo] = useState<(typeof COMBOS)[number]>(1);
   const [sending, setSending] = useState(false);
+  const [pickedTo, setPickedTo] = useState<number | null>(null);
+  // The one chosen, while they are still on a seat; the first (the host, unless it is the reader)
+  // otherwise. The server takes the host's uid as no `to`.
+  const to = recipients?.find((r) => r.uid === pickedTo) ?? recipients?.[0];
   /** The server said the coins were not enough (the balance shown may be old). */
   const [refused, setRefused] = useState(false);
   const intent = useIntentKey();
@@ -59,7 +71,7 @@ export function GiftWall({ vid }: { vid: string }) {
   const send = async () => {
     if (!user) return requireLogin(t('error.sign_in_first'));
     if (picked === null) return;
-    const what = `${user.uid}:${vid}:${picked}:${combo}`;
+    const what = `${user.uid}:${vid}:${picked}:${combo}:${to?.uid ?? ''}`;
     if (intended.current !== what) {
       intended.current = what;
       intent.renew();
@@ -71,6 +83,7 @@ export function GiftWall({ vid }: { vid: string }) {
         gift_id: picked,
         count: combo,
         key: intent.current(),
+        ...(to === undefined ? {} : { to: to.uid }),
       });
       intent.renew();
       setCoins(r.balances.coin);
@@ -98,6 +111,23 @@ export function GiftWall({ vid }: { vid: string }) {
   const short = refused || (coins !== null && chosen !== undefined && combo * chosen.price > coins);
   return (
     <div className="gift-wall">
+      {recipients && recipients.length > 0 && (
+        <div className="gift-wall__to" role="radiogroup" aria-label={t('gifts.sendTo')}>
+          {recipients.map((r) => (
+            <button
+              key={r.uid}
+              type="button"
+              role="radio"
+              aria-checked={r === to}
+              className="gift-wall__recipient"
+              onClick={() => setPickedTo(r.uid)}
+            >
+              <Avatar face={r.face} name={r.nickname} size={28} />
+              <bdi>{r.nickname}</bdi>
+            </button>
+          ))}
+        </div>
+      )}
       <ul className="gift-wall__grid" role="listbox" aria-label={t('gifts.title')}>
         {gifts.map((g) => (
           <li key={g.gift_id} role="option" aria-selected={picked === g.gift_id}>

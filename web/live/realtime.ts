@@ -1,7 +1,9 @@
+import type { AudioSeat } from '../../common/api/audio';
 import type { NotificationItem } from '../../common/api/notifications';
 import type { PkBattle, PkInvite } from '../../common/api/pk';
 import {
   CLOSE_SESSION_ENDED,
+  type AudioEvent,
   type ClientMessageInput,
   type CountEvent,
   type PkEvent,
@@ -22,6 +24,8 @@ export interface RoomHandlers {
   count(viewers: number): void;
   /** The room's PK battle as it is now (null: none), newer than any before. */
   pk?(battle: PkBattle | null): void;
+  /** An audio room's seats as they are now, newer than any before. */
+  audio?(seats: (AudioSeat | null)[], handCount: number): void;
   error?(name: string): void;
 }
 
@@ -30,6 +34,8 @@ export interface InboxHandlers {
   notification(n: NotificationItem): void;
   /** A PK invitation to or from this person changed (sent, answered, lapsed). */
   pkInvite?(invite: PkInvite): void;
+  /** The host of the audio room `vid` invited this person to a seat. */
+  audioInvite?(vid: string): void;
   /** The connection came back: what arrived while it was down is read again over HTTP. */
   reconnected(): void;
 }
@@ -57,6 +63,8 @@ class Realtime {
   #inbox = new Set<InboxHandlers>();
   /** The newest PK state applied per room (its seq). */
   #pkSeq = new Map<string, number>();
+  /** The newest audio room state applied per room (its seq). */
+  #audioSeq = new Map<string, number>();
   #openedBefore = false;
   /** Whose inbox the open connection was made for (the server reads the session as it connects). */
   #socketUser: number | null = null;
@@ -127,9 +135,9 @@ class Realtime {
 
   #receive(text: string): void {
     window.clearTimeout(this.#pongDue);
-    let frame: (RoomEvent | CountEvent | PkEvent)[] | ServerReply;
+    let frame: (RoomEvent | CountEvent | PkEvent | AudioEvent)[] | ServerReply;
     try {
-      frame = JSON.parse(text) as (RoomEvent | CountEvent | PkEvent)[] | ServerReply;
+      frame = JSON.parse(text) as (RoomEvent | CountEvent | PkEvent | AudioEvent)[] | ServerReply;
     } catch {
       return; // not ours to understand; the connection itself is fine
     }
@@ -143,6 +151,10 @@ class Realtime {
           if (e.seq < (this.#pkSeq.get(e.room) ?? 0)) continue;
           this.#pkSeq.set(e.room, e.seq);
           for (const h of r.handlers) h.pk?.(e.battle);
+        } else if (e.t === 'audio') {
+          if (e.seq < (this.#audioSeq.get(e.room) ?? 0)) continue;
+          this.#audioSeq.set(e.room, e.seq);
+          for (const h of r.handlers) h.audio?.(e.seats, e.hand_count);
         } else {
           r.lastId = e.id;
           for (const h of r.handlers) h.event(e);
@@ -161,6 +173,8 @@ class Realtime {
       for (const h of this.#inbox) h.notification(frame.notification);
     } else if (frame.t === 'pk_invite') {
       for (const h of this.#inbox) h.pkInvite?.(frame.invite);
+    } else if (frame.t === 'audio_invite') {
+      for (const h of this.#inbox) h.audioInvite?.(frame.vid);
     } else if (frame.t === 'ack') this.#settle(frame.ref)?.resolve(frame.id);
     else if (frame.t === 'error') {
       const p = frame.ref ? this.#settle(frame.ref) : undefined;

@@ -27,7 +27,7 @@ import type { AudioData } from './data';
 /**
  * /audio/{vid}: an audio room (issue 23 item 3). The seats with who speaks, the reader's own
  * controls (a hand, a seat, the microphone), the host's (hands, mute, remove, end), and the live
- * room's own chat, gifts to the host and moderation, since the room is a live like any other.
+ * room's own chat, gifts (to the host or a speaker) and moderation, since the room is a live like any other.
  * /audio/new (no state): the host's form to open one.
  */
 export default function Audio({ data }: PageProps) {
@@ -45,7 +45,7 @@ function AudioRoom({ initial }: { initial: AudioState }) {
   const { user } = useAuth();
   const { confirm, toast } = useFeedback();
   const me = user?.uid ?? 0;
-  const { state, error, refresh } = useAudioState(initial);
+  const { state, error, refresh } = useAudioState(initial, me);
   const act = useAct(refresh);
   const { voices, blocked, micError } = useVoices(state, me);
   const speaking = useSpeaking(voices);
@@ -56,6 +56,8 @@ function AudioRoom({ initial }: { initial: AudioState }) {
   const [shut, setShut] = useState(false);
   const host = state.host;
   const isHost = me === host.uid;
+  // Gifts go to the host or to a speaker on a seat (never to oneself).
+  const recipients = state.seats.flatMap((s) => (s && s.person.uid !== me ? [s.person] : []));
 
   if (shut)
     return (
@@ -166,10 +168,17 @@ function AudioRoom({ initial }: { initial: AudioState }) {
         hostUid={host.uid}
         viewers={viewers}
         onViewers={setViewers}
-        {...(isHost ? {} : { extra: { label: t('gifts.title'), content: <GiftWall vid={state.vid} /> } })}
+        {...(recipients.length
+          ? {
+              extra: {
+                label: t('gifts.title'),
+                content: <GiftWall vid={state.vid} recipients={recipients} />,
+              },
+            }
+          : {})}
         onBlocked={() => setShut(true)}
         {...(isHost ? { cardActions: invite } : {})}
-        actions={!isHost && <GiftButton onClick={() => setGifting(true)} />}
+        actions={recipients.length > 0 && <GiftButton onClick={() => setGifting(true)} />}
       />
       {menu && (
         <SeatMenu
@@ -186,7 +195,7 @@ function AudioRoom({ initial }: { initial: AudioState }) {
       {gifting && (
         <Modal label={t('gifts.title')} onClose={() => setGifting(false)} className="sheet">
           <h2 className="sheet__title">{t('gifts.title')}</h2>
-          <GiftWall vid={state.vid} />
+          <GiftWall vid={state.vid} recipients={recipients} />
         </Modal>
       )}
     </div>

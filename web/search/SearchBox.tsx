@@ -102,7 +102,7 @@ export function SearchBox() {
       router.navigate(localizedPath(locale, `/u/${o.person.short_id}`));
     } else if (o.kind === 'live') {
       recordSearch(q);
-      router.navigate(localizedPath(locale, `/v/${o.live.vid}`));
+      router.navigate(localizedPath(locale, `/${o.live.kind === 'audio' ? 'audio' : 'v'}/${o.live.vid}`));
     } else {
       setText(o.q);
       recordSearch(o.q);

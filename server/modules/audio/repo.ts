@@ -27,6 +27,20 @@ export const audioRepo = {
     await db.query('INSERT INTO audio_rooms (vid) VALUES ($1) ON CONFLICT DO NOTHING', [vid]);
   },
 
+  /** Raises the room's version (a change to push); null when it is not an audio room. */
+  async bump(db: Queryable, vid: string): Promise<number | null> {
+    const [row] = await db.query<{ version: string }>(
+      'UPDATE audio_rooms SET version = version + 1 WHERE vid = $1 RETURNING version',
+      [vid],
+    );
+    return row ? Number(row.version) : null;
+  },
+
+  /** Whether `uid` holds a seat of the room. */
+  async seated(db: Queryable, vid: string, uid: number): Promise<boolean> {
+    return (await db.query('SELECT 1 FROM audio_seats WHERE vid = $1 AND uid = $2', [vid, uid])).length > 0;
+  },
+
   async exists(db: Queryable, vid: string): Promise<boolean> {
     return (await db.query('SELECT 1 FROM audio_rooms WHERE vid = $1', [vid])).length > 0;
   },

@@ -4,6 +4,8 @@ import { AUDIO_SEATS, speakerRoom } from '../../../common/audio';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
 import type { MediaEngine, MediaSession } from '../../media/engine';
+import type { Bus } from '../../realtime/bus';
+import { userTopic } from '../../realtime/inbox';
 import type { LiveService } from '../live';
 import type { RoomService } from '../room';
 import { audioRepo, type RequestRow, type SeatRow } from './repo';
@@ -27,14 +29,27 @@ const person = (r: Person): Person => ({
  * play: the SFU forwards every speaker's Opus as it comes.
  */
 export class AudioService {
+  readonly #unsubscribe: () => void;
+
   constructor(
     private readonly db: Db,
     private readonly opts: {
       live: Pick<LiveService, 'start' | 'get' | 'publishVoice' | 'play'>;
-      media: Pick<MediaEngine, 'publish' | 'play' | 'closeRoom' | 'room'>;
+      media: Pick<MediaEngine, 'publish' | 'play' | 'closeRoom' | 'room' | 'onPublisher'>;
       room: Pick<RoomService, 'isBlocked'>;
+      /** Where the seats are pushed (the room's /ws topic) and invitations told (the person's). */
+      bus: Pick<Bus, 'signal'>;
+      log?: (err: unknown) => void;
     },
-  ) {}
+  ) {
+    // A voice that connects or goes (a co-host's room here, or the host's broadcast) changes who
+    // speaks: every page in the room hears it (rooms that are not audio rooms are left alone).
+    this.#unsubscribe = opts.media.onPublisher((room) => void this.#tell(room.split('~')[0] ?? room));
+  }
+
+  close(): void {
+    this.#unsubscribe();
+  }
 
   /** The host opens a room: their one broadcast (as the studio's), marked as an audio room. */
   async open(uid: number, title: string): Promise<string> {
@@ -54,6 +69,27 @@ export class AudioService {
     if (!live || !(await audioRepo.exists(this.db, vid))) throw new AppError('video_not_found');
     if (open && live.status !== 'created' && live.status !== 'live') throw new AppError('video_ended');
     return live;
+  }
+
+  /** Whether `uid` speaks on a seat of the audio room `vid` now (gifts may go to them). */
+  speaks(vid: string, uid: number): Promise<boolean> {
+    return audioRepo.seated(this.db, vid, uid);
+  }
+
+  /**
+   * Pushes the room's seats to everyone in it, after a change (see audioEventSchema): its version
+   * raised first, so a page that hears two states keeps the newer. A push that fails is logged;
+   * pages ask for the state now and then anyway.
+   */
+  async #tell(vid: string): Promise<void> {
+    try {
+      const seq = await audioRepo.bump(this.db, vid);
+      if (seq === null) return;
+      const { seats, hand_count } = await this.state(vid, null);
+      await this.opts.bus.signal({ t: 'audio', room: vid, seats, hand_count, seq });
+    } catch (err) {
+      if (!(err instanceof AppError)) this.opts.log?.(err);
+    }
   }
 
   async state(vid: string, reader: number | null): Promise<AudioState> {
@@ -114,6 +150,7 @@ export class AudioService {
     if (live.uid === uid) throw new AppError('not_allowed');
     if (up && (await this.opts.room.isBlocked(live.uid, uid))) throw new AppError('blocked_permanently');
     await audioRepo.request(this.db, vid, uid, 'hand', up);
+    await this.#tell(vid);
   }
 
   /** The host invites someone to a seat; they take it themselves (POST …/seat). */
@@ -122,6 +159,9 @@ export class AudioService {
     if (uid === host) throw new AppError('not_allowed');
     if (await this.opts.room.isBlocked(host, uid)) throw new AppError('blocked_permanently');
     await audioRepo.request(this.db, vid, uid, 'invite', true);
+    await this.opts.bus
+      .signal({ t: 'audio_invite', room: userTopic(uid), vid })
+      .catch((err: unknown) => this.opts.log?.(err));
   }
 
   /** The host seats a raised hand. */
@@ -143,6 +183,7 @@ export class AudioService {
     const seat = await audioRepo.seat(this.db, vid, uid, AUDIO_SEATS);
     // Every seat is taken: 'room full' in the page's words.
     if (seat === null) throw new AppError('not_allowed', { reason: 'seats_full' });
+    await this.#tell(vid);
     return seat;
   }
 
@@ -152,6 +193,7 @@ export class AudioService {
     if (by !== uid && by !== live.uid) throw new AppError('not_room_owner');
     if (!(await audioRepo.leave(this.db, vid, uid))) throw new AppError('not_found');
     await this.opts.media.closeRoom(speakerRoom(vid, uid, live.uid));
+    await this.#tell(vid);
   }
 
   /**
@@ -169,6 +211,7 @@ export class AudioService {
     }
     if (!(await audioRepo.mute(this.db, vid, uid, muted, byHost))) throw new AppError('not_found');
     if (byHost && muted) await this.opts.media.closeRoom(speakerRoom(vid, uid, live.uid));
+    await this.#tell(vid);
   }
 
   /** A speaker's voice (an SDP offer with Opus): the host's is the broadcast, a co-host's its own room. */
@@ -201,7 +244,13 @@ export class AudioService {
     if (who.uid && (await this.opts.room.isBlocked(live.uid, who.uid)))
       throw new AppError('blocked_permanently');
     const room = speakerRoom(vid, speaker, live.uid);
-    if (!this.opts.media.room(room)) throw new AppError('no_publisher');
+    const voice = this.opts.media.room(room);
+    if (!voice) throw new AppError('no_publisher');
+    // A co-host's voice is heard by the room's listeners, whom the host's voice (the broadcast's
+    // play) admits and counts: it takes no more than they are (and the other speakers), so it
+    // cannot be made to carry more than the broadcast itself.
+    const listeners = this.opts.media.room(live.vid)?.viewers ?? 0;
+    if (voice.viewers >= listeners + AUDIO_SEATS) throw new AppError('media_full');
     return this.opts.media.play(room, offer);
   }
 }

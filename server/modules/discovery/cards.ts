@@ -8,6 +8,7 @@ export function card(r: RankRow): ExploreCard {
     title: r.title,
     cover: r.cover,
     orientation: r.orientation,
+    kind: r.kind,
     category: r.category,
     viewers: r.viewers,
     started_at: new Date(r.started_at).toISOString(),

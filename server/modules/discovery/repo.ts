@@ -8,6 +8,8 @@ export interface RankRow {
   title: string;
   cover: string | null;
   orientation: 'portrait' | 'landscape';
+  /** An audio room's card links to its join page and has no picture to preview. */
+  kind: 'video' | 'audio';
   category: LiveCategory;
   viewers: number;
   started_at: Date;
@@ -128,7 +130,7 @@ function pageSql(tab: ExploreTab, filter: ExploreFilter, country: boolean, after
     country ? 'r.country = $2' : '$2::text IS NULL',
     after ? `(${t.key}, r.vid) < ($3::${t.type}, $4::text)` : '$3::float8 IS NULL AND $4::text IS NULL',
   ].join(' AND ');
-  return `SELECT r.vid, l.title, l.cover, l.orientation, r.category, r.viewers, r.started_at, r.uid,
+  return `SELECT r.vid, l.title, l.cover, l.orientation, l.kind, r.category, r.viewers, r.started_at, r.uid,
               u.short_id, u.nickname, u.face, r.country, r.official, r.star, r.featured, r.fashion,
               r.newcomer, r.score, (${t.key})::float8 AS order_key
        FROM (SELECT r.* FROM ${t.from} WHERE $1::bigint >= 0 AND ${where}

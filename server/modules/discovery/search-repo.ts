@@ -99,7 +99,7 @@ function peopleSql(short: boolean): string {
 }
 
 /** A broadcast's card (RankRow) from lives `l`, users `u`, live_rank `r` and host_marks `m`. */
-const CARD = `l.vid, l.title, l.cover, l.orientation, l.category, l.viewers, l.started_at, l.uid,
+const CARD = `l.vid, l.title, l.cover, l.orientation, l.kind, l.category, l.viewers, l.started_at, l.uid,
   u.short_id, u.nickname, u.face, u.country,
   coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
   coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,

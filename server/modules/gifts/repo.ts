@@ -10,6 +10,8 @@ const RECEIVED = `
 WITH g AS (
   SELECT id, actor_uid, meta, created_at FROM ledger_transactions
   WHERE kind = 'gift' AND meta->>'vid' = $1
+    -- Not a gift to a speaker of the host's audio room (theirs, not the host's).
+    AND NOT meta ? 'to'
 ),
 page AS (
   SELECT g.id AS tx_id, (g.meta->>'gift_id')::int AS gift_id, (g.meta->>'count')::int AS count,

@@ -62,10 +62,20 @@ export function giftRoutes(deps: {
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        const name = (await deps.users.name(uid)) ?? '';
+        const { to } = req.body;
+        const [name, toName] = await Promise.all([
+          deps.users.name(uid),
+          to === undefined ? null : deps.users.name(to),
+        ]);
         const r = await deps.gifts.send(
-          { uid, name },
-          { vid: req.body.vid, giftId: req.body.gift_id, count: req.body.count, key: req.body.key },
+          { uid, name: name ?? '' },
+          {
+            vid: req.body.vid,
+            giftId: req.body.gift_id,
+            count: req.body.count,
+            key: req.body.key,
+            ...(to === undefined ? {} : { to: { uid: to, name: toName ?? '' } }),
+          },
         );
         return {
           status: 200 as const,

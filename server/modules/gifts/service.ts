@@ -41,6 +41,8 @@ export class GiftService {
       walletsChanged?: (uids: number[]) => void;
       /** Told of each gift paid, once it committed (a PK battle's score follows its room's gifts). */
       gifted?: (vid: string) => void;
+      /** Whether `uid` speaks on a seat of the audio room `vid` (a gift may go to them). */
+      speaks?: (vid: string, uid: number) => Promise<boolean>;
     },
   ) {
     this.#batcher = new GiftBatcher(db, { changed: opts.walletsChanged });
@@ -70,7 +72,14 @@ export class GiftService {
 
   async send(
     who: { uid: number; name: string },
-    req: { vid: string; giftId: number; count: number; key: string },
+    req: {
+      vid: string;
+      giftId: number;
+      count: number;
+      key: string;
+      /** A speaker of the host's audio room to give it to instead of the host. */
+      to?: { uid: number; name: string };
+    },
   ): Promise<{ txId: number; replay: boolean; coins: number }> {
     const gift = (await this.catalogue()).find((g) => g.gift_id === req.giftId);
     if (!gift) throw new AppError('gift_not_found');
@@ -78,7 +87,11 @@ export class GiftService {
     if (!Number.isInteger(req.count) || req.count < 1 || req.count > MAX_COMBO)
       throw new AppError('validation_failed', { field: 'count' });
     const host = await this.#host(req.vid);
-    if (host === who.uid) throw new AppError('gift_self');
+    const to = req.to && req.to.uid !== host ? req.to : undefined;
+    if ((to?.uid ?? host) === who.uid) throw new AppError('gift_self');
+    // Only to someone on a seat now; one who leaves while the gift commits still gets it.
+    if (to && !(await this.opts.speaks?.(req.vid, to.uid)))
+      throw new AppError('not_allowed', { reason: 'not_speaking' });
     const coins = gift.price * req.count;
     // The batch itself refuses a host who is not live now (host_offline) and someone the host
     // blocked (out of the room: no gift from them plays there or ranks).
@@ -87,6 +100,7 @@ export class GiftService {
       key: `gift:${who.uid}:${req.key}`,
       sender: who.uid,
       host,
+      ...(to ? { to: to.uid } : {}),
       vid: req.vid,
       giftId: gift.gift_id,
       count: req.count,
@@ -106,6 +120,7 @@ export class GiftService {
           count: req.count,
           coins,
           tx_id: receipt.txId,
+          ...(to ? { to } : {}),
         })
         .catch((err: unknown) => this.opts.log?.(err));
     const coinsLeft = receipt.coinsLeft ?? (await this.ledger.balances(who.uid)).coin;

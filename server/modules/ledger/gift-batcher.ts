@@ -3,11 +3,15 @@ import type { Db } from '../../db/client';
 import { checkAmount, sameRequest } from './ledger';
 import { ledgerRepo, type Currency } from './repo';
 
-/** One gift, priced: `coins` leave the sender, `diamonds` reach the host. */
+/**
+ * One gift, priced: `coins` leave the sender, `diamonds` reach the host, or `to`, a speaker on
+ * the host's audio room's seats (the host's being live and blocks still decide).
+ */
 export interface GiftOrder {
   key: string;
   sender: number;
   host: number;
+  to?: number;
   vid: string;
   giftId: number;
   count: number;
@@ -153,7 +157,7 @@ export class GiftBatcher {
       // Before anyone hears their gift was paid: a wallet read after the answer is a fresh one.
       const touched = new Set<number>();
       batch.forEach((p, i) => {
-        if (!(results[i] instanceof Error)) touched.add(p.order.sender).add(p.order.host);
+        if (!(results[i] instanceof Error)) touched.add(p.order.sender).add(p.order.to ?? p.order.host);
       });
       if (touched.size) this.opts.changed?.([...touched]);
       batch.forEach((p, i) => {
@@ -194,7 +198,10 @@ export class GiftBatcher {
     return {
       ...this.#system,
       coinOf: await this.#accountIds([...new Set(orders.map((o) => o.sender))].sort(byId), 'coin'),
-      diamondOf: await this.#accountIds([...new Set(orders.map((o) => o.host))].sort(byId), 'diamond'),
+      diamondOf: await this.#accountIds(
+        [...new Set(orders.map((o) => o.to ?? o.host))].sort(byId),
+        'diamond',
+      ),
     };
   }
 
@@ -208,7 +215,8 @@ export class GiftBatcher {
         sender: o.sender,
         senderAccount: coinOf.get(o.sender) ?? 0,
         host: o.host,
-        hostAccount: diamondOf.get(o.host) ?? 0,
+        to: o.to ?? o.host,
+        toAccount: diamondOf.get(o.to ?? o.host) ?? 0,
         vid: o.vid,
         coins: o.coins,
         diamonds: o.diamonds,
@@ -260,6 +268,8 @@ function giftMeta(o: GiftOrder): Record<string, unknown> {
     count: o.count,
     vid: o.vid,
     host: o.host,
+    // Only a gift to a speaker says whom: the host's gifts' meta is as it always was.
+    ...(o.to !== undefined && o.to !== o.host ? { to: o.to } : {}),
     coins: o.coins,
     diamonds: o.diamonds,
   };

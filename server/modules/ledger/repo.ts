@@ -30,8 +30,11 @@ export interface GiftRow {
   key: string;
   sender: number;
   senderAccount: number;
+  /** The broadcast's host: the gift is made only while they are live, never from someone they blocked. */
   host: number;
-  hostAccount: number;
+  /** Who gets the diamonds: the host, or a speaker on their audio room's seats. */
+  to: number;
+  toAccount: number;
   vid: string;
   coins: number;
   diamonds: number;
@@ -56,7 +59,7 @@ export interface GiftOutcome {
  * live now (its broadcast's lease held) and never from someone that host blocked (checked here, in the statement's snapshot,
  * rather than by queries per gift before it: at thousands of gifts a second those cost more than
  * the batch); senders are debited only where their coins suffice; for each gift paid: its ledger transaction, its postings (coins sender →
- * gift_spend, and diamonds gift_mint → host unless the rate gave none), a top-fans row
+ * gift_spend, and diamonds gift_mint → the recipient, the host or a speaker of their audio room, unless the rate gave none), a top-fans row
  * (fan_pending), a leaderboards row (leaderboard_pending), a PK battle's row when it scores (pk_pending); and per account one pending credit (ledger_pending) for what the host and the
  * system accounts gain or give, so no gift waits for their rows. A key inserted meanwhile by
  * another node breaks the unique index and fails the whole statement (nothing moved): the caller
@@ -75,8 +78,8 @@ export interface GiftOutcome {
 const GIFT_BATCH = `
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[],
-                       $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[]) WITH ORDINALITY
-    AS x(k, sender, sender_account, host, host_account, vid, coins, diamonds, meta, n)
+                       $6::text[], $7::bigint[], $8::bigint[], $9::jsonb[], $12::bigint[]) WITH ORDINALITY
+    AS x(k, sender, sender_account, host, to_account, vid, coins, diamonds, meta, rcpt, n)
 ),
 used AS (SELECT idempotency_key AS k FROM ledger_transactions WHERE idempotency_key = ANY($1::text[])),
 fresh AS (SELECT i.* FROM input i LEFT JOIN used u ON u.k = i.k WHERE u.k IS NULL),
@@ -119,20 +122,20 @@ legs AS (
   SELECT p.tx_id, l.leg, l.currency, l.from_account, l.to_account, l.amount, l.owner_account
   FROM paid p,
   LATERAL (VALUES (1::smallint, 'coin', p.sender_account, $10::bigint, p.coins, p.sender_account),
-                  (2::smallint, 'diamond', $11::bigint, p.host_account, p.diamonds, p.host_account))
+                  (2::smallint, 'diamond', $11::bigint, p.to_account, p.diamonds, p.to_account))
     AS l(leg, currency, from_account, to_account, amount, owner_account)
   -- A gift whose rate gives the host no diamond moves coins only (a zero posting is refused;
   -- a negative one is left to fail the CHECK).
   WHERE l.amount <> 0
 ),
 fans AS (
-  INSERT INTO fan_pending (vid, fan_uid, host_uid, coins) SELECT vid, sender, host, coins FROM paid
+  INSERT INTO fan_pending (vid, fan_uid, host_uid, coins) SELECT vid, sender, rcpt, coins FROM paid
 ),
 -- The leaderboards' row of each gift paid, in this transaction: counted once it commits, by
 -- whichever roll-up comes next (see migration 024), so a transaction id drawn here and committed
 -- after a higher one is never skipped.
 boards AS (
-  INSERT INTO leaderboard_pending (sender, host, coins, diamonds) SELECT sender, host, coins, diamonds FROM paid
+  INSERT INTO leaderboard_pending (sender, host, coins, diamonds) SELECT sender, rcpt, coins, diamonds FROM paid
 ),
 -- A gift to a host whose PK battle is in its start phase scores (migration 029): decided here, in
 -- this statement's snapshot, so a gift either scored with its payment or did not.
@@ -143,7 +146,7 @@ battle AS (
 credits AS (
   INSERT INTO ledger_pending (account_id, user_account, amount)
   SELECT account, user_account, sum(amount) FROM (
-    SELECT host_account, true, diamonds FROM paid
+    SELECT to_account, true, diamonds FROM paid
     UNION ALL SELECT $10::bigint, false, coins FROM paid
     UNION ALL SELECT $11::bigint, false, -diamonds FROM paid
   ) AS c(account, user_account, amount)
@@ -174,13 +177,14 @@ export const ledgerRepo = {
         col((g) => g.sender),
         col((g) => g.senderAccount),
         col((g) => g.host),
-        col((g) => g.hostAccount),
+        col((g) => g.toAccount),
         col((g) => g.vid),
         col((g) => g.coins),
         col((g) => g.diamonds),
         col((g) => JSON.stringify(g.meta)),
         system.spend,
         system.mint,
+        col((g) => g.to),
       ],
       'gift_batch',
     );

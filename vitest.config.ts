@@ -22,6 +22,7 @@ const PAGE_TESTS = [
   'search',
   'security',
   'sessions',
+  'staff',
   'wallet',
 ].map((name) => `e2e/${name}.e2e.ts`);
 

@@ -116,6 +116,15 @@ export const ERRORS = {
   clip_range_invalid: { code: 1804, http: 400 },
   /** The video is still being transcoded or cut (or was refused): it cannot be liked or commented. */
   short_not_ready: { code: 1805, http: 409 },
+  // The staff console (issue 24).
+  /** A staff member's sign-in lacks its second factor (or it is older than STAFF_SESSION_MS). */
+  staff_mfa_required: { code: 1901, http: 403 },
+  /** The authenticator code was wrong, or already used. */
+  staff_mfa_invalid: { code: 1902, http: 400 },
+  /** An authenticator is set up already: an admin resets it before another is. */
+  staff_mfa_enrolled: { code: 1904, http: 409 },
+  /** The last admin cannot be removed or made anything else. */
+  staff_last_admin: { code: 1903, http: 409 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

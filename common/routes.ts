@@ -2,7 +2,7 @@ import { localeFromSegment, type Locale } from './locales';
 import { STATIC_PAGES, type StaticPageSlug } from './pages';
 
 /** Page layouts of spec §2. */
-export type Layout = 'basic' | 'full' | 'live' | 'main' | 'protocol' | 'none';
+export type Layout = 'basic' | 'full' | 'live' | 'main' | 'protocol' | 'none' | 'staff';
 
 export type RouteId =
   | 'home'
@@ -27,7 +27,10 @@ export type RouteId =
   | 'resetPassword'
   | 'wallet'
   | 'nft'
+  | 'staff'
   | 'staffCashout'
+  | 'staffMembers'
+  | 'staffAudit'
   | 'notFound';
 
 interface RouteDef {
@@ -88,8 +91,12 @@ export const ROUTES: readonly RouteDef[] = [
   },
   { id: 'wallet', pattern: ['wallet'], layout: 'main', auth: true, prefixable: true },
   { id: 'nft', pattern: ['wallet', 'nft'], layout: 'main', auth: true, prefixable: true },
-  // The staff's review of payee accounts and cash-outs (not a spec route: no prefixes).
-  { id: 'staffCashout', pattern: ['staff', 'cashout'], layout: 'main', auth: true, prefixable: false },
+  // The staff console (not spec routes: no prefixes): its overview, the money review, staff
+  // accounts, the audit log.
+  { id: 'staff', pattern: ['staff'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffCashout', pattern: ['staff', 'cashout'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffMembers', pattern: ['staff', 'members'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffAudit', pattern: ['staff', 'audit'], layout: 'staff', auth: true, prefixable: false },
 ];
 
 export interface RouteMatch {

@@ -4,6 +4,7 @@ import type { ProgrammeBody, ProgrammeInfo } from '../common/api/festival';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInPerson, signedInUser } from '../server/testing/auth';
+import { staffSignIn } from '../server/testing/staff';
 import { openPage, screenshot, signInWith, startE2E, waitReady, watchErrors, type E2E } from './fixture';
 import { goLiveFromStudio } from './live-page';
 
@@ -27,7 +28,10 @@ let studio: BrowserContext | null = null;
 
 beforeAll(async () => {
   e2e = await startE2E({ kv, media }, { STAFF_EMAILS: STAFF });
-  staff = (await signedInPerson(e2e.app, kv, STAFF)).headers;
+  const member = await signedInPerson(e2e.app, kv, STAFF);
+  // The site's first admin, signed in to the console with a second factor.
+  await staffSignIn(e2e.app, member);
+  staff = member.headers;
   const host = await signedInUser(e2e.app, kv, HOST.email, HOST.password);
   hostId = host.shortId;
   await e2e.app.app.inject({

@@ -5,6 +5,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../server/testing/app';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
+import { generate } from 'otplib';
+import { Totp } from '../server/modules/staff';
 
 export interface E2E {
   base: string;
@@ -122,4 +124,34 @@ export async function signInWith(
   await dialog.getByLabel('Password', { exact: true }).fill(who.password);
   await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Gives the staff console's second factor on `page`, which shows it (any console page, its
+ * member signed in): enrols an authenticator the first time (the key the page shows, typed into
+ * otplib as an app would) or types a code of the one enrolled, and waits for the console.
+ */
+export async function consoleSignIn(e2e: E2E, page: Page, email: string): Promise<void> {
+  const start = page.getByRole('button', { name: 'Set up an authenticator' });
+  const code = page.getByLabel('Six-digit code');
+  await start.or(code).first().waitFor({ timeout: 15_000 });
+  let secret: string;
+  if (await start.isVisible()) {
+    await start.click();
+    secret = (await page.locator('.staff-mfa__key').textContent())?.trim() ?? '';
+  } else {
+    const [row] = await e2e.app.testDb.db.query<{ totp_secret: string }>(
+      'SELECT m.totp_secret FROM staff_members m JOIN users u ON u.uid = m.uid WHERE u.email = $1',
+      [email],
+    );
+    secret = new Totp(e2e.app.config.STAFF_TOTP_KEY ?? '', '').open(row?.totp_secret ?? '');
+  }
+  // A code works once: a test may sign the same member in twice within one 30 s step.
+  await e2e.app.testDb.db.query(
+    'UPDATE staff_members SET totp_step = 0 WHERE uid = (SELECT uid FROM users WHERE email = $1)',
+    [email],
+  );
+  await code.fill(await generate({ secret }));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('navigation', { name: 'Staff console' }).waitFor({ timeout: 15_000 });
 }

@@ -4,7 +4,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { grant } from '../server/testing/people';
 import { signedInUser } from '../server/testing/auth';
-import { openPage, startE2E, waitReady, type E2E } from './fixture';
+import { consoleSignIn, openPage, startE2E, waitReady, type E2E } from './fixture';
 
 // The live room's people in real browsers: a signed-in viewer watches and chats, is mentioned,
 // reports the host and is invited to follow; the host finds them in the audience, opens their
@@ -297,6 +297,12 @@ describe('the live room’s people', () => {
     );
     await staff.page.getByRole('button', { name: 'Sign in to chat' }).click();
     await signIn(staff.page, STAFF);
+    // Staff powers need the console's second factor: given there (the first admin, named by
+    // STAFF_EMAILS, enrols an authenticator), then back to the room, whose connection is made anew.
+    await staff.page.goto(`${e2e.base}/en/staff`);
+    await consoleSignIn(e2e, staff.page, STAFF.email);
+    await staff.page.goto(`${e2e.base}${share.pathname}`);
+    await waitReady(staff.page);
     const deleteOn = (page: Page, text: string) =>
       page.locator('.chat__message', { hasText: text }).getByRole('button', { name: 'Delete message' });
     await deleteOn(staff.page, 'Welcome to gift night').waitFor({ timeout: 10_000 });

@@ -6,7 +6,7 @@ import { Ledger } from '../server/modules/ledger/ledger';
 import { SandboxProvider, sign } from '../server/modules/payments/sandbox';
 import { grant } from '../server/testing/people';
 import { signedInPerson } from '../server/testing/auth';
-import { freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fixture';
+import { consoleSignIn, freePort, openPage, smsCode, startE2E, waitReady, type E2E } from './fixture';
 
 // Money in real browsers: a viewer recharges through the payment app and the sandbox's hosted
 // checkout (a declined card first), sees the coins, the history and the NFT; a host converts
@@ -33,8 +33,9 @@ beforeAll(async () => {
     headers: host.headers,
     payload: { nickname: 'CashHost' },
   });
-  await signedInPerson(e2e.app, kv, STAFF.email, STAFF.password);
-  await e2e.app.testDb.db.query('UPDATE users SET staff = true WHERE email = $1', [STAFF.email]);
+  const staff = await signedInPerson(e2e.app, kv, STAFF.email, STAFF.password);
+  // A member of staff in finance (an admin added them); the console asks for their second factor.
+  await e2e.app.testDb.db.query(`INSERT INTO staff_members (uid, role) VALUES ($1, 'finance')`, [staff.uid]);
   // Diamonds the host earned from gifts.
   await grant(e2e.app.testDb.db, host.uid, 30_000, 'diamond');
 });
@@ -166,6 +167,8 @@ describe('the wallet', () => {
     // Staff approve the payee account.
     const staff = await openPage(e2e, '/en/staff/cashout', 1280);
     await signIn(staff.page, STAFF);
+    // The first time: an authenticator set up from the page's key, then its code.
+    await consoleSignIn(e2e, staff.page, STAFF.email);
     const payee = staff.page.locator('.staff-item', { hasText: 'cash-host@example.com' });
     await payee.getByRole('link', { name: 'CashHost' }).waitFor();
     await payee.getByRole('button', { name: 'Approve' }).click();
@@ -306,6 +309,8 @@ describe('the wallet', () => {
     // Staff see it among the payments to look at, with the coins owed, and mark it settled.
     const staff = await openPage(e2e, '/en/staff/cashout', 1280);
     await signIn(staff.page, STAFF);
+    // A new sign-in: the console asks for a code again.
+    await consoleSignIn(e2e, staff.page, STAFF.email);
     const payments = staff.page.getByRole('region', { name: 'Payments to look at' });
     await payments.getByRole('heading', { name: '1 shortfall to settle' }).waitFor();
     const item = payments.locator('.staff-item', { hasText: 'RefundedBuyer' });

@@ -267,6 +267,8 @@ const schema = z
     MEDIA_RELAY_SECRET: z.string().min(16).optional(),
     /** Key of analytics' identifier hashes (generated into DATA_DIR/secrets.json when unset). */
     ANALYTICS_KEY: z.string().min(16).optional(),
+    /** Key that seals staff's authenticator secrets in the database (generated like ANALYTICS_KEY). */
+    STAFF_TOTP_KEY: z.string().min(16).optional(),
     /**
      * More sensitive-word lists (comma list of files, one word per line) on top of
      * content/moderation/sensitive-words/: refused in titles, masked in chat.

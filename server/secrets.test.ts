@@ -104,7 +104,11 @@ describe('the secrets file', () => {
 
   it('is not made when the secrets are configured or not needed', () => {
     const configured = withStoredSecrets(
-      config({ SANDBOX_PAY_SECRET: 'configured-secret-0123', ANALYTICS_KEY: 'configured-analytics-key' }),
+      config({
+        SANDBOX_PAY_SECRET: 'configured-secret-0123',
+        ANALYTICS_KEY: 'configured-analytics-key',
+        STAFF_TOTP_KEY: 'configured-staff-totp-key',
+      }),
     );
     expect(configured.SANDBOX_PAY_SECRET).toBe('configured-secret-0123');
     const stripe = withStoredSecrets(
@@ -113,6 +117,7 @@ describe('the secrets file', () => {
         STRIPE_SECRET_KEY: 'sk_test_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
         ANALYTICS_KEY: 'configured-analytics-key',
+        STAFF_TOTP_KEY: 'configured-staff-totp-key',
       }),
     );
     expect(stripe.SANDBOX_PAY_SECRET).toBeUndefined();

@@ -21,7 +21,7 @@ export const SECRETS_FILE = 'secrets.json';
  * that one and, for the sandbox, sign a paid webhook).
  */
 const GENERATED: {
-  name: 'SANDBOX_PAY_SECRET' | 'APP_SIGN_KEY' | 'MEDIA_RELAY_SECRET' | 'ANALYTICS_KEY';
+  name: 'SANDBOX_PAY_SECRET' | 'APP_SIGN_KEY' | 'MEDIA_RELAY_SECRET' | 'ANALYTICS_KEY' | 'STAFF_TOTP_KEY';
   needed: (c: Config) => boolean;
 }[] = [
   { name: 'SANDBOX_PAY_SECRET', needed: (c) => c.PAYMENT_PROVIDER === 'sandbox' },
@@ -32,6 +32,8 @@ const GENERATED: {
   { name: 'APP_SIGN_KEY', needed: (c) => c.APP_ENV === 'development' },
   // The key of analytics' identifier hashes: without it a hash of an e-mail address is the address.
   { name: 'ANALYTICS_KEY', needed: () => true },
+  // Seals staff's authenticator secrets: the database alone must not be enough to make codes.
+  { name: 'STAFF_TOTP_KEY', needed: () => true },
 ];
 
 type Stored = Partial<Record<(typeof GENERATED)[number]['name'], string>>;

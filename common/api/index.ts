@@ -22,3 +22,4 @@ export * from './videos';
 export * from './festival';
 export * from './audio';
 export * from './ws';
+export * from './staff';

@@ -4,6 +4,7 @@ import { MemoryKv } from '../infra/kv';
 import { createTestApp, type TestApp } from '../testing/app';
 import { signedInPerson } from '../testing/auth';
 import { makeLive } from '../testing/people';
+import { staffSignIn } from '../testing/staff';
 
 // Issue 16, items 5 and 7: text the database cannot hold is refused at the edge with one code;
 // text people show each other loses what only hides or reorders it.
@@ -15,6 +16,7 @@ let vid: string;
 beforeAll(async () => {
   t = await createTestApp({ kv }, { STAFF_EMAILS: 'hygiene-staff@example.com' });
   const p = await signedInPerson(t, kv, 'hygiene-staff@example.com');
+  await staffSignIn(t, p);
   me = { headers: { ...p.headers, origin: new URL(t.config.publicBaseUrl).origin }, uid: p.uid };
   const [demo] = await t.testDb.db.query<{ uid: number }>(
     `SELECT uid FROM users WHERE short_id = '10000001'`,

@@ -484,7 +484,10 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
 
   wallet: accountPage('wallet', (ctx): WalletData => ({ rules: ctx.money })),
   nft: accountPage('nft'),
+  staff: accountPage('staff'),
   staffCashout: accountPage('staffCashout'),
+  staffMembers: accountPage('staffMembers'),
+  staffAudit: accountPage('staffAudit'),
 
   notFound(ctx) {
     const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;

@@ -283,7 +283,10 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'video',
     'user',
     'wallet',
+    'staff',
     'staffCashout',
+    'staffMembers',
+    'staffAudit',
   ]);
   for (const route of ROUTES) {
     const fill = (v: string) => route.pattern.map((p) => (p.startsWith(':') ? v : p)).join('/');

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { SESSION_COOKIE, type AuthService, type SessionsEnded } from '../modules/auth';
 import type { ChatService } from '../modules/chat';
 import type { LiveService } from '../modules/live';
-import { isStaff } from '../modules/staff';
+import type { StaffService } from '../modules/staff';
 import type { UsersService } from '../modules/users';
 import type { Bus } from '../realtime/bus';
 import { clientAddress } from '../realtime/client-address';
@@ -72,12 +72,14 @@ export function attachGateway(
     chat: ChatService;
     users: UsersService;
     live: LiveService;
+    staff: StaffService;
   },
 ): Gateway {
   const { config, auth, chat, users, live } = deps;
   const publicOrigin = new URL(config.publicBaseUrl).origin;
-  // Staff write in every room as staff (their messages styled apart; they may delete).
-  const staff = (uid: number) => isStaff(deps.db, uid, config.STAFF_EMAILS);
+  // Staff who keep the site safe write in every room as staff (their messages styled apart; they
+  // may delete), once signed in to the console with their second factor.
+  const staff = (uid: number, session: number) => deps.staff.may(uid, session, 'safety.act');
   const gateway = new Gateway({
     bus: deps.rt.bus,
     presence: deps.rt.presence,
@@ -89,7 +91,7 @@ export function attachGateway(
       if (!session) return null;
       const name = await users.name(session.uid);
       if (name === null) return null;
-      return { uid: session.uid, name, staff: await staff(session.uid), session: session.id };
+      return { uid: session.uid, name, staff: await staff(session.uid, session.id), session: session.id };
     },
     allowOrigin: (origin, host) => {
       if (!origin) return true; // not a browser: no ambient cookies to abuse

@@ -11,6 +11,7 @@ import { analyticsRoutes } from '../modules/analytics';
 import { feedbackRoutes } from '../modules/feedback';
 import { videoRoutes } from '../modules/videos';
 import { festivalRoutes } from '../modules/festival';
+import { staffRoutes } from '../modules/staff';
 import { audioRoutes } from '../modules/audio';
 import { giftRoutes } from '../modules/gifts';
 import { meRoutes } from '../modules/me';
@@ -53,21 +54,18 @@ export async function registerApiRoutes(
     }),
   );
   await app.register(usersRoutes(s.users));
-  await app.register(
-    discoveryRoutes({ discovery: s.discovery, watched: s.watched, db, staffEmails: config.STAFF_EMAILS }),
-  );
+  await app.register(discoveryRoutes({ discovery: s.discovery, watched: s.watched, staff: s.staff }));
   await app.register(leaderboardRoutes(s.leaderboards));
   await app.register(pkRoutes(s.pk));
   await app.register(notificationRoutes(s.notifications));
   await app.register(searchRoutes({ search: s.search, kv, limitScale }));
   await app.register(socialRoutes(s.social, s.users));
   await app.register(roomRoutes(s.room, limitScale));
-  await app.register(
-    feedbackRoutes({ feedback: s.feedback, meta: s.meta, db, staffEmails: config.STAFF_EMAILS }),
-  );
-  await app.register(videoRoutes({ videos: s.videos, meta: s.meta, db, staffEmails: config.STAFF_EMAILS }));
-  await app.register(festivalRoutes({ festival: s.festival, db, staffEmails: config.STAFF_EMAILS }));
-  await app.register(analyticsRoutes({ analytics: s.analytics, db, staffEmails: config.STAFF_EMAILS }));
+  await app.register(feedbackRoutes({ feedback: s.feedback, meta: s.meta, staff: s.staff }));
+  await app.register(videoRoutes({ videos: s.videos, meta: s.meta, staff: s.staff }));
+  await app.register(festivalRoutes({ festival: s.festival, staff: s.staff }));
+  await app.register(analyticsRoutes({ analytics: s.analytics, staff: s.staff }));
+  await app.register(staffRoutes({ staff: s.staff }));
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));
   await app.register(
@@ -76,8 +74,7 @@ export async function registerApiRoutes(
       ledger: s.ledger,
       kv,
       limitScale,
-      db,
-      staffEmails: config.STAFF_EMAILS,
+      staff: s.staff,
     }),
   );
   if (s.provider instanceof SandboxProvider) await app.register(sandboxPage(s.provider));
@@ -87,7 +84,7 @@ export async function registerApiRoutes(
       wallet: s.wallet,
       cashout: s.cashout,
       meta: s.meta,
-      staffEmails: config.STAFF_EMAILS,
+      staff: s.staff,
     }),
   );
   await app.register(liveRoutes(s.live, { publicBaseUrl: config.publicBaseUrl, turn: turnConfig(config) }));

@@ -54,7 +54,7 @@ import {
   type ChangeTopic,
 } from '../realtime/changes';
 import { MeService } from '../modules/me';
-import { isStaff } from '../modules/staff';
+import { StaffService, Totp } from '../modules/staff';
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
 
@@ -143,12 +143,16 @@ export async function buildServices(
     followed: (who, host, vid): Promise<void> => room.followed(who, host, vid),
     changed,
   });
+  const staff = new StaffService(db, {
+    emails: config.STAFF_EMAILS,
+    totp: new Totp(requireSecret(config.STAFF_TOTP_KEY, 'STAFF_TOTP_KEY'), config.SITE_NAME),
+    kv,
+    limitScale: config.RATE_LIMIT_SCALE,
+    changed: (uid) => changed([uid]),
+  });
   const me = new MeService(signIn.auth, async (uid) => {
-    const [staff, counts] = await Promise.all([
-      isStaff(db, uid, config.STAFF_EMAILS),
-      social.state(uid, uid),
-    ]);
-    return { staff, follower_count: counts.follower_count, following_count: counts.following_count };
+    const [member, counts] = await Promise.all([staff.isMember(uid), social.state(uid, uid)]);
+    return { staff: member, follower_count: counts.follower_count, following_count: counts.following_count };
   });
   people.forgetters.push(
     (uids) => users.forget(uids),
@@ -217,6 +221,7 @@ export async function buildServices(
   });
   return {
     ...signIn,
+    staff,
     news,
     users,
     me,

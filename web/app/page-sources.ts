@@ -27,6 +27,9 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   resetPassword: 'web/pages/ResetPassword.tsx',
   wallet: 'web/pages/Wallet.tsx',
   nft: 'web/pages/NftWallet.tsx',
+  staff: 'web/pages/Staff.tsx',
   staffCashout: 'web/pages/StaffCashout.tsx',
+  staffMembers: 'web/pages/StaffMembers.tsx',
+  staffAudit: 'web/pages/StaffAudit.tsx',
   notFound: 'web/pages/NotFound.tsx',
 };

@@ -28,6 +28,9 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   resetPassword: () => import('../pages/ResetPassword'),
   wallet: () => import('../pages/Wallet'),
   nft: () => import('../pages/NftWallet'),
+  staff: () => import('../pages/Staff'),
   staffCashout: () => import('../pages/StaffCashout'),
+  staffMembers: () => import('../pages/StaffMembers'),
+  staffAudit: () => import('../pages/StaffAudit'),
   notFound: () => import('../pages/NotFound'),
 };

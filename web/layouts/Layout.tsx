@@ -3,7 +3,10 @@ import type { Layout as LayoutName } from '../../common/routes';
 import { Footer } from '../ui/Footer';
 import { Header, MiniBar } from '../ui/Header';
 
-/** The six layouts of spec §2. Each page's main landmark is `#main` (skip link target). */
+/**
+ * The six layouts of spec §2, and the staff console's. Each page's main landmark is `#main` (skip
+ * link target).
+ */
 export function Layout({ name, children }: { name: LayoutName; children: ReactNode }) {
   switch (name) {
     case 'main':
@@ -53,6 +56,16 @@ export function Layout({ name, children }: { name: LayoutName; children: ReactNo
             {children}
           </main>
         </div>
+      );
+    case 'staff':
+      // The console's own frame (its navigation, the second factor) is web/staff/Console.tsx.
+      return (
+        <>
+          <MiniBar />
+          <main id="main" className="main main--staff">
+            {children}
+          </main>
+        </>
       );
     case 'none':
       return (

@@ -1,7 +1,5 @@
-import { ApiError } from '../lib/api';
-import { useAuth } from '../lib/session';
-import { SignInPrompt } from '../ui/SignInPrompt';
 import { useI18n } from '../i18n/i18n';
+import { Console } from '../staff/Console';
 import type { StaffQueue } from '../wallet/api';
 import { PaymentsQueue } from '../wallet/StaffPayments';
 import { PayeeQueue, WithdrawalQueue } from '../wallet/StaffQueues';
@@ -13,23 +11,16 @@ import { useApiData } from '../wallet/use-api';
  * that need them (shortfalls to settle, orders paid for another amount).
  */
 export default function StaffCashout() {
-  const { t } = useI18n();
-  const { user } = useAuth();
-  if (!user)
-    return <SignInPrompt title={t('staff.title')} text={t('staff.only')} className="wallet-signin" />;
-  return <Review />;
+  return (
+    <Console page="money" needs="money.review">
+      {() => <Review />}
+    </Console>
+  );
 }
 
 function Review() {
   const { t } = useI18n();
   const { data, error, loading, reload } = useApiData<StaffQueue>('/api/v1/staff/cashout');
-  if (error instanceof ApiError && (error.error === 'not_allowed' || error.error === 'invalid_session'))
-    return (
-      <div className="wallet-signin" role="alert">
-        <h1>{t('staff.title')}</h1>
-        <p className="muted">{t('staff.only')}</p>
-      </div>
-    );
   return (
     <div className="wallet staff">
       <header className="page-head">

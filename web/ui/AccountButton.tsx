@@ -44,6 +44,11 @@ export function AccountButton() {
         <li>
           <Link to="/wallet">{t('wallet.menu')}</Link>
         </li>
+        {user.staff && (
+          <li>
+            <Link to="/staff">{t('auth.staffConsole')}</Link>
+          </li>
+        )}
         <li>
           <FeedbackLink>{t('feedback.nav')}</FeedbackLink>
         </li>

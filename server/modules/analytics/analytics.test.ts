@@ -7,6 +7,7 @@ import { createTestDb, type TestDb } from '../../testing/db';
 import { grant, makeLive, makeUsers } from '../../testing/people';
 import { GiftBatcher } from '../ledger';
 import { AnalyticsService } from './service';
+import { staffSignIn } from '../../testing/staff';
 
 // First-party analytics on PostgreSQL: the collector through HTTP (consent, hashing, the batch
 // rules, a signed-in beacon), the day partitions, and a day's roll-up on an injected clock in the
@@ -116,6 +117,7 @@ describe('POST /api/v1/collect', () => {
 
   it('shows the daily numbers to staff only, for at most 92 days', async () => {
     const staff = await signedInPerson(t, kv, 'analytics-staff@example.com');
+    await staffSignIn(t, staff);
     const reader = await signedInPerson(t, kv, 'analytics-other@example.com');
     const url = '/api/v1/staff/analytics?from=2026-11-01&to=2026-11-30';
     const res = await t.app.inject({ url, headers: staff.headers });

@@ -9,8 +9,7 @@ import {
 import { CONSENT_ALL, CONSENT_COOKIE } from '../../../common/analytics';
 import { okSchema } from '../../../common/api/envelope';
 import { AppError } from '../../../common/errors';
-import type { Db } from '../../db/client';
-import { requireStaff } from '../staff';
+import type { StaffGuard } from '../staff';
 import type { AnalyticsService } from './service';
 
 /** A batch of 50 events is a few kB; the limit keeps a flood of large bodies cheap to refuse. */
@@ -24,8 +23,7 @@ const MAX_DAYS = 92;
  */
 export function analyticsRoutes(deps: {
   analytics: AnalyticsService;
-  db: Db;
-  staffEmails: readonly string[];
+  staff: StaffGuard;
 }): FastifyPluginAsyncZod {
   const { analytics } = deps;
   return async (app) => {
@@ -73,7 +71,7 @@ export function analyticsRoutes(deps: {
         },
       },
       async (req) => {
-        await requireStaff(req, deps.db, deps.staffEmails);
+        await deps.staff.require(req, 'analytics.read');
         const { from, to } = req.query;
         const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
         if (days < 0 || days >= MAX_DAYS) throw new AppError('validation_failed', { field: 'to' });

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import type { RoomEvent } from '../../realtime/events';
 import { createTestApp, type TestApp } from '../../testing/app';
-import { signedInUser } from '../../testing/auth';
+import { signedInPerson, signedInUser } from '../../testing/auth';
 import { realtimeClients } from '../../testing/realtime';
+import { asStaff } from '../../testing/staff';
 
 // The live room's chat through the real app: /ws on a listening server, sessions from real
 // sign-ins, the bus and presence of this machine's Redis when REDIS_URL is set.
@@ -100,8 +101,9 @@ describe('live room chat', () => {
   });
 
   it('staff write as staff and may delete in any room', async () => {
-    const staff = await signedInUser(t, kv, 'chat-staff@example.com', 'staff pass 1');
-    await t.testDb.db.query("UPDATE users SET staff = true WHERE email = 'chat-staff@example.com'");
+    const staff = await signedInPerson(t, kv, 'chat-staff@example.com', 'staff pass 1');
+    // A moderator signed in to the console (with their second factor) has these powers.
+    await asStaff(t, staff, 'moderator');
     const s = await connect(staff.headers);
     await s.join(vid);
     s.send({ t: 'chat', room: vid, text: 'Be kind, everyone', ref: 'st1' });

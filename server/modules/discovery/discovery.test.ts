@@ -6,6 +6,7 @@ import { signedInPerson } from '../../testing/auth';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { makeLive, makeUsers, recountFollows } from '../../testing/people';
 import { DiscoveryService } from './service';
+import { staffSignIn } from '../../testing/staff';
 
 // Explore's read model and lists on PostgreSQL: what is on air and how it ranks, each tab, each
 // filter, countries, pages; then the API with the staff's marks.
@@ -223,6 +224,7 @@ describe('explore over HTTP', () => {
 
   it('staff mark hosts; explore lists them once the read model is refreshed', async () => {
     const staff = await signedInPerson(t, kv, 'explore-staff@example.com');
+    await staffSignIn(t, staff);
     const viewer = await signedInPerson(t, kv, 'explore-viewer@example.com');
     const [uid = 0] = await makeUsers(t.testDb.db, 1);
     const vid = await makeLive(t.testDb.db, uid);

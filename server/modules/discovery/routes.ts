@@ -12,10 +12,9 @@ import {
   watchedAnswer,
   watchedParams,
 } from '../../../common/api/explore';
-import type { Db } from '../../db/client';
 import { serializeOnce } from '../../http/envelope';
 import { requireAuth } from '../auth';
-import { requireStaff } from '../staff';
+import type { StaffGuard } from '../staff';
 import type { DiscoveryService } from './service';
 import type { WatchHistory } from './watched';
 
@@ -23,8 +22,7 @@ import type { WatchHistory } from './watched';
 export function discoveryRoutes(deps: {
   discovery: DiscoveryService;
   watched: WatchHistory;
-  db: Db;
-  staffEmails: readonly string[];
+  staff: StaffGuard;
 }): FastifyPluginAsyncZod {
   const { discovery } = deps;
   const json = serializeOnce(okSchema(exploreAnswer));
@@ -101,8 +99,9 @@ export function discoveryRoutes(deps: {
         },
       },
       async (req) => {
-        const staff = await requireStaff(req, deps.db, deps.staffEmails);
-        const marks = await discovery.setMarks(staff, req.params.uid, req.body);
+        const staff = await deps.staff.require(req, 'content.edit');
+        const marks = await discovery.setMarks(staff.uid, req.params.uid, req.body);
+        await deps.staff.audit(staff, 'host.marks', `user:${req.params.uid}`, undefined, marks);
         return { status: 200 as const, data: { uid: req.params.uid, marks } };
       },
     );

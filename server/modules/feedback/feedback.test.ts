@@ -5,6 +5,7 @@ import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { FEEDBACK_LIMITS } from './service';
+import { staffSignIn } from '../../testing/staff';
 
 // The feedback form's endpoint on PostgreSQL through HTTP: what is kept (text, contact, page,
 // language, build, browser; a re-encoded screenshot), what is refused, the limits, and the staff's
@@ -12,7 +13,7 @@ import { FEEDBACK_LIMITS } from './service';
 const UA = 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/156.0 Mobile Safari/537.36';
 let t: TestApp;
 let kv: MemoryKv;
-let staff: { headers: Record<string, string> };
+let staff: { headers: Record<string, string>; uid: number };
 let person: { headers: Record<string, string>; shortId: string };
 let device = 0;
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
   kv = new MemoryKv();
   t = await createTestApp({ kv }, { STAFF_EMAILS: 'feedback-staff@example.com' });
   staff = await signedInPerson(t, kv, 'feedback-staff@example.com');
+  await staffSignIn(t, staff);
   person = await signedInPerson(t, kv, 'feedback-person@example.com');
 });
 afterAll(async () => {

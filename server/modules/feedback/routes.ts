@@ -9,9 +9,8 @@ import {
   feedbackParams,
 } from '../../../common/api/feedback';
 import { FEEDBACK_SCREENSHOT_MAX_BYTES } from '../../../common/feedback';
-import type { Db } from '../../db/client';
 import type { MetaReader } from '../auth';
-import { requireStaff } from '../staff';
+import type { StaffGuard } from '../staff';
 import type { FeedbackService } from './service';
 
 const tags = ['feedback'];
@@ -22,8 +21,7 @@ const BODY_LIMIT = Math.ceil((FEEDBACK_SCREENSHOT_MAX_BYTES * 4) / 3) + 64 * 102
 export function feedbackRoutes(deps: {
   feedback: FeedbackService;
   meta: MetaReader;
-  db: Db;
-  staffEmails: readonly string[];
+  staff: StaffGuard;
 }): FastifyPluginAsyncZod {
   const { feedback } = deps;
   return async (app) => {
@@ -65,7 +63,7 @@ export function feedbackRoutes(deps: {
         },
       },
       async (req) => {
-        await requireStaff(req, deps.db, deps.staffEmails);
+        await deps.staff.require(req, 'feedback.read');
         const { list, next } = await feedback.list(req.query);
         return {
           status: 200 as const,
@@ -90,7 +88,7 @@ export function feedbackRoutes(deps: {
         },
       },
       async (req, reply) => {
-        await requireStaff(req, deps.db, deps.staffEmails);
+        await deps.staff.require(req, 'feedback.read');
         const bytes = await feedback.screenshot(req.params.id);
         // Someone's screen: never kept by a shared cache.
         return reply.type('image/webp').header('cache-control', 'private, no-store').send(bytes);

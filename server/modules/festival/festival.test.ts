@@ -8,6 +8,7 @@ import { FakeEngine } from '../../testing/fake-engine';
 import { endLive, goLive } from '../../testing/go-live';
 import { makeLive } from '../../testing/people';
 import { until } from '../../testing/wait';
+import { staffSignIn } from '../../testing/staff';
 
 // The festival programme through HTTP on PostgreSQL, on an injected clock: the staff's schedule,
 // days in the viewer's time zone, slots' states with the host's live, lists dropping expired
@@ -29,6 +30,7 @@ beforeAll(async () => {
     { STAFF_EMAILS: 'festival-staff@example.com' },
   );
   staff = await signedInPerson(t, kv, 'festival-staff@example.com');
+  await staffSignIn(t, staff);
   host = await signedInPerson(t, kv, 'festival-host@example.com');
   fan = await signedInPerson(t, kv, 'festival-fan@example.com');
 }, 60_000);

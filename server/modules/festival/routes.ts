@@ -10,9 +10,8 @@ import {
   programmesAnswer,
   programmesQuery,
 } from '../../../common/api/festival';
-import type { Db } from '../../db/client';
 import { requireAuth } from '../auth';
-import { requireStaff } from '../staff';
+import type { StaffGuard } from '../staff';
 import type { FestivalService } from './service';
 
 const tags = ['festival'];
@@ -20,10 +19,9 @@ const tags = ['festival'];
 /** The festival programme's endpoints; the staff's until the console (issue 24) has a form. */
 export function festivalRoutes(deps: {
   festival: FestivalService;
-  db: Db;
-  staffEmails: readonly string[];
+  staff: StaffGuard;
 }): FastifyPluginAsyncZod {
-  const { festival, db, staffEmails } = deps;
+  const { festival, staff } = deps;
   return async (app) => {
     app.get(
       '/api/v1/programmes',
@@ -84,9 +82,10 @@ export function festivalRoutes(deps: {
         },
       },
       async (req) => {
-        const uid = await requireStaff(req, db, staffEmails);
-        const id = await festival.save(uid, null, req.body);
-        return { status: 200 as const, data: await festival.get(id, 'en', undefined, uid) };
+        const actor = await staff.require(req, 'content.edit');
+        const id = await festival.save(actor.uid, null, req.body);
+        await staff.audit(actor, 'programme.create', `programme:${id}`, undefined, req.body);
+        return { status: 200 as const, data: await festival.get(id, 'en', undefined, actor.uid) };
       },
     );
 
@@ -102,9 +101,10 @@ export function festivalRoutes(deps: {
         },
       },
       async (req) => {
-        const uid = await requireStaff(req, db, staffEmails);
-        await festival.save(uid, req.params.id, req.body);
-        return { status: 200 as const, data: await festival.get(req.params.id, 'en', undefined, uid) };
+        const actor = await staff.require(req, 'content.edit');
+        await festival.save(actor.uid, req.params.id, req.body);
+        await staff.audit(actor, 'programme.update', `programme:${req.params.id}`, undefined, req.body);
+        return { status: 200 as const, data: await festival.get(req.params.id, 'en', undefined, actor.uid) };
       },
     );
 
@@ -119,8 +119,9 @@ export function festivalRoutes(deps: {
         },
       },
       async (req) => {
-        await requireStaff(req, db, staffEmails);
+        const actor = await staff.require(req, 'content.edit');
         await festival.remove(req.params.id);
+        await staff.audit(actor, 'programme.delete', `programme:${req.params.id}`);
         return { status: 200 as const, data: { id: req.params.id } };
       },
     );

@@ -19,8 +19,7 @@ import { requireAuth } from '../auth';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Ledger } from '../ledger';
-import { requireStaff } from '../staff';
-import type { Db } from '../../db/client';
+import type { StaffGuard } from '../staff';
 import type { PaymentService } from './service';
 
 /** Webhook bodies are small; anything bigger is not from a provider. */
@@ -35,8 +34,7 @@ export function paymentRoutes(deps: {
   ledger: Ledger;
   kv: Kv;
   limitScale: number;
-  db: Db;
-  staffEmails: readonly string[];
+  staff: StaffGuard;
 }): FastifyPluginAsyncZod {
   const { payments } = deps;
   return async (app) => {
@@ -117,7 +115,7 @@ export function paymentRoutes(deps: {
         },
       },
       async (req, reply) => {
-        await requireStaff(req, deps.db, deps.staffEmails);
+        await deps.staff.require(req, 'money.review');
         void reply.header('cache-control', 'no-store');
         const r = await payments.staffReview();
         return {
@@ -164,8 +162,9 @@ export function paymentRoutes(deps: {
         },
       },
       async (req) => {
-        const staff = await requireStaff(req, deps.db, deps.staffEmails);
-        await payments.settleShortfall(req.params.orderId, staff);
+        const staff = await deps.staff.require(req, 'money.review');
+        await payments.settleShortfall(req.params.orderId, staff.uid);
+        await deps.staff.audit(staff, 'payment.settle', `order:${req.params.orderId}`);
         return { status: 200 as const, data: { ok: true } };
       },
     );

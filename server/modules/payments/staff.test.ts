@@ -9,6 +9,7 @@ import { requestCashout } from '../../testing/people';
 import type { StaffPayments } from '../../../web/wallet/api';
 import { checkInvariants, Ledger } from '../ledger';
 import { SandboxProvider, sign } from './sandbox';
+import { asStaff, staffSignIn } from '../../testing/staff';
 
 // The staff's view of payments (docs/money.md "Staff actions"): shortfalls left by refunds and
 // chargebacks after the coins were spent, settled from /staff/cashout, and orders the provider
@@ -19,9 +20,9 @@ let t: TestApp;
 let sandbox: SandboxProvider;
 let ledger: Ledger;
 type Person = { headers: Record<string, string>; uid: number; shortId: string };
-/** Staff by users.staff. */
+/** Staff in finance, added by the admin. */
 let staff: Person;
-/** Staff by STAFF_EMAILS: the other reviewer when `staff` may not decide. */
+/** Staff by STAFF_EMAILS (the first admin): the other reviewer when `staff` may not decide. */
 let named: Person;
 
 beforeAll(async () => {
@@ -30,9 +31,10 @@ beforeAll(async () => {
     env: { STAFF_EMAILS: 'Pay-Named-Staff@example.com' },
   }));
   ledger = new Ledger(t.testDb.db);
-  staff = await signedInPerson(t, kv, 'pay-staff@example.com', 'staff pass 1');
-  await t.testDb.db.query('UPDATE users SET staff = true WHERE uid = $1', [staff.uid]);
   named = await signedInPerson(t, kv, 'pay-named-staff@example.com', 'named pass 1');
+  await staffSignIn(t, named);
+  staff = await signedInPerson(t, kv, 'pay-staff@example.com', 'staff pass 1');
+  await asStaff(t, staff, 'finance');
 });
 afterAll(async () => {
   await t.close();

@@ -81,9 +81,11 @@ describe('follows', () => {
     expect((await me(ann.headers)).count_info.follower_count).toBe(before - 1);
     await call('POST', annUid, eli.headers);
     expect((await me(ann.headers)).count_info.follower_count).toBe(before);
-    // A staff mark set by hand in the database shows once the kept answer goes (its time to live,
-    // or the person's next change).
-    await t.testDb.db.query("UPDATE users SET staff = true WHERE email = 'follow-eli@example.com'");
+    // Made a member of staff in the database by hand: shown once the kept answer goes (its time to
+    // live, or the person's next change).
+    await t.testDb.db.query(
+      "INSERT INTO staff_members (uid, role) SELECT uid, 'moderator' FROM users WHERE email = 'follow-eli@example.com'",
+    );
     await t.app.inject({
       method: 'POST',
       url: '/api/v1/me/profile',

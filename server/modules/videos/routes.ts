@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okSchema } from '../../../common/api/envelope';
@@ -20,9 +21,8 @@ import {
 } from '../../../common/api/videos';
 import { AppError } from '../../../common/errors';
 import { SHORT_MAX_BYTES } from '../../../common/videos';
-import type { Db } from '../../db/client';
 import { requireAuth, type MetaReader } from '../auth';
-import { isStaff, requireStaff } from '../staff';
+import type { StaffGuard } from '../staff';
 import type { VideoService } from './service';
 
 const tags = ['videos'];
@@ -33,11 +33,14 @@ const UPLOAD_TYPES = /^(video\/[\w.+-]+|application\/octet-stream)\s*(;|$)/i;
 export function videoRoutes(deps: {
   videos: VideoService;
   meta: MetaReader;
-  db: Db;
-  staffEmails: readonly string[];
+  staff: StaffGuard;
 }): FastifyPluginAsyncZod {
-  const { videos, db, staffEmails } = deps;
-  const who = async (uid: number) => ({ uid, staff: await isStaff(db, uid, staffEmails) });
+  const { videos, staff } = deps;
+  // Staff who keep the site safe take down anyone's video or comment.
+  const who = async (req: FastifyRequest) => {
+    const { uid, sessionId } = requireAuth(req);
+    return { uid, staff: await staff.may(uid, sessionId, 'safety.act') };
+  };
   return async (app) => {
     // The upload's body reaches the service as the stream it is (up to 100 MB, never in memory).
     app.addContentTypeParser(UPLOAD_TYPES, (_req, payload, done) => done(null, payload));
@@ -112,7 +115,7 @@ export function videoRoutes(deps: {
         },
       },
       async (req) => {
-        await videos.remove(req.params.id, await who(requireAuth(req).uid));
+        await videos.remove(req.params.id, await who(req));
         return { status: 200 as const, data: { id: req.params.id } };
       },
     );
@@ -192,7 +195,7 @@ export function videoRoutes(deps: {
         },
       },
       async (req) => {
-        await videos.removeComment(req.params.id, req.params.cid, await who(requireAuth(req).uid));
+        await videos.removeComment(req.params.id, req.params.cid, await who(req));
         return { status: 200 as const, data: req.params };
       },
     );
@@ -209,8 +212,12 @@ export function videoRoutes(deps: {
         },
       },
       async (req) => {
-        await requireStaff(req, db, staffEmails);
-        return { status: 200 as const, data: await videos.setWonderful(req.params.id, req.body.wonderful) };
+        const actor = await staff.require(req, 'content.edit');
+        const video = await videos.setWonderful(req.params.id, req.body.wonderful);
+        await staff.audit(actor, 'video.wonderful', `video:${req.params.id}`, undefined, {
+          wonderful: req.body.wonderful,
+        });
+        return { status: 200 as const, data: video };
       },
     );
   };

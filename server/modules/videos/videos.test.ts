@@ -11,6 +11,7 @@ import { signedInPerson } from '../../testing/auth';
 import { makeLive } from '../../testing/people';
 import { until } from '../../testing/wait';
 import { makeTestVideo } from './testing';
+import { staffSignIn } from '../../testing/staff';
 
 // Short videos through HTTP on PostgreSQL with the real ffmpeg: uploads transcoded to H.264/AAC
 // 720p with a poster, clips cut from a replay without re-encoding, what is refused, and likes,
@@ -29,6 +30,7 @@ beforeAll(async () => {
   host = await signedInPerson(t, kv, 'videos-host@example.com');
   fan = await signedInPerson(t, kv, 'videos-fan@example.com');
   staff = await signedInPerson(t, kv, 'videos-staff@example.com');
+  await staffSignIn(t, staff);
   work = join(t.config.DATA_DIR, 'test-videos');
   mkdirSync(work, { recursive: true });
 }, 60_000);

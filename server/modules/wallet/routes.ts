@@ -22,7 +22,7 @@ import {
 import type { Db } from '../../db/client';
 import { type MetaReader, requireAuth } from '../auth';
 import type { CashoutService } from './cashout';
-import { requireStaff } from '../staff';
+import type { StaffGuard } from '../staff';
 import type { WalletService } from './service';
 
 /** Convert, the NFT wallet, cash out (spec §2), and the staff's review of payees and cash-outs. */
@@ -31,10 +31,10 @@ export function walletRoutes(deps: {
   wallet: WalletService;
   cashout: CashoutService;
   meta: MetaReader;
-  staffEmails: readonly string[];
+  staff: StaffGuard;
 }): FastifyPluginAsyncZod {
   const { wallet, cashout, meta } = deps;
-  const staffOnly = (req: FastifyRequest) => requireStaff(req, deps.db, deps.staffEmails);
+  const staffOnly = (req: FastifyRequest) => deps.staff.require(req, 'money.review');
 
   return async (app) => {
     app.post(
@@ -164,7 +164,10 @@ export function walletRoutes(deps: {
       },
       async (req) => {
         const staff = await staffOnly(req);
-        await cashout.reviewPayee(staff, req.params.id, req.body.approve);
+        await cashout.reviewPayee(staff.uid, req.params.id, req.body.approve);
+        await deps.staff.audit(staff, 'payee.review', `payee:${req.params.id}`, undefined, {
+          approve: req.body.approve,
+        });
         return { status: 200 as const, data: { ok: true } };
       },
     );
@@ -183,7 +186,10 @@ export function walletRoutes(deps: {
       },
       async (req) => {
         const staff = await staffOnly(req);
-        await cashout.reviewWithdrawal(staff, req.params.id, req.body.action);
+        await cashout.reviewWithdrawal(staff.uid, req.params.id, req.body.action);
+        await deps.staff.audit(staff, 'withdrawal.review', `withdrawal:${req.params.id}`, undefined, {
+          action: req.body.action,
+        });
         return { status: 200 as const, data: { ok: true } };
       },
     );

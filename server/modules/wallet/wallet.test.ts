@@ -9,6 +9,7 @@ import { SmsCodes } from '../auth';
 import { checkInvariants, Ledger } from '../ledger';
 import { CashoutService } from './cashout';
 import { cashoutRepo } from './cashout-repo';
+import { asStaff, staffSignIn } from '../../testing/staff';
 
 // Convert and cash out through the app: the payee account (phone code, staff approval), the
 // minimum, whole cents, held diamonds returned on rejection, the staff page's calls; staff never
@@ -26,7 +27,7 @@ let t: TestApp;
 type Person = { headers: Record<string, string>; uid: number };
 let host: Person;
 let staff: Person;
-/** Staff by STAFF_EMAILS: the other reviewer when `staff` may not decide. */
+/** Staff by STAFF_EMAILS (the first admin): the other reviewer when `staff` may not decide. */
 let named: Person;
 
 /**
@@ -60,10 +61,12 @@ beforeAll(async () => {
     { kv, sms },
     { CASHOUT_WEEKLY_CAP_USD: '100', STAFF_EMAILS: 'Named-Staff@example.com' },
   );
+  // The first to come to the console by STAFF_EMAILS is its first admin; finance is added by them.
   host = await signedInPerson(t, kv, 'cash-host@example.com', 'cash pass 1');
-  staff = await signedInPerson(t, kv, 'cash-staff@example.com', 'staff pass 1');
-  await t.testDb.db.query('UPDATE users SET staff = true WHERE uid = $1', [staff.uid]);
   named = await signedInPerson(t, kv, 'named-staff@example.com', 'named pass 1');
+  await staffSignIn(t, named);
+  staff = await signedInPerson(t, kv, 'cash-staff@example.com', 'staff pass 1');
+  await asStaff(t, staff, 'finance');
 });
 afterAll(async () => {
   await t.close();
@@ -178,7 +181,7 @@ describe('cash out', () => {
 
     // Only staff review; the host is not staff.
     expect((await call(host, 'GET', '/api/v1/staff/cashout')).status).toBe(403);
-    // Staff by configuration (STAFF_EMAILS) as well as by the database flag.
+    // Staff by configuration (STAFF_EMAILS, the first admin) as well as those added later.
     expect((await call(named, 'GET', '/api/v1/staff/cashout')).status).toBe(200);
     expect((await review(host, 'payees', connected.body.data.payee.id, { approve: true })).status).toBe(403);
     const queue = await call<{ payees: { id: number; account: string }[] }>(

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../server/infra/kv';
+import { signedInPerson } from '../server/testing/auth';
+import {
+  consoleSignIn,
+  openPage,
+  screenshot,
+  serious,
+  signInWith,
+  startE2E,
+  waitReady,
+  type E2E,
+} from './fixture';
+
+// The staff console in a browser (issue 24 items 1 and 7): the first admin (STAFF_EMAILS) signs
+// in, sets up an authenticator from the page's key and enters its code; invites a moderator by
+// e-mail, who is then listed and whose role the admin changes; the audit log shows those actions
+// and exports them. A member without the permission sees only their sections; someone not staff
+// is told the console is not for them.
+//
+// With SCREENSHOTS=<dir> (docs/screenshots/ in the repo) the console is saved there too.
+let e2e: E2E;
+const kv = new MemoryKv();
+const ADMIN = { email: 'console-admin@example.com', password: 'console admin 1' };
+const MOD = { email: 'console-mod@example.com', password: 'console mod 1' };
+const USER = { email: 'console-user@example.com', password: 'console user 1' };
+
+beforeAll(async () => {
+  e2e = await startE2E({ kv }, { STAFF_EMAILS: ADMIN.email });
+  for (const who of [ADMIN, MOD, USER]) {
+    const p = await signedInPerson(e2e.app, kv, who.email, who.password);
+    await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/profile',
+      headers: p.headers,
+      payload: { nickname: who === ADMIN ? 'Ada' : who === MOD ? 'Moe' : 'Una' },
+    });
+  }
+});
+afterAll(async () => {
+  await e2e.close();
+  await kv.close();
+});
+
+describe('the staff console', () => {
+  it('signs the first admin in with an authenticator, manages staff, and keeps the audit log', async () => {
+    const admin = await openPage(e2e, '/en/staff', 1366);
+    await admin.page.getByRole('button', { name: 'Sign in' }).first().click();
+    await signInWith(admin.page, ADMIN);
+    // The first time: the QR code and the key, then a code from them.
+    await admin.page.getByRole('heading', { name: 'Set up two-factor sign-in' }).waitFor();
+    await consoleSignIn(e2e, admin.page, ADMIN.email);
+    const nav = admin.page.getByRole('navigation', { name: 'Staff console' });
+    for (const section of ['Overview', 'Money review', 'Staff accounts', 'Audit log'])
+      await nav.getByRole('link', { name: section }).waitFor();
+
+    // Invite a moderator who has an account: listed at once, and their role changed.
+    await nav.getByRole('link', { name: 'Staff accounts' }).click();
+    await admin.page.getByLabel('E-mail address').fill(MOD.email);
+    await admin.page.getByLabel('Role', { exact: true }).selectOption('moderator');
+    await admin.page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await admin.page.getByText(`${MOD.email} is now Moderator.`).waitFor();
+    const role = admin.page.getByLabel('Role of Moe');
+    await expect.poll(() => role.inputValue(), { timeout: 10_000 }).toBe('moderator');
+    await role.selectOption('content');
+    await expect.poll(() => role.inputValue(), { timeout: 10_000 }).toBe('content');
+    // An address without an account waits as an invitation.
+    await admin.page.getByLabel('E-mail address').fill('someone-new@example.com');
+    await admin.page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await admin.page.locator('.staff-invitations', { hasText: 'someone-new@example.com' }).waitFor();
+    expect(await serious(admin.page)).toEqual([]);
+
+    // The audit log has each action, and exports what it shows.
+    await nav.getByRole('link', { name: 'Audit log' }).click();
+    for (const action of ['staff.mfa_enrol', 'staff.add', 'staff.role', 'staff.invite'])
+      await admin.page.getByRole('cell', { name: action, exact: true }).first().waitFor();
+    await admin.page.getByLabel('Action').fill('staff.role');
+    await admin.page.getByRole('button', { name: 'Find' }).click();
+    await expect.poll(() => admin.page.locator('.staff-table tbody tr').count()).toBe(1);
+    const exported = await admin.page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    expect(exported).toBe('/api/v1/staff/audit.csv?action=staff.role');
+    const csv = await admin.page.evaluate((href) => fetch(href).then((r) => r.text()), exported ?? '');
+    expect(csv.split('\r\n')[1]).toContain('staff.role');
+    expect(await serious(admin.page)).toEqual([]);
+
+    // The content editor sees only their sections; someone not staff, that it is not for them.
+    const mod = await openPage(e2e, '/en/staff/members', 1024);
+    await mod.page.getByRole('button', { name: 'Sign in' }).first().click();
+    await signInWith(mod.page, MOD);
+    await consoleSignIn(e2e, mod.page, MOD.email);
+    await mod.page.getByText('Your role does not include this section.', { exact: false }).waitFor();
+    const modNav = mod.page.getByRole('navigation', { name: 'Staff console' });
+    expect(await modNav.getByRole('link').allTextContents()).toEqual(['Overview']);
+    const user = await openPage(e2e, '/en/staff', 390);
+    await user.page.getByRole('button', { name: 'Sign in' }).first().click();
+    await signInWith(user.page, USER);
+    await user.page.getByRole('alert').getByText('This page is for staff only.').waitFor();
+
+    if (process.env.SCREENSHOTS) {
+      for (const locale of ['en', 'ar'])
+        for (const [path, name] of [
+          ['/staff/members', 'members'],
+          ['/staff/audit', 'audit'],
+        ] as const)
+          for (const width of [390, 1366]) {
+            await admin.page.setViewportSize({ width, height: 900 });
+            await admin.page.goto(`${e2e.base}/${locale}${path}`);
+            await waitReady(admin.page);
+            await admin.page.locator('.staff-table').waitFor();
+            await screenshot(admin.page, `staff-${name}-${locale}-${width}`);
+          }
+      await user.context.close();
+    }
+    for (const p of [admin, mod, user])
+      expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
+  });
+});

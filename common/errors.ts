@@ -123,6 +123,10 @@ export const ERRORS = {
   staff_mfa_invalid: { code: 1902, http: 400 },
   /** An authenticator is set up already: an admin resets it before another is. */
   staff_mfa_enrolled: { code: 1904, http: 409 },
+  /** The account is banned (staff, for breaking the guidelines): no sign-in, no cash-out. */
+  account_banned: { code: 1905, http: 403 },
+  /** Staff suspended this account from going live for a while. */
+  live_suspended: { code: 1906, http: 403 },
   /** The last admin cannot be removed or made anything else. */
   staff_last_admin: { code: 1903, http: 409 },
   // Spec §8 codes.

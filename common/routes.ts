@@ -29,6 +29,7 @@ export type RouteId =
   | 'nft'
   | 'staff'
   | 'staffCashout'
+  | 'staffReports'
   | 'staffMembers'
   | 'staffAudit'
   | 'notFound';
@@ -95,6 +96,7 @@ export const ROUTES: readonly RouteDef[] = [
   // accounts, the audit log.
   { id: 'staff', pattern: ['staff'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffCashout', pattern: ['staff', 'cashout'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffReports', pattern: ['staff', 'reports'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffMembers', pattern: ['staff', 'members'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffAudit', pattern: ['staff', 'audit'], layout: 'staff', auth: true, prefixable: false },
 ];

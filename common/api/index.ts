@@ -23,3 +23,4 @@ export * from './festival';
 export * from './audio';
 export * from './ws';
 export * from './staff';
+export * from './safety';

@@ -15,7 +15,7 @@ export const LIVE_STATUSES = ['created', 'live', 'ended', 'deleted', 'expired'] 
  * Why a broadcast ended: its broadcaster ended it, another tab (or OBS) took over, its publisher
  * was gone past the reconnect grace, or its lease lapsed (the node with its media died or froze).
  */
-export const END_REASONS = ['host', 'taken_over', 'lost', 'lapsed'] as const;
+export const END_REASONS = ['host', 'taken_over', 'lost', 'lapsed', 'staff'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 /** A broadcast as the API answers it (GET /api/v1/live, /api/v1/live/{vid}). */

@@ -486,6 +486,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   nft: accountPage('nft'),
   staff: accountPage('staff'),
   staffCashout: accountPage('staffCashout'),
+  staffReports: accountPage('staffReports'),
   staffMembers: accountPage('staffMembers'),
   staffAudit: accountPage('staffAudit'),
 

@@ -108,6 +108,7 @@ export async function signIn(
       deviceid: device,
     },
   });
+  if (session.statusCode !== 200) throw new Error(`sign-in failed: ${session.body}`);
   return {
     headers: sessionHeaders(t, session.cookies),
     shortId: session.json<{ data: { user: { short_id: string } } }>().data.user.short_id,

@@ -285,6 +285,7 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'wallet',
     'staff',
     'staffCashout',
+    'staffReports',
     'staffMembers',
     'staffAudit',
   ]);

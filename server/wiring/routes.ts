@@ -11,6 +11,7 @@ import { analyticsRoutes } from '../modules/analytics';
 import { feedbackRoutes } from '../modules/feedback';
 import { videoRoutes } from '../modules/videos';
 import { festivalRoutes } from '../modules/festival';
+import { safetyRoutes } from '../modules/safety';
 import { staffRoutes } from '../modules/staff';
 import { audioRoutes } from '../modules/audio';
 import { giftRoutes } from '../modules/gifts';
@@ -66,6 +67,7 @@ export async function registerApiRoutes(
   await app.register(festivalRoutes({ festival: s.festival, staff: s.staff }));
   await app.register(analyticsRoutes({ analytics: s.analytics, staff: s.staff }));
   await app.register(staffRoutes({ staff: s.staff }));
+  await app.register(safetyRoutes({ safety: s.safety, staff: s.staff }));
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));
   await app.register(

@@ -54,6 +54,7 @@ import {
   type ChangeTopic,
 } from '../realtime/changes';
 import { MeService } from '../modules/me';
+import { SafetyService } from '../modules/safety';
 import { StaffService, Totp } from '../modules/staff';
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
@@ -91,7 +92,8 @@ export async function buildServices(
   const walletChanges = changes(WALLETS_TOPIC);
   const changed = people.changed;
   const users = new UsersService(db, infra.files, { changed });
-  const signIn = await signInServices(app, deps, infra, rt, metrics);
+  // Staff's bans refuse sign-ins (the safety module is built below, asked only later).
+  const signIn = await signInServices(app, deps, infra, rt, metrics, (uid) => safety.notBanned(uid));
   // The room owns the host's blocks; live and chat ask it (it is built below, used only later).
   const isBlocked = (host: number, uid: number): Promise<boolean> => room.isBlocked(host, uid);
   // Followers hear of a host going on air; the live module only calls back (it knows nothing of them).
@@ -103,6 +105,8 @@ export async function buildServices(
     log: (err) => app.log.error({ err }, 'notifying followers failed'),
   });
   const live = liveService(app, deps, infra, rt, isBlocked, {
+    // Staff's suspensions and bans (the safety module is built below, asked only later).
+    mayGoLive: (uid) => safety.mayGoLive(uid),
     onLive: (started) => {
       void notifications
         .wentLive(started)
@@ -182,7 +186,9 @@ export async function buildServices(
   // The boards' days, weeks and months are the cash-out week's time zone's.
   const leaderboards = new LeaderboardService(db, { utcOffset: rules.weekUtcOffset });
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
-  const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE);
+  const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE, {
+    mayCashOut: (uid) => safety.notBanned(uid),
+  });
   const feedback = new FeedbackService(db, kv, config.RATE_LIMIT_SCALE);
   const videos = new VideoService(db, {
     files: infra.files,
@@ -211,6 +217,12 @@ export async function buildServices(
     log: (err) => app.log.warn({ err }, 'an audio room’s seats could not be pushed'),
   });
   app.addHook('onClose', async () => audio.close());
+  const safety = new SafetyService(db, {
+    staff,
+    onAir: (uid) => live.activeOf(uid),
+    endLive: (vid) => live.endByStaff(vid),
+    signOutEverywhere: (uid) => signIn.auth.signOutEverywhere(uid),
+  });
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
     utcOffset: rules.weekUtcOffset,
@@ -222,6 +234,7 @@ export async function buildServices(
   return {
     ...signIn,
     staff,
+    safety,
     news,
     users,
     me,
@@ -267,6 +280,7 @@ async function signInServices(
   infra: Infra,
   rt: Realtime,
   metrics: Metrics,
+  mayBeSignedIn: (uid: number) => Promise<void>,
 ) {
   const { config, db } = deps;
   const { kv, risk, sms } = infra;
@@ -308,6 +322,7 @@ async function signInServices(
     signups,
     sessionsEnded,
     sessions,
+    mayBeSignedIn,
   });
   const smsSite = {
     name: config.SITE_NAME,
@@ -341,6 +356,7 @@ function liveService(
   on: {
     onLive: (live: { vid: string; uid: number; title: string }) => void;
     onEnded: (vid: string, reason: EndReason) => void;
+    mayGoLive: (uid: number) => Promise<void>;
   },
 ): LiveService {
   const { onLive, onEnded } = on;
@@ -367,6 +383,7 @@ function liveService(
     hlsFallback: config.MEDIA_HLS,
     isBlocked,
     sensitive: infra.sensitive,
+    mayGoLive: on.mayGoLive,
     viewing: rt.viewing,
     node: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     // The room's header shows this count (the gateway does not count its connections for it).

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, type ComponentType } from 'react';
 import { AuthProvider } from '../lib/session';
 import { LoginDialog } from '../auth/LoginDialog';
+import { WarningNotice } from '../staff/WarningNotice';
 import { ThirdPartyReturn } from '../auth/third-party';
 import { CookieConsent } from '../ui/CookieBanner';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
@@ -85,6 +86,7 @@ function Shell() {
     <ErrorBoundary key={payload.route.url} fallback={serviceError}>
       <ShellPage payload={payload} Page={Page} />
       <LoginDialog />
+      <WarningNotice />
     </ErrorBoundary>
   );
 }

@@ -29,6 +29,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   nft: 'web/pages/NftWallet.tsx',
   staff: 'web/pages/Staff.tsx',
   staffCashout: 'web/pages/StaffCashout.tsx',
+  staffReports: 'web/pages/StaffReports.tsx',
   staffMembers: 'web/pages/StaffMembers.tsx',
   staffAudit: 'web/pages/StaffAudit.tsx',
   notFound: 'web/pages/NotFound.tsx',

@@ -30,6 +30,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   nft: () => import('../pages/NftWallet'),
   staff: () => import('../pages/Staff'),
   staffCashout: () => import('../pages/StaffCashout'),
+  staffReports: () => import('../pages/StaffReports'),
   staffMembers: () => import('../pages/StaffMembers'),
   staffAudit: () => import('../pages/StaffAudit'),
   notFound: () => import('../pages/NotFound'),

@@ -39,6 +39,7 @@ const ENDED_BECAUSE = {
   lost: 'error.unstable',
   taken_over: 'studio.takenOver',
   lapsed: 'studio.endedLapsed',
+  staff: 'studio.endedByStaff',
 } as const;
 
 /** /broadcast and /studio: device check, details, go live, the live view, the summary. */

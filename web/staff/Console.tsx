@@ -14,11 +14,12 @@ import { staffApi } from './staff-api';
 /** The console's sections, each shown to members whose role holds its permission. */
 const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'overview', to: '/staff', needs: null },
+  { page: 'reports', to: '/staff/reports', needs: 'safety.act' },
   { page: 'money', to: '/staff/cashout', needs: 'money.review' },
   { page: 'members', to: '/staff/members', needs: 'staff.manage' },
   { page: 'audit', to: '/staff/audit', needs: 'audit.read' },
 ];
-export type StaffPage = 'overview' | 'money' | 'members' | 'audit';
+export type StaffPage = 'overview' | 'reports' | 'money' | 'members' | 'audit';
 
 /** The sections `me` may open (the overview's list and the navigation). */
 export function sectionsOf(me: StaffMe) {

@@ -75,6 +75,8 @@ export class AuthService {
       sessionsEnded?: SessionsEnded;
       /** Sessions kept in this process (the wiring drops ended ones from it on every node). */
       sessions?: SessionCache;
+      /** Refuses a sign-in of an account staff banned (server/modules/safety owns the rule). */
+      mayBeSignedIn?: (uid: number) => Promise<void>;
     },
   ) {
     this.captchas = new Captchas(kv, site.limitScale ?? 1);
@@ -159,6 +161,8 @@ export class AuthService {
   async createSession(accessToken: string, keep: boolean, deviceId: string): Promise<NewSession> {
     const uid = await authRepo.consumeToken(this.db, hashToken(accessToken), 'access');
     if (uid === null) throw new AppError('access_token_invalid');
+    // Every way in (password, SMS code, Google) ends here: a banned account gets no session.
+    await this.site.mayBeSignedIn?.(uid);
     const token = newToken();
     const ttl = keep ? SESSION_TTL_KEEP_S : SESSION_TTL_S;
     const row = await authRepo.insertSession(this.db, {

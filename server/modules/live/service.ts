@@ -81,6 +81,8 @@ export class LiveService {
       obsWhitelist?: 'all' | string[];
       /** Spec §5: titles may not contain sensitive words. */
       sensitive?: SensitiveWords;
+      /** Refuses someone staff banned or suspended from going live (server/modules/safety). */
+      mayGoLive?: (uid: number) => Promise<void>;
       /**
        * Each node's count of each broadcast's viewers (see viewers.ts), read by every node for the
        * cards and pages. Default: this process only.
@@ -302,6 +304,7 @@ export class LiveService {
     const title = cleanText(input.title).trim();
     if (!title) throw new AppError('title_required');
     if (this.opts.sensitive?.contains(title)) throw new AppError('title_sensitive');
+    await this.opts.mayGoLive?.(uid);
     const previous = await liveRepo.active(this.db, uid);
     if (previous) {
       if (previous.leased && !input.takeOver) throw new AppError('live_elsewhere');
@@ -386,6 +389,7 @@ export class LiveService {
     const uid = await liveRepo.streamKeyOwner(this.db, hashToken(key));
     if (uid === null) throw new AppError('stream_key_invalid');
     if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
+    await this.opts.mayGoLive?.(uid);
     let live: LiveRow | null = await liveRepo.active(this.db, uid);
     const published = (vid: string) => this.media.room(vid)?.pulled === false;
     if (live && (live.source !== 'obs' || published(live.vid))) {
@@ -687,6 +691,12 @@ export class LiveService {
     };
   }
 
+  /** Staff end a broadcast now (server/modules/safety): its room is told why. */
+  async endByStaff(vid: string): Promise<void> {
+    if (!(await liveRepo.byVid(this.db, vid))) throw new AppError('video_not_found');
+    await this.#finish(vid, 'staff');
+  }
+
   /** The replay's parts (URLs under /replays/), in order; empty while it is being generated. */
   async replay(vid: string): Promise<{ url: string; seconds: number }[]> {
     return (await liveRepo.replayParts(this.db, vid)).map((p) => ({
@@ -724,6 +734,11 @@ export class LiveService {
   }
 
   /** The broadcaster's broadcast that is on air now, if any (their personal page links to it). */
+  /** The broadcast `uid` has on (created or live), if any. */
+  async activeOf(uid: number): Promise<string | null> {
+    return (await liveRepo.active(this.db, uid))?.vid ?? null;
+  }
+
   async onAir(uid: number): Promise<LiveRow | null> {
     const row = await liveRepo.active(this.db, uid);
     return row?.status === 'live' ? row : null;

@@ -198,6 +198,13 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
     needs: 'staff.manage',
   },
   { op: 'GET /api/v1/staff/audit', url: '/api/v1/staff/audit', needs: 'audit.read' },
+  { op: 'GET /api/v1/staff/reports', url: '/api/v1/staff/reports', needs: 'safety.act' },
+  {
+    op: 'POST /api/v1/staff/reports/act',
+    url: '/api/v1/staff/reports/act',
+    body: { target: 999_999_999, vid: null, action: 'dismiss', note: 'walk' },
+    needs: 'safety.act',
+  },
   { op: 'GET /api/v1/staff/audit.csv', url: '/api/v1/staff/audit.csv', needs: 'audit.read' },
   { op: 'GET /api/v1/staff/cashout', url: '/api/v1/staff/cashout', needs: 'money.review' },
   {

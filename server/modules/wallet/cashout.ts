@@ -45,8 +45,12 @@ export class CashoutService {
     private readonly codes: SmsCodes,
     readonly rules: MoneyRules,
     private readonly limitScale = 1,
-    /** The clock the cash-out week is read from (tests set it to either side of a week's start). */
-    private readonly opts: { now?: () => Date } = {},
+    private readonly opts: {
+      /** The clock the cash-out week is read from (tests set it to either side of a week's start). */
+      now?: () => Date;
+      /** Refuses a banned account (server/modules/safety): its payouts are held. */
+      mayCashOut?: (uid: number) => Promise<void>;
+    } = {},
   ) {}
 
   #now(): Date {
@@ -107,6 +111,7 @@ export class CashoutService {
    */
   async request(uid: number, input: { diamonds: number; key: string }): Promise<WithdrawalRow> {
     checkAmount(input.diamonds, 'diamonds');
+    await this.opts.mayCashOut?.(uid);
     const payee = await cashoutRepo.currentPayee(this.db, uid);
     if (payee?.status !== 'approved') throw new AppError('payee_not_approved');
     await refuseCashoutWhileShortfall(this.db, uid);

@@ -1,0 +1,66 @@
+// Keeping the site safe (issue 24 item 2, server/modules/safety): the staff's queue of reports,
+// their actions on an account, and the warning its person is shown.
+import { z } from 'zod';
+import { REPORT_CATEGORIES } from '../room';
+import { type Answer, errorResponses } from './envelope';
+import { personSchema } from './explore';
+import { staffNote } from './staff';
+
+export const safetyErrors = errorResponses(400, 401, 403, 404, 409);
+
+/** Reports about one person in one broadcast (or outside any), open ones only. */
+export const reportGroupSchema = z.object({
+  target: personSchema,
+  /** The broadcast reported, with where the reported moment is in its replay (seconds in). */
+  live: z
+    .object({
+      vid: z.string(),
+      title: z.string(),
+      status: z.string(),
+      at_seconds: z.number().nullable(),
+    })
+    .nullable(),
+  count: z.number(),
+  newest: z.string(),
+  categories: z.array(z.enum(REPORT_CATEGORIES)),
+  /** The newest few: who reported, why, when. */
+  reports: z.array(
+    z.object({
+      id: z.number(),
+      reporter: z.object({ uid: z.number(), nickname: z.string() }),
+      category: z.enum(REPORT_CATEGORIES),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  ),
+  /** What staff did to this account before: warnings, suspensions, a ban. */
+  sanctions: z.array(z.object({ kind: z.enum(['warn', 'suspend', 'ban']), at: z.string() })),
+});
+export type ReportGroup = Answer<typeof reportGroupSchema>;
+/** GET /api/v1/staff/reports: newest and most reported first. */
+export const reportQueueAnswer = z.object({ list: z.array(reportGroupSchema) });
+
+export const SAFETY_ACTIONS = ['dismiss', 'warn', 'end', 'suspend', 'ban'] as const;
+export type SafetyAction = (typeof SAFETY_ACTIONS)[number];
+
+/** POST /api/v1/staff/reports/act: one action on a group (its person and broadcast), with a note. */
+export const safetyActBody = z
+  .object({
+    target: z.number().int().positive(),
+    vid: z.string().max(32).nullable(),
+    action: z.enum(SAFETY_ACTIONS),
+    note: staffNote,
+    /** A suspension's length. */
+    days: z.number().int().min(1).max(365).optional(),
+  })
+  .refine((b) => b.action !== 'suspend' || b.days !== undefined, {
+    message: 'days: a suspension is for some days',
+  });
+
+/** GET /api/v1/me/warning: a warning from the team its person has not read yet. */
+export const warningAnswer = z.object({
+  warning: z
+    .object({ id: z.number(), category: z.enum(REPORT_CATEGORIES).nullable(), at: z.string() })
+    .nullable(),
+});
+export const warningParams = z.object({ id: z.coerce.number().int().positive() });

@@ -1,0 +1,135 @@
+import type { ReportCategory } from '../../../common/room';
+import type { Queryable } from '../../db/client';
+
+export interface GroupRow {
+  target_uid: number;
+  short_id: string;
+  nickname: string;
+  face: string | null;
+  country: string;
+  vid: string | null;
+  title: string | null;
+  status: string | null;
+  started_at: Date | null;
+  first_at: Date;
+  newest: Date;
+  count: number;
+  categories: ReportCategory[];
+  reports: {
+    id: number;
+    reporter: number;
+    nickname: string;
+    category: ReportCategory;
+    reason: string;
+    at: string;
+  }[];
+  sanctions: { kind: 'warn' | 'suspend' | 'ban'; at: string }[];
+}
+
+export const safetyRepo = {
+  async exists(db: Queryable, uid: number): Promise<boolean> {
+    return (await db.query('SELECT 1 FROM users WHERE uid = $1', [uid])).length > 0;
+  },
+
+  /**
+   * Open reports grouped by the person and the broadcast reported: the newest few of each, the
+   * categories, the moment of the first (for the replay), and what was done to the account before.
+   * Newest first, then most reported.
+   */
+  async queue(db: Queryable, limit: number): Promise<GroupRow[]> {
+    return db.query<GroupRow>(
+      `WITH g AS (
+         SELECT target_uid, vid, count(*)::int AS count, max(created_at) AS newest, min(created_at) AS first_at,
+                array_agg(DISTINCT category) AS categories
+         FROM reports WHERE status = 'open' GROUP BY target_uid, vid
+         ORDER BY max(created_at) DESC, count(*) DESC LIMIT $1
+       )
+       SELECT g.target_uid, u.short_id, u.nickname, u.face, u.country, g.vid, l.title, l.status,
+              l.started_at, g.first_at, g.newest, g.count, g.categories,
+              (SELECT coalesce(json_agg(r ORDER BY r.at DESC), '[]') FROM (
+                 SELECT x.id, x.reporter, ru.nickname, x.category, x.reason, x.created_at AS at
+                 FROM reports x JOIN users ru ON ru.uid = x.reporter
+                 WHERE x.status = 'open' AND x.target_uid = g.target_uid AND x.vid IS NOT DISTINCT FROM g.vid
+                 ORDER BY x.created_at DESC LIMIT 5) r) AS reports,
+              (SELECT coalesce(json_agg(json_build_object('kind', s.kind, 'at', s.created_at) ORDER BY s.id DESC), '[]')
+                 FROM sanctions s WHERE s.uid = g.target_uid) AS sanctions
+       FROM g JOIN users u ON u.uid = g.target_uid LEFT JOIN lives l ON l.vid = g.vid
+       ORDER BY g.newest DESC, g.count DESC`,
+      [limit],
+    );
+  },
+
+  /** Closes the open reports of a group as `status`, with who decided and why; how many. */
+  async close(
+    db: Queryable,
+    target: number,
+    vid: string | null,
+    status: 'actioned' | 'dismissed',
+    by: number,
+    note: string,
+  ): Promise<number> {
+    const rows = await db.query(
+      `UPDATE reports SET status = $3, handled_by = $4, handled_at = now(), note = $5
+       WHERE status = 'open' AND target_uid = $1 AND vid IS NOT DISTINCT FROM $2 RETURNING 1`,
+      [target, vid, status, by, note],
+    );
+    return rows.length;
+  },
+
+  /** The main category of a group (the most reported), for what the person is told. */
+  async category(db: Queryable, target: number, vid: string | null): Promise<ReportCategory | null> {
+    const [row] = await db.query<{ category: ReportCategory }>(
+      `SELECT category FROM reports WHERE target_uid = $1 AND vid IS NOT DISTINCT FROM $2
+       GROUP BY category ORDER BY count(*) DESC, category LIMIT 1`,
+      [target, vid],
+    );
+    return row?.category ?? null;
+  },
+
+  async sanction(
+    db: Queryable,
+    s: {
+      uid: number;
+      kind: 'warn' | 'suspend' | 'ban';
+      category: ReportCategory | null;
+      note: string;
+      by: number;
+      days?: number;
+    },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO sanctions (uid, kind, category, note, by_uid, until)
+       VALUES ($1, $2, $3, $4, $5, CASE WHEN $2 = 'suspend' THEN now() + $6 * interval '1 day' END)`,
+      [s.uid, s.kind, s.category, s.note, s.by, s.days ?? 0],
+    );
+  },
+
+  /** What holds for `uid` now: a ban, and the end of a suspension from going live. */
+  async standing(db: Queryable, uid: number): Promise<{ banned: boolean; suspended_until: Date | null }> {
+    const [row] = await db.query<{ banned: boolean; suspended_until: Date | null }>(
+      `SELECT bool_or(kind = 'ban') AS banned, max(until) FILTER (WHERE kind = 'suspend' AND until > now()) AS suspended_until
+       FROM sanctions WHERE uid = $1 AND lifted_at IS NULL AND kind <> 'warn'`,
+      [uid],
+    );
+    return { banned: row?.banned ?? false, suspended_until: row?.suspended_until ?? null };
+  },
+
+  async unseenWarning(
+    db: Queryable,
+    uid: number,
+  ): Promise<{ id: number; category: ReportCategory | null; at: Date } | null> {
+    const [row] = await db.query<{ id: number; category: ReportCategory | null; at: Date }>(
+      `SELECT id::int AS id, category, created_at AS at FROM sanctions
+       WHERE uid = $1 AND kind = 'warn' AND seen_at IS NULL ORDER BY id DESC LIMIT 1`,
+      [uid],
+    );
+    return row ?? null;
+  },
+
+  async seen(db: Queryable, uid: number, id: number): Promise<void> {
+    await db.query(
+      `UPDATE sanctions SET seen_at = now() WHERE uid = $1 AND id <= $2 AND kind = 'warn' AND seen_at IS NULL`,
+      [uid, id],
+    );
+  },
+};

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKv } from '../../infra/kv';
+import { createTestApp, type TestApp } from '../../testing/app';
+import { signedInPerson, signIn } from '../../testing/auth';
+import { putOnAir } from '../../testing/people';
+import { asStaff } from '../../testing/staff';
+
+// The reports queue and staff's actions through HTTP on PostgreSQL: reports grouped by person and
+// broadcast; dismiss, warn (shown to its person once), end the live, suspend from going live, ban
+// (sessions ended, the live ended, sign-in refused); each with its note in the audit.
+type Person = Awaited<ReturnType<typeof signedInPerson>>;
+const kv = new MemoryKv();
+let t: TestApp;
+let mod: Person;
+let host: Person;
+let fans: Person[];
+
+beforeAll(async () => {
+  t = await createTestApp({ kv });
+  mod = await signedInPerson(t, kv, 'safety-mod@example.com');
+  await asStaff(t, mod, 'moderator');
+  host = await signedInPerson(t, kv, 'safety-host@example.com', 'host pass 1');
+  fans = [];
+  for (const n of [1, 2, 3]) fans.push(await signedInPerson(t, kv, `safety-fan-${n}@example.com`));
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+  await kv.close();
+});
+
+const call = (who: Person | null, method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
+const error = (res: { body: string }) => (JSON.parse(res.body) as { error?: string }).error;
+type Group = {
+  target: { uid: number };
+  live: { vid: string; at_seconds: number | null } | null;
+  count: number;
+  categories: string[];
+};
+const queue = async () =>
+  (await call(mod, 'GET', '/api/v1/staff/reports')).json<{ data: { list: Group[] } }>().data.list;
+const act = (body: object) => call(mod, 'POST', '/api/v1/staff/reports/act', body);
+async function goLive(): Promise<string> {
+  const res = await call(host, 'POST', '/api/v1/live', { title: 'Reported live', take_over: true });
+  expect(res.statusCode, res.body).toBe(200);
+  const vid = res.json<{ data: { vid: string } }>().data.vid;
+  await putOnAir(t.testDb.db, vid);
+  return vid;
+}
+const report = (who: Person, vid: string | null, category: string) =>
+  call(who, 'POST', '/api/v1/reports', {
+    target: host.uid,
+    ...(vid ? { vid } : {}),
+    category,
+    reason: 'look',
+  });
+const liveStatus = async (vid: string) =>
+  (
+    await t.testDb.db.query<{ status: string; end_reason: string | null }>(
+      'SELECT status, end_reason FROM lives WHERE vid = $1',
+      [vid],
+    )
+  )[0];
+
+describe('the reports queue', () => {
+  it('groups reports by person and broadcast, with the categories and the moment in the replay', async () => {
+    const vid = await goLive();
+    for (const [i, f] of fans.entries())
+      expect((await report(f, vid, i ? 'violence' : 'harassment')).statusCode).toBe(200);
+    expect((await report(fans[0] as Person, null, 'other')).statusCode).toBe(200);
+    const list = await queue();
+    const inLive = list.find((g) => g.live?.vid === vid);
+    expect(inLive).toMatchObject({ target: { uid: host.uid }, count: 3 });
+    expect(inLive?.categories.sort()).toEqual(['harassment', 'violence']);
+    expect(inLive?.live?.at_seconds).toBeGreaterThanOrEqual(0);
+    expect(list.find((g) => g.live === null)).toMatchObject({ count: 1 });
+    // Not for anyone but staff who keep the site safe.
+    expect((await call(fans[0] ?? null, 'GET', '/api/v1/staff/reports')).statusCode).toBe(403);
+  });
+
+  it('dismisses a group with a note, and asks for one', async () => {
+    expect(error(await act({ target: host.uid, vid: null, action: 'dismiss', note: '' }))).toBe(
+      'validation_failed',
+    );
+    expect(
+      (await act({ target: host.uid, vid: null, action: 'dismiss', note: 'Not a breach' })).statusCode,
+    ).toBe(200);
+    expect((await queue()).some((g) => g.live === null)).toBe(false);
+    // Nobody's account: nothing to act on.
+    expect(error(await act({ target: 999_999_999, vid: null, action: 'ban', note: 'Nobody' }))).toBe(
+      'not_found',
+    );
+  });
+
+  it('warns: the person is shown the warning once', async () => {
+    const [g] = await queue();
+    expect(
+      (await act({ target: host.uid, vid: g?.live?.vid ?? null, action: 'warn', note: 'First warning' }))
+        .statusCode,
+    ).toBe(200);
+    const w = (await call(host, 'GET', '/api/v1/me/warning')).json<{
+      data: { warning: { id: number; category: string } | null };
+    }>().data.warning;
+    expect(w).toMatchObject({ category: expect.stringMatching(/harassment|violence/) as unknown });
+    expect((await call(host, 'POST', `/api/v1/me/warning/${w?.id ?? 0}/seen`)).statusCode).toBe(200);
+    expect((await call(host, 'GET', '/api/v1/me/warning')).json()).toMatchObject({ data: { warning: null } });
+    // The group was decided: out of the queue; the live goes on.
+    expect(await queue()).toEqual([]);
+  });
+
+  it('ends a live, and suspends from going live for some days', async () => {
+    const vid = await goLive();
+    await report(fans[1] as Person, vid, 'adult');
+    expect((await act({ target: host.uid, vid, action: 'end', note: 'Adult content' })).statusCode).toBe(200);
+    expect(await liveStatus(vid)).toEqual({ status: 'ended', end_reason: 'staff' });
+    const again = await goLive();
+    await report(fans[2] as Person, again, 'adult');
+    expect(error(await act({ target: host.uid, vid: again, action: 'suspend', note: 'Again' }))).toBe(
+      'validation_failed',
+    );
+    expect(
+      (await act({ target: host.uid, vid: again, action: 'suspend', note: 'Again', days: 3 })).statusCode,
+    ).toBe(200);
+    expect((await liveStatus(again))?.status).toBe('ended');
+    expect(error(await call(host, 'POST', '/api/v1/live', { title: 'Back already' }))).toBe('live_suspended');
+    await t.testDb.db.query(
+      `UPDATE sanctions SET until = now() - interval '1 second' WHERE uid = $1 AND kind = 'suspend'`,
+      [host.uid],
+    );
+  });
+
+  it('bans: sessions and live ended, sign-in refused; the audit has each action and its note', async () => {
+    const vid = await goLive();
+    await report(fans[0] as Person, vid, 'minor');
+    expect((await act({ target: host.uid, vid, action: 'ban', note: 'Minor on camera' })).statusCode).toBe(
+      200,
+    );
+    expect((await liveStatus(vid))?.status).toBe('ended');
+    expect((await call(host, 'GET', '/api/v1/me')).statusCode).toBe(401);
+    await expect(signIn(t, 'safety-host@example.com', 'host pass 1')).rejects.toThrow(/account_banned/);
+    const audit = await t.testDb.db.query<{ action: string; note: string; target: string }>(
+      `SELECT action, note, target FROM staff_audit WHERE action LIKE 'safety.%' ORDER BY id`,
+    );
+    expect(audit.map((a) => [a.action, a.note])).toEqual([
+      ['safety.dismiss', 'Not a breach'],
+      ['safety.warn', 'First warning'],
+      ['safety.end', 'Adult content'],
+      ['safety.suspend', 'Again'],
+      ['safety.ban', 'Minor on camera'],
+    ]);
+    expect(audit.every((a) => a.target === `user:${host.uid}`)).toBe(true);
+  });
+});

@@ -30,6 +30,8 @@ export type RouteId =
   | 'staff'
   | 'staffCashout'
   | 'staffReports'
+  | 'staffFeedback'
+  | 'staffAnalytics'
   | 'staffMembers'
   | 'staffAudit'
   | 'notFound';
@@ -97,6 +99,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'staff', pattern: ['staff'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffCashout', pattern: ['staff', 'cashout'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffReports', pattern: ['staff', 'reports'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffFeedback', pattern: ['staff', 'feedback'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffAnalytics', pattern: ['staff', 'analytics'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffMembers', pattern: ['staff', 'members'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffAudit', pattern: ['staff', 'audit'], layout: 'staff', auth: true, prefixable: false },
 ];

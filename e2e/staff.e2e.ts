@@ -83,6 +83,41 @@ describe('the staff console', () => {
     expect(csv.split('\r\n')[1]).toContain('staff.role');
     expect(await serious(admin.page)).toEqual([]);
 
+    // The feedback inbox has what people sent; the analytics draw the site's own counts.
+    const sent = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/feedback',
+      headers: { 'user-agent': 'Mozilla/5.0 Chrome/130.0', 'x-device-id': 'console-feedback-device' },
+      payload: {
+        category: 'idea',
+        text: 'A dark mode for the studio, please',
+        locale: 'en',
+        page: '/en/broadcast',
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await nav.getByRole('link', { name: 'Feedback' }).click();
+    await admin.page.getByText('A dark mode for the studio, please').waitFor();
+    await admin.page.getByLabel('What is it about?').selectOption('bug');
+    await admin.page.getByText('No feedback yet.').waitFor();
+    // Days rolled up as the job every few minutes does (this server started just now).
+    await e2e.app.testDb.db.query(
+      `INSERT INTO analytics_daily (day, metric, dim, value)
+       SELECT current_date - d, 'signups', way, 3 + d % 4 FROM generate_series(1, 20) d, unnest(ARRAY['email', 'phone']) way`,
+    );
+    await nav.getByRole('link', { name: 'Analytics' }).click();
+    await admin.page.getByRole('heading', { name: 'Sign-ups' }).waitFor();
+    // Their chart is drawn, with the numbers beside it.
+    const signups = admin.page.getByRole('region', { name: 'Sign-ups' });
+    await signups.locator('canvas').waitFor();
+    await signups
+      .getByRole('rowheader', { name: /^Sign-ups/ })
+      .first()
+      .waitFor();
+    await admin.page.getByRole('button', { name: 'Last 12 weeks, by week' }).click();
+    await signups.locator('canvas').waitFor();
+    expect(await serious(admin.page)).toEqual([]);
+
     // The content editor sees only their sections; someone not staff, that it is not for them.
     const mod = await openPage(e2e, '/en/staff/members', 1024);
     await mod.page.getByRole('button', { name: 'Sign in' }).first().click();
@@ -90,7 +125,7 @@ describe('the staff console', () => {
     await consoleSignIn(e2e, mod.page, MOD.email);
     await mod.page.getByText('Your role does not include this section.', { exact: false }).waitFor();
     const modNav = mod.page.getByRole('navigation', { name: 'Staff console' });
-    expect(await modNav.getByRole('link').allTextContents()).toEqual(['Overview']);
+    expect(await modNav.getByRole('link').allTextContents()).toEqual(['Overview', 'Feedback', 'Analytics']);
     const user = await openPage(e2e, '/en/staff', 390);
     await user.page.getByRole('button', { name: 'Sign in' }).first().click();
     await signInWith(user.page, USER);
@@ -101,12 +136,13 @@ describe('the staff console', () => {
         for (const [path, name] of [
           ['/staff/members', 'members'],
           ['/staff/audit', 'audit'],
+          ['/staff/analytics', 'analytics'],
         ] as const)
           for (const width of [390, 1366]) {
             await admin.page.setViewportSize({ width, height: 900 });
             await admin.page.goto(`${e2e.base}/${locale}${path}`);
             await waitReady(admin.page);
-            await admin.page.locator('.staff-table').waitFor();
+            await admin.page.locator('.staff-table').first().waitFor();
             await screenshot(admin.page, `staff-${name}-${locale}-${width}`);
           }
       await user.context.close();

@@ -487,6 +487,8 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   staff: accountPage('staff'),
   staffCashout: accountPage('staffCashout'),
   staffReports: accountPage('staffReports'),
+  staffFeedback: accountPage('staffFeedback'),
+  staffAnalytics: accountPage('staffAnalytics'),
   staffMembers: accountPage('staffMembers'),
   staffAudit: accountPage('staffAudit'),
 

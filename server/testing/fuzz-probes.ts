@@ -286,6 +286,8 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'staff',
     'staffCashout',
     'staffReports',
+    'staffFeedback',
+    'staffAnalytics',
     'staffMembers',
     'staffAudit',
   ]);

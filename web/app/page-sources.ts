@@ -30,6 +30,8 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   staff: 'web/pages/Staff.tsx',
   staffCashout: 'web/pages/StaffCashout.tsx',
   staffReports: 'web/pages/StaffReports.tsx',
+  staffFeedback: 'web/pages/StaffFeedback.tsx',
+  staffAnalytics: 'web/pages/StaffAnalytics.tsx',
   staffMembers: 'web/pages/StaffMembers.tsx',
   staffAudit: 'web/pages/StaffAudit.tsx',
   notFound: 'web/pages/NotFound.tsx',

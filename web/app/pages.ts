@@ -31,6 +31,8 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   staff: () => import('../pages/Staff'),
   staffCashout: () => import('../pages/StaffCashout'),
   staffReports: () => import('../pages/StaffReports'),
+  staffFeedback: () => import('../pages/StaffFeedback'),
+  staffAnalytics: () => import('../pages/StaffAnalytics'),
   staffMembers: () => import('../pages/StaffMembers'),
   staffAudit: () => import('../pages/StaffAudit'),
   notFound: () => import('../pages/NotFound'),

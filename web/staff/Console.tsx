@@ -16,10 +16,12 @@ const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'overview', to: '/staff', needs: null },
   { page: 'reports', to: '/staff/reports', needs: 'safety.act' },
   { page: 'money', to: '/staff/cashout', needs: 'money.review' },
+  { page: 'feedback', to: '/staff/feedback', needs: 'feedback.read' },
+  { page: 'analytics', to: '/staff/analytics', needs: 'analytics.read' },
   { page: 'members', to: '/staff/members', needs: 'staff.manage' },
   { page: 'audit', to: '/staff/audit', needs: 'audit.read' },
 ];
-export type StaffPage = 'overview' | 'reports' | 'money' | 'members' | 'audit';
+export type StaffPage = 'overview' | 'reports' | 'money' | 'feedback' | 'analytics' | 'members' | 'audit';
 
 /** The sections `me` may open (the overview's list and the navigation). */
 export function sectionsOf(me: StaffMe) {

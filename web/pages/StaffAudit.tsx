@@ -1,14 +1,11 @@
 import { useState, type SyntheticEvent } from 'react';
 import type { AuditEntry } from '../../common/api/staff';
 import { useI18n } from '../i18n/i18n';
-import { api } from '../lib/api';
-import { errorMessage } from '../lib/errors';
 import { Field } from '../ui/fields';
 import { Console } from '../staff/Console';
+import { PagesMore } from '../staff/PagesMore';
+import { usePages } from '../staff/use-pages';
 import { LoadError, Loading } from '../wallet/ui';
-import { useApiData } from '../wallet/use-api';
-
-type Page = { list: AuditEntry[]; next: number | null };
 
 /** /staff/audit: every staff action, newest first; searched, filtered by action, exported as CSV. */
 export default function StaffAudit() {
@@ -32,36 +29,15 @@ function AuditPage() {
   const [q, setQ] = useState('');
   const [action, setAction] = useState('');
   const [asked, setAsked] = useState({ q: '', action: '' });
-  const { data, error, loading, reload } = useApiData<Page>(
+  const { data, error, loading, reload, items, next, loadMore, moreError } = usePages<AuditEntry>(
     `/api/v1/staff/audit${query(asked.q, asked.action)}`,
+    (before) => `/api/v1/staff/audit${query(asked.q, asked.action, { before: String(before) })}`,
   );
-  const [more, setMore] = useState<{ for: Page | null; list: AuditEntry[]; next: number | null }>({
-    for: null,
-    list: [],
-    next: null,
-  });
-  const [moreError, setMoreError] = useState<string | null>(null);
-  // Pages loaded after the first belong to the answer they followed (a new search starts over).
-  const extra = more.for === data ? more.list : [];
-  const next = more.for === data && more.list.length ? more.next : (data?.next ?? null);
-  const loadMore = async () => {
-    if (next === null || !data) return;
-    try {
-      const page = await api<Page>(
-        'GET',
-        `/api/v1/staff/audit${query(asked.q, asked.action, { before: String(next) })}`,
-      );
-      setMore({ for: data, list: [...extra, ...page.list], next: page.next });
-      setMoreError(null);
-    } catch (err) {
-      setMoreError(errorMessage(t, err));
-    }
-  };
   const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     setAsked({ q: q.trim(), action: action.trim() });
   };
-  const rows = data ? [...data.list, ...extra] : [];
+  const rows = items;
   const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
   return (
     <>
@@ -144,16 +120,7 @@ function AuditPage() {
             </table>
           </div>
         ))}
-      {moreError && (
-        <p className="form-error" role="alert">
-          {moreError}
-        </p>
-      )}
-      {next !== null && (
-        <button type="button" className="btn btn--ghost" onClick={() => void loadMore()}>
-          {t('console.audit.more')}
-        </button>
-      )}
+      <PagesMore next={next} moreError={moreError} loadMore={loadMore} />
     </>
   );
 }

@@ -2,13 +2,12 @@ import { useState } from 'react';
 import type { FeedbackListAnswer } from '../../common/api/feedback';
 import { FEEDBACK_CATEGORIES, type FeedbackCategory } from '../../common/feedback';
 import { useI18n } from '../i18n/i18n';
-import { api } from '../lib/api';
-import { errorMessage } from '../lib/errors';
 import { Link } from '../ui/Link';
 import { TimeAgo } from '../ui/TimeAgo';
 import { Console } from '../staff/Console';
+import { PagesMore } from '../staff/PagesMore';
+import { usePages } from '../staff/use-pages';
 import { LoadError, Loading } from '../wallet/ui';
-import { useApiData } from '../wallet/use-api';
 
 type Item = FeedbackListAnswer['list'][number];
 
@@ -25,30 +24,10 @@ function Inbox() {
   const { t } = useI18n();
   const [category, setCategory] = useState<FeedbackCategory | ''>('');
   const path = `/api/v1/staff/feedback${category ? `?category=${category}` : ''}`;
-  const { data, error, loading, reload } = useApiData<FeedbackListAnswer>(path);
-  const [more, setMore] = useState<{ for: FeedbackListAnswer | null; list: Item[]; next: number | null }>({
-    for: null,
-    list: [],
-    next: null,
-  });
-  const [moreError, setMoreError] = useState<string | null>(null);
-  // Pages after the first belong to the answer they followed (another category starts over).
-  const extra = more.for === data ? more.list : [];
-  const next = more.for === data && more.list.length ? more.next : (data?.next ?? null);
-  const loadMore = async () => {
-    if (next === null || !data) return;
-    try {
-      const page = await api<FeedbackListAnswer>(
-        'GET',
-        `/api/v1/staff/feedback?before=${next}${category ? `&category=${category}` : ''}`,
-      );
-      setMore({ for: data, list: [...extra, ...page.list], next: page.next });
-      setMoreError(null);
-    } catch (err) {
-      setMoreError(errorMessage(t, err));
-    }
-  };
-  const items = data ? [...data.list, ...extra] : [];
+  const { data, error, loading, reload, items, next, loadMore, moreError } = usePages<Item>(
+    path,
+    (before) => `/api/v1/staff/feedback?before=${before}${category ? `&category=${category}` : ''}`,
+  );
   return (
     <>
       <header className="page-head staff-head">
@@ -114,16 +93,7 @@ function Inbox() {
           </li>
         ))}
       </ul>
-      {moreError && (
-        <p className="form-error" role="alert">
-          {moreError}
-        </p>
-      )}
-      {next !== null && (
-        <button type="button" className="btn btn--ghost" onClick={() => void loadMore()}>
-          {t('console.audit.more')}
-        </button>
-      )}
+      <PagesMore next={next} moreError={moreError} loadMore={loadMore} />
     </>
   );
 }

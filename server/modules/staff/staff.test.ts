@@ -158,6 +158,12 @@ describe('the audit log', () => {
   });
 });
 
+/** A programme the schema accepts (its host does not exist: the guard decides first). */
+const PROGRAMME = {
+  names: { en: 'Walk' },
+  slots: [{ host: '99999999', starts_at: '2030-01-01T10:00:00Z', ends_at: '2030-01-01T11:00:00Z' }],
+};
+
 /**
  * Every staff endpoint (each path under /api/v1/staff/ of the API's own description: a new one
  * must be added here) and the permission it needs; a body and path the schema accepts, so that
@@ -251,19 +257,13 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
   {
     op: 'POST /api/v1/staff/programmes',
     url: '/api/v1/staff/programmes',
-    body: {
-      names: { en: 'Walk' },
-      slots: [{ host: '99999999', starts_at: '2030-01-01T10:00:00Z', ends_at: '2030-01-01T11:00:00Z' }],
-    },
+    body: PROGRAMME,
     needs: 'content.edit',
   },
   {
     op: 'PUT /api/v1/staff/programmes/{id}',
     url: '/api/v1/staff/programmes/999999',
-    body: {
-      names: { en: 'Walk' },
-      slots: [{ host: '99999999', starts_at: '2030-01-01T10:00:00Z', ends_at: '2030-01-01T11:00:00Z' }],
-    },
+    body: PROGRAMME,
     needs: 'content.edit',
   },
   {

@@ -59,13 +59,24 @@ export const staffRepo = {
     return row ?? null;
   },
 
+  /**
+   * The address `uid` proved theirs (an activated one): only such an address takes an invitation
+   * or STAFF_EMAILS' bootstrap, so nobody becomes staff by signing up with someone else's.
+   */
   async email(db: Queryable, uid: number): Promise<string | null> {
-    const [row] = await db.query<{ email: string | null }>('SELECT email FROM users WHERE uid = $1', [uid]);
+    const [row] = await db.query<{ email: string | null }>(
+      'SELECT email FROM users WHERE uid = $1 AND email_verified_at IS NOT NULL',
+      [uid],
+    );
     return row?.email ?? null;
   },
 
+  /** The account whose proved address is `email`. */
   async uidByEmail(db: Queryable, email: string): Promise<number | null> {
-    const [row] = await db.query<{ uid: number }>('SELECT uid FROM users WHERE email = $1', [email]);
+    const [row] = await db.query<{ uid: number }>(
+      'SELECT uid FROM users WHERE email = $1 AND email_verified_at IS NOT NULL',
+      [email],
+    );
     return row?.uid ?? null;
   },
 

@@ -51,6 +51,20 @@ describe('the first admin and the second factor', () => {
     expect(error(await call(boss, 'POST', '/api/v1/staff/mfa/setup'))).toBe('staff_mfa_enrolled');
   });
 
+  it('takes an invitation only for an address its account proved', async () => {
+    expect(
+      (
+        await call(boss, 'POST', '/api/v1/staff/members', { email: 'staff-squat@example.com', role: 'admin' })
+      ).json(),
+    ).toMatchObject({ data: { uid: null } });
+    const squatter = await signedInPerson(t, kv, 'staff-squat@example.com');
+    await t.testDb.db.query('UPDATE users SET email_verified_at = NULL WHERE uid = $1', [squatter.uid]);
+    expect((await call(squatter, 'GET', '/api/v1/staff/me')).statusCode).toBe(403);
+    await t.testDb.db.query('UPDATE users SET email_verified_at = now() WHERE uid = $1', [squatter.uid]);
+    expect(await me(squatter)).toMatchObject({ role: 'admin' });
+    await call(boss, 'DELETE', `/api/v1/staff/members/${squatter.uid}`);
+  });
+
   it('names no second admin by STAFF_EMAILS once there is one', async () => {
     const late = await signedInPerson(t, kv, 'staff-late@example.com');
     expect((await call(late, 'GET', '/api/v1/staff/me')).statusCode).toBe(403);

@@ -29,3 +29,6 @@ export const MAX_COMBO = 99;
 export function giftPlayable(gift: { format: string; media_url: string | null }): boolean {
   return gift.format === 'video' && gift.media_url !== null && gift.media_url !== '';
 }
+
+/** The longest gift name staff may give, in any language (the wall's tile shows about this much). */
+export const GIFT_NAME_MAX_CHARS = 40;

@@ -34,6 +34,8 @@ export type RouteId =
   | 'staffAnalytics'
   | 'staffMembers'
   | 'staffAudit'
+  | 'staffGifts'
+  | 'staffContent'
   | 'notFound';
 
 interface RouteDef {
@@ -103,6 +105,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'staffAnalytics', pattern: ['staff', 'analytics'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffMembers', pattern: ['staff', 'members'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffAudit', pattern: ['staff', 'audit'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffGifts', pattern: ['staff', 'gifts'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffContent', pattern: ['staff', 'content'], layout: 'staff', auth: true, prefixable: false },
 ];
 
 export interface RouteMatch {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
+import { makeLive } from '../server/testing/people';
 import {
   consoleSignIn,
   openPage,
@@ -125,7 +126,13 @@ describe('the staff console', () => {
     await consoleSignIn(e2e, mod.page, MOD.email);
     await mod.page.getByText('Your role does not include this section.', { exact: false }).waitFor();
     const modNav = mod.page.getByRole('navigation', { name: 'Staff console' });
-    expect(await modNav.getByRole('link').allTextContents()).toEqual(['Overview', 'Feedback', 'Analytics']);
+    expect(await modNav.getByRole('link').allTextContents()).toEqual([
+      'Overview',
+      'Feedback',
+      'Analytics',
+      'Gifts',
+      'Content',
+    ]);
     const user = await openPage(e2e, '/en/staff', 390);
     await user.page.getByRole('button', { name: 'Sign in' }).first().click();
     await signInWith(user.page, USER);
@@ -148,6 +155,74 @@ describe('the staff console', () => {
       await user.context.close();
     }
     for (const p of [admin, mod, user])
+      expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
+  });
+
+  it('edits a gift in the catalogue, and viewers see it on the gift wall; the audit log has it', async () => {
+    const admin = await openPage(e2e, '/en/staff/gifts', 1366);
+    await admin.page.getByRole('button', { name: 'Sign in' }).first().click();
+    await signInWith(admin.page, ADMIN);
+    await consoleSignIn(e2e, admin.page, ADMIN.email);
+    await admin.page.getByRole('button', { name: 'Edit Rose' }).click();
+    const form = admin.page.getByRole('form', { name: 'Edit Rose' });
+    await form.getByLabel('English').fill('Velvet Rose');
+    await form.getByLabel('العربية').fill('وردة مخملية');
+    await form.getByLabel('Price in coins').fill('3');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByText('Velvet Rose saved.').waitFor();
+    await admin.page.locator('.staff-gift', { hasText: 'Velvet Rose' }).getByText('3 coins').waitFor();
+    // Heart taken off the wall.
+    await admin.page.getByRole('button', { name: 'Edit Heart' }).click();
+    const heart = admin.page.getByRole('form', { name: 'Edit Heart' });
+    await heart.getByLabel('Offered on the gift wall').uncheck();
+    await heart.getByRole('button', { name: 'Save' }).click();
+    await admin.page.locator('.staff-gift', { hasText: 'Heart' }).getByText('Not offered').waitFor();
+    expect(await serious(admin.page)).toEqual([]);
+
+    // A viewer opening a live room's gifts sees the new name and price, and no Heart.
+    const [una] = await e2e.app.testDb.db.query<{ uid: number }>('SELECT uid FROM users WHERE email = $1', [
+      USER.email,
+    ]);
+    const vid = await makeLive(e2e.app.testDb.db, una?.uid ?? 0);
+    const viewer = await openPage(e2e, `/en/v/${vid}`, 1366);
+    await viewer.page.getByRole('tab', { name: 'Gifts' }).click();
+    const wall = viewer.page.getByRole('listbox', { name: 'Gifts' });
+    const rose = wall.getByRole('option').filter({ hasText: 'Velvet Rose' });
+    await rose.waitFor();
+    expect(await rose.textContent()).toContain('3 coins');
+    expect(await wall.getByRole('option').filter({ hasText: 'Heart' }).count()).toBe(0);
+    // In Arabic, its Arabic name.
+    await viewer.page.goto(`${e2e.base}/ar/v/${vid}`);
+    await waitReady(viewer.page);
+    await viewer.page.getByRole('tab', { name: 'الهدايا' }).click();
+    await viewer.page.getByRole('option').filter({ hasText: 'وردة مخملية' }).waitFor();
+
+    // The audit log has both edits, with the price before and after.
+    await admin.page
+      .getByRole('navigation', { name: 'Staff console' })
+      .getByRole('link', { name: 'Audit log' })
+      .click();
+    await admin.page.getByLabel('Action').fill('gift.edit');
+    await admin.page.getByRole('button', { name: 'Find' }).click();
+    await expect.poll(() => admin.page.locator('.staff-table tbody tr').count()).toBe(2);
+    await admin.page.locator('.staff-table tbody tr', { hasText: 'gift:1' }).waitFor();
+
+    if (process.env.SCREENSHOTS) {
+      for (const locale of ['en', 'ar'])
+        for (const [path, name] of [
+          ['/staff/gifts', 'gifts'],
+          ['/staff/content', 'content'],
+        ] as const)
+          for (const width of [390, 1366]) {
+            await admin.page.setViewportSize({ width, height: 900 });
+            await admin.page.goto(`${e2e.base}/${locale}${path}`);
+            await waitReady(admin.page);
+            await admin.page.locator('.staff-gift, .staff-section').first().waitFor();
+            if (name === 'gifts') await admin.page.locator('.staff-gift button').first().click();
+            await screenshot(admin.page, `staff-${name}-${locale}-${width}`);
+          }
+    }
+    for (const p of [admin, viewer])
       expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
   });
 });

@@ -30,10 +30,9 @@ export const collectBody = z.object({
 export type CollectBody = z.infer<typeof collectBody>;
 
 /** GET /api/v1/staff/analytics: days `from` to `to` (YYYY-MM-DD, at most 92 days). */
-export const analyticsQuery = z.object({
-  from: z.iso.date(),
-  to: z.iso.date(),
-});
+/** A day the site could have counted: ISO dates start at year 0, which PostgreSQL refuses. */
+const day = z.iso.date().refine((d) => d >= '2000-01-01', { message: 'a day from 2000 on' });
+export const analyticsQuery = z.object({ from: day, to: day });
 export const analyticsAnswer = z.object({
   /** The hours from UTC the days are counted in (the cash-out week's time zone). */
   utcOffset: z.number(),

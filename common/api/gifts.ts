@@ -10,6 +10,8 @@ export const giftErrors = errorResponses(400, 401, 402, 403, 404, 409, 422);
 export const giftSchema = z.object({
   gift_id: z.number(),
   name: z.string(),
+  /** The name in each interface language staff gave it (locale → name); `name` where one has none. */
+  names: z.record(z.string(), z.string()),
   price: z.number(),
   format: z.enum(['video', 'lottie']),
   media_url: z.string().nullable(),

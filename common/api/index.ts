@@ -24,3 +24,4 @@ export * from './audio';
 export * from './ws';
 export * from './staff';
 export * from './safety';
+export * from './content';

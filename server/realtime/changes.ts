@@ -20,3 +20,22 @@ export function onChanged(bus: Bus, topic: ChangeTopic, forget: (uids: number[])
     if (e.t === 'changed') forget(e.uids);
   });
 }
+
+/**
+ * The bus topic on which staff's content edits are announced (the gift catalogue, the
+ * sensitive-word lists, who may use OBS): every node drops or reloads what it kept of it.
+ */
+export const CONTENT_TOPIC = '~content';
+export type ContentKind = 'gifts' | 'words' | 'obs';
+
+/** Tells every node (this one too) that staff changed this content. */
+export async function announceContent(bus: Bus, what: ContentKind): Promise<void> {
+  await bus.signal({ t: 'content', room: CONTENT_TOPIC, what });
+}
+
+/** Calls `reload` whenever some node announces that staff changed this content. */
+export function onContent(bus: Bus, what: ContentKind, reload: () => void): Subscription {
+  return bus.subscribe(CONTENT_TOPIC, (e) => {
+    if (e.t === 'content' && e.what === what) reload();
+  });
+}

@@ -37,6 +37,16 @@ export interface ChangedSignal {
 }
 
 /**
+ * Between nodes only, on CONTENT_TOPIC (server/realtime/changes.ts): staff changed this content;
+ * every node drops or reloads what it kept of it.
+ */
+export interface ContentSignal {
+  t: 'content';
+  room: string;
+  what: 'gifts' | 'words' | 'obs';
+}
+
+/**
  * A notification for one person, on their own topic (server/realtime/inbox.ts): each node hands
  * the JSON as it is to that person's connections there (the same frame the page reads).
  */
@@ -44,4 +54,11 @@ export type InboxSignal = Extract<ServerReply, { t: 'notification' | 'pk_invite'
 
 /** Ephemeral messages on the bus, not kept in history. */
 export type Signal =
-  CountEvent | PkEvent | AudioEvent | KickSignal | SessionsEndedSignal | ChangedSignal | InboxSignal;
+  | CountEvent
+  | PkEvent
+  | AudioEvent
+  | KickSignal
+  | SessionsEndedSignal
+  | ChangedSignal
+  | ContentSignal
+  | InboxSignal;

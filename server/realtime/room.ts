@@ -184,6 +184,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
     if (
       event.t === 'sessions-ended' ||
       event.t === 'changed' ||
+      event.t === 'content' ||
       event.t === 'notification' ||
       event.t === 'pk_invite' ||
       event.t === 'audio_invite'

@@ -491,6 +491,8 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   staffAnalytics: accountPage('staffAnalytics'),
   staffMembers: accountPage('staffMembers'),
   staffAudit: accountPage('staffAudit'),
+  staffGifts: accountPage('staffGifts'),
+  staffContent: accountPage('staffContent'),
 
   notFound(ctx) {
     const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;

@@ -290,6 +290,8 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'staffAnalytics',
     'staffMembers',
     'staffAudit',
+    'staffGifts',
+    'staffContent',
   ]);
   for (const route of ROUTES) {
     const fill = (v: string) => route.pattern.map((p) => (p.startsWith(':') ? v : p)).join('/');

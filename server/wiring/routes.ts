@@ -14,9 +14,10 @@ import { festivalRoutes } from '../modules/festival';
 import { safetyRoutes } from '../modules/safety';
 import { staffRoutes } from '../modules/staff';
 import { audioRoutes } from '../modules/audio';
-import { giftRoutes } from '../modules/gifts';
+import { giftRoutes, staffGiftRoutes } from '../modules/gifts';
+import { moderationRoutes } from '../modules/moderation';
 import { meRoutes } from '../modules/me';
-import { registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
+import { obsRoutes, registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
 import { newsRoutes } from '../modules/news';
 import { notificationRoutes } from '../modules/notifications';
 import { paymentRoutes, SandboxProvider, sandboxPage } from '../modules/payments';
@@ -69,6 +70,9 @@ export async function registerApiRoutes(
   await app.register(staffRoutes({ staff: s.staff }));
   await app.register(safetyRoutes({ safety: s.safety, staff: s.staff }));
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
+  await app.register(staffGiftRoutes({ catalogue: s.giftCatalogue, staff: s.staff }));
+  await app.register(moderationRoutes({ lists: s.wordLists, staff: s.staff }));
+  await app.register(obsRoutes({ obs: s.obs, staff: s.staff }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));
   await app.register(
     paymentRoutes({

@@ -22,7 +22,8 @@ import { VideoService } from '../modules/videos';
 import { FestivalService } from '../modules/festival';
 import { AudioService } from '../modules/audio';
 import { defaultFfmpeg } from '../media/ffmpeg';
-import { GiftService } from '../modules/gifts';
+import { GiftCatalogue, GiftService } from '../modules/gifts';
+import { WordLists } from '../modules/moderation';
 import { LeaderboardService } from '../modules/leaderboard';
 import { DiscoveryService, SearchService, WatchHistory } from '../modules/discovery';
 import { PkService } from '../modules/pk';
@@ -33,6 +34,7 @@ import {
   DEFAULT_VIEWER_LIMITS,
   LiveDirectory,
   MediaCluster,
+  ObsPolicy,
   VIEWERS_PER_CORE,
   nodeName,
 } from '../modules/live';
@@ -48,10 +50,13 @@ import type { Realtime } from './realtime';
 import { SESSIONS_TOPIC } from '../realtime/sessions';
 import {
   announceChanged,
+  announceContent,
   onChanged,
+  onContent,
   USERS_TOPIC,
   WALLETS_TOPIC,
   type ChangeTopic,
+  type ContentKind,
 } from '../realtime/changes';
 import { MeService } from '../modules/me';
 import { SafetyService } from '../modules/safety';
@@ -88,6 +93,22 @@ export async function buildServices(
       },
     };
   };
+  // Staff's content edits (gifts, sensitive words, OBS): this node reloads at once, every other
+  // node when the announcement arrives.
+  const content = (what: ContentKind, reload: () => void | Promise<void>) => {
+    const run = () =>
+      Promise.resolve()
+        .then(reload)
+        .catch((err: unknown) => app.log.error({ err, what }, 'reloading staff content failed'));
+    const watch = onContent(bus, what, () => void run());
+    app.addHook('onClose', async () => watch.close());
+    return async () => {
+      await reload();
+      announceContent(bus, what).catch((err: unknown) =>
+        app.log.error({ err, what }, 'announcing a content change failed'),
+      );
+    };
+  };
   const people = changes(USERS_TOPIC);
   const walletChanges = changes(WALLETS_TOPIC);
   const changed = people.changed;
@@ -107,6 +128,7 @@ export async function buildServices(
   const live = liveService(app, deps, infra, rt, isBlocked, {
     // Staff's suspensions and bans (the safety module is built below, asked only later).
     mayGoLive: (uid) => safety.mayGoLive(uid),
+    obsAllowed: (uid) => obs.allowed(uid),
     onLive: (started) => {
       void notifications
         .wentLive(started)
@@ -153,6 +175,28 @@ export async function buildServices(
     kv,
     limitScale: config.RATE_LIMIT_SCALE,
     changed: (uid) => changed([uid]),
+  });
+  const giftCatalogue = new GiftCatalogue(
+    db,
+    infra.files,
+    staff,
+    content('gifts', () => gifts.forgetCatalogue()),
+  );
+  const wordLists: WordLists = new WordLists(db, infra.sensitive, {
+    extraFiles: config.SENSITIVE_WORDS_FILE,
+    staff,
+    changed: content('words', () => wordLists.load()),
+  });
+  await wordLists.load();
+  const obs: ObsPolicy = new ObsPolicy(db, {
+    configured:
+      config.OBS_WHITELIST === 'all'
+        ? 'all'
+        : config.OBS_WHITELIST.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+    staff,
+    changed: content('obs', () => obs.forget()),
   });
   const me = new MeService(signIn.auth, async (uid) => {
     const [member, counts] = await Promise.all([staff.isMember(uid), social.state(uid, uid)]);
@@ -235,6 +279,9 @@ export async function buildServices(
     ...signIn,
     staff,
     safety,
+    giftCatalogue,
+    wordLists,
+    obs,
     news,
     users,
     me,
@@ -357,6 +404,7 @@ function liveService(
     onLive: (live: { vid: string; uid: number; title: string }) => void;
     onEnded: (vid: string, reason: EndReason) => void;
     mayGoLive: (uid: number) => Promise<void>;
+    obsAllowed: (uid: number) => Promise<boolean>;
   },
 ): LiveService {
   const { onLive, onEnded } = on;
@@ -407,12 +455,7 @@ function liveService(
     log: (err) => app.log.error({ err }, 'live state update failed'),
     lease: { ms: config.LIVE_LEASE_MS, node },
     onLive,
-    obsWhitelist:
-      config.OBS_WHITELIST === 'all'
-        ? 'all'
-        : config.OBS_WHITELIST.split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
+    obsAllowed: on.obsAllowed,
   });
 }
 

@@ -193,9 +193,9 @@ function NoticeLine({ noticeKey, params }: { noticeKey: string; params?: Record<
 
 /** '… sent Rose ×3' in the chat ('… to …' for a speaker of an audio room). */
 function GiftLine({ name, giftId, count, to }: { name: string; giftId: number; count: number; to?: string }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const gift = useGifts().gifts?.find((g) => g.gift_id === giftId);
-  const what = gift ? giftName(t, gift) : '';
+  const what = gift ? giftName(locale, gift) : '';
   return (
     <li className="chat__notice chat__gift">
       {to === undefined

@@ -14,7 +14,7 @@ const QUEUE = 20;
  * instead of waiting its turn (as live apps count a tapped-again gift).
  */
 export function GiftOverlay({ vid }: { vid: string }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const [queue, setQueue] = useState<Shown[]>([]);
   const [gifts, setGifts] = useState<Gift[]>([]);
 
@@ -62,13 +62,13 @@ export function GiftOverlay({ vid }: { vid: string }) {
         {current.to
           ? t('gifts.sentTo', {
               name: current.from.name,
-              gift: gift ? giftName(t, gift) : '',
+              gift: gift ? giftName(locale, gift) : '',
               count: current.count,
               to: current.to.name,
             })
           : t('gifts.sent', {
               name: current.from.name,
-              gift: gift ? giftName(t, gift) : '',
+              gift: gift ? giftName(locale, gift) : '',
               count: current.count,
             })}
       </p>

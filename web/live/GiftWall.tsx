@@ -140,7 +140,7 @@ export function GiftWall({ vid, recipients }: { vid: string; recipients?: readon
               }}
             >
               {g.icon_url && <img src={g.icon_url} alt="" width={48} height={48} loading="lazy" />}
-              <span className="gift-wall__name">{giftName(t, g)}</span>
+              <span className="gift-wall__name">{giftName(locale, g)}</span>
               <span className="gift-wall__price">
                 {t('room.coins', { count: g.price, formatted: formatCount(g.price, locale) })}
               </span>
@@ -178,7 +178,7 @@ export function GiftWall({ vid, recipients }: { vid: string; recipients?: readon
           onClick={() => void send()}
         >
           {chosen
-            ? t('gifts.sendThis', { gift: giftName(t, chosen), count: combo * chosen.price })
+            ? t('gifts.sendThis', { gift: giftName(locale, chosen), count: combo * chosen.price })
             : t('gifts.send')}
         </button>
       </div>

@@ -131,7 +131,7 @@ export function ReceivedGifts({ vid }: { vid: string }) {
                   </span>
                   <span className="muted small">
                     {t('studio.giftsLine', {
-                      gift: gift ? giftName(t, gift) : `#${r.gift_id}`,
+                      gift: gift ? giftName(locale, gift) : `#${r.gift_id}`,
                       count: r.count,
                     })}
                   </span>

@@ -1,7 +1,5 @@
 import { useEffect, useState } from 'react';
 import { api } from '../lib/api';
-import type { I18n } from '../i18n/i18n';
-import type { MessageKey } from '../i18n/types';
 import type { Gift } from '../../common/api/gifts';
 
 export type { Gift } from '../../common/api/gifts';
@@ -29,14 +27,9 @@ export function loadOnce<T>(path: string): () => Promise<T[]> {
 /** The gift wall (spec §4: it loads lazily once; gift requests wait while it loads). */
 export const loadGifts = loadOnce<Gift>('/api/v1/gifts');
 
-/**
- * A gift's name in the page's language: the catalogue's `gifts.name.{id}` where it has one (the
- * seeded gifts), the name the staff gave it otherwise.
- */
-export function giftName(t: I18n['t'], gift: { gift_id: number; name: string }): string {
-  const key = `gifts.name.${gift.gift_id}` as MessageKey;
-  const name = t(key);
-  return name === key ? gift.name : name;
+/** A gift's name in the page's language: the one staff gave it in that language, else its own. */
+export function giftName(locale: string, gift: { name: string; names: Record<string, string> }): string {
+  return gift.names[locale] ?? gift.name;
 }
 
 /** The gift wall for a component: null while it loads, and why it could not load. */

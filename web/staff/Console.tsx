@@ -18,10 +18,13 @@ const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'money', to: '/staff/cashout', needs: 'money.review' },
   { page: 'feedback', to: '/staff/feedback', needs: 'feedback.read' },
   { page: 'analytics', to: '/staff/analytics', needs: 'analytics.read' },
+  { page: 'gifts', to: '/staff/gifts', needs: 'content.edit' },
+  { page: 'content', to: '/staff/content', needs: 'content.edit' },
   { page: 'members', to: '/staff/members', needs: 'staff.manage' },
   { page: 'audit', to: '/staff/audit', needs: 'audit.read' },
 ];
-export type StaffPage = 'overview' | 'reports' | 'money' | 'feedback' | 'analytics' | 'members' | 'audit';
+export type StaffPage =
+  'overview' | 'reports' | 'money' | 'feedback' | 'analytics' | 'gifts' | 'content' | 'members' | 'audit';
 
 /** The sections `me` may open (the overview's list and the navigation). */
 export function sectionsOf(me: StaffMe) {

@@ -2,6 +2,7 @@ import { useConfig } from '../lib/config';
 import { NoContent } from '../ui/feedback';
 import { useI18n, type I18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/types';
+import { giftName, useGifts, type Gift } from '../live/room-api';
 import { formatAmount, formatDateTime } from './format';
 import { LoadError, Loading } from './ui';
 import type { Movement, useWallet } from './use-wallet';
@@ -17,14 +18,16 @@ const KINDS = new Set([
 ]);
 
 /** What a movement was, in words: "Recharge", "Gift sent · Rose ×10"… */
-function label(t: I18n['t'], m: Movement, site: string): string {
+function label(i18n: Pick<I18n, 't' | 'locale'>, m: Movement, site: string, gifts: Gift[] | null): string {
+  const { t } = i18n;
   if (m.kind === 'gift') {
     const sent = m.amounts.some((a) => a.amount < 0);
     const title = t(sent ? 'wallet.kind.giftSent' : 'wallet.kind.giftReceived');
-    const nameKey = `gifts.name.${String(m.meta.gift_id)}` as MessageKey;
-    const name = t(nameKey);
+    const gift = gifts?.find((g) => g.gift_id === m.meta.gift_id);
     const count = typeof m.meta.count === 'number' ? m.meta.count : 1;
-    return name === nameKey ? title : `${title} · ${t('wallet.giftDetail', { gift: name, count })}`;
+    return gift
+      ? `${title} · ${t('wallet.giftDetail', { gift: giftName(i18n.locale, gift), count })}`
+      : title;
   }
   if (KINDS.has(m.kind)) return t(`wallet.kind.${m.kind}` as MessageKey, { site });
   return t('wallet.kind.other');
@@ -46,6 +49,8 @@ export function History({ wallet }: { wallet: ReturnType<typeof useWallet> }) {
   const { t, locale } = useI18n();
   const { siteName } = useConfig();
   const { history, busy, error, more } = wallet;
+  // The gifts' names in this language (a gift's movement names it by id).
+  const { gifts } = useGifts();
   return (
     <section
       className="section wallet-history"
@@ -64,7 +69,7 @@ export function History({ wallet }: { wallet: ReturnType<typeof useWallet> }) {
           {history.map((m) => (
             <li key={m.tx_id} className="wallet-history__item">
               <div className="wallet-history__what">
-                <span className="wallet-history__label">{label(t, m, siteName)}</span>
+                <span className="wallet-history__label">{label({ t, locale }, m, siteName, gifts)}</span>
                 <time className="muted small" dateTime={m.created_at}>
                   {formatDateTime(m.created_at, locale)}
                 </time>

@@ -1,3 +1,4 @@
+import type { HostLookup } from '../../../common/api/content';
 import type { ExploreFilter, ExploreTab, HostMarks } from '../../../common/api/explore';
 import type { LiveCategory } from '../../../common/api/live';
 import type { Db, Queryable } from '../../db/client';
@@ -200,6 +201,31 @@ export const discoveryRepo = {
          updated_at = now(), updated_by = $6`,
       [uid, marks.official, marks.star, marks.featured, marks.fashion, by],
     );
+  },
+
+  /**
+   * People for the console's curation: the one with this short id, then nicknames starting with
+   * `q` (case aside), at most 20, with their marks.
+   */
+  async hostsLike(db: Queryable, q: string): Promise<HostLookup['list']> {
+    return db.query<HostLookup['list'][number]>(
+      `SELECT u.uid, u.short_id, u.nickname, u.face,
+              json_build_object('official', coalesce(m.official, false), 'star', coalesce(m.star, false),
+                'featured', coalesce(m.featured, false), 'fashion', coalesce(m.fashion, false)) AS marks
+       FROM users u LEFT JOIN host_marks m ON m.uid = u.uid
+       WHERE u.short_id = $1 OR lower(u.nickname) LIKE $2 ESCAPE '\\'
+       ORDER BY u.short_id = $1 DESC, m.uid IS NULL, u.nickname
+       LIMIT 20`,
+      [q, `${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+    );
+  },
+
+  async marksOf(db: Queryable, uid: number): Promise<HostMarks | null> {
+    const [row] = await db.query<HostMarks>(
+      'SELECT official, star, featured, fashion FROM host_marks WHERE uid = $1',
+      [uid],
+    );
+    return row ?? null;
   },
 
   async userExists(db: Queryable, uid: number): Promise<boolean> {

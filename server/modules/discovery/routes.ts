@@ -12,6 +12,7 @@ import {
   watchedAnswer,
   watchedParams,
 } from '../../../common/api/explore';
+import { hostLookupAnswer, hostLookupQuery } from '../../../common/api/content';
 import { serializeOnce } from '../../http/envelope';
 import { requireAuth } from '../auth';
 import type { StaffGuard } from '../staff';
@@ -87,6 +88,22 @@ export function discoveryRoutes(deps: {
       async (req) => ({ status: 200 as const, data: await deps.watched.list(requireAuth(req).uid) }),
     );
 
+    app.get(
+      '/api/v1/staff/hosts',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: 'Staff: people by short id or nickname with their marks, to curate explore',
+          querystring: hostLookupQuery,
+          response: { 200: okSchema(hostLookupAnswer), ...errors },
+        },
+      },
+      async (req) => {
+        await deps.staff.require(req, 'content.edit');
+        return { status: 200 as const, data: { list: await discovery.hosts(req.query.q) } };
+      },
+    );
+
     app.put(
       '/api/v1/staff/hosts/:uid/marks',
       {
@@ -100,8 +117,9 @@ export function discoveryRoutes(deps: {
       },
       async (req) => {
         const staff = await deps.staff.require(req, 'content.edit');
-        const marks = await discovery.setMarks(staff.uid, req.params.uid, req.body);
-        await deps.staff.audit(staff, 'host.marks', `user:${req.params.uid}`, undefined, marks);
+        const marks = req.body;
+        const { before } = await discovery.setMarks(staff.uid, req.params.uid, marks);
+        await deps.staff.audit(staff, 'host.marks', `user:${req.params.uid}`, before, marks);
         return { status: 200 as const, data: { uid: req.params.uid, marks } };
       },
     );

@@ -1,3 +1,4 @@
+import type { HostLookup } from '../../../common/api/content';
 import type { ExploreCard, ExploreQuery, HostMarks } from '../../../common/api/explore';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
@@ -100,9 +101,16 @@ export class DiscoveryService {
   }
 
   /** Staff mark a host (the console comes later; the API is here now). */
-  async setMarks(staff: number, uid: number, marks: HostMarks): Promise<HostMarks> {
+  /** A host's marks set by staff; what they were before, for the audit log. */
+  async setMarks(staff: number, uid: number, marks: HostMarks): Promise<{ before: HostMarks | null }> {
     if (!(await discoveryRepo.userExists(this.db, uid))) throw new AppError('not_found');
+    const before = await discoveryRepo.marksOf(this.db, uid);
     await discoveryRepo.setMarks(this.db, uid, marks, staff);
-    return marks;
+    return { before };
+  }
+
+  /** The console's curation: people by short id or nickname, with their marks. */
+  hosts(q: string): Promise<HostLookup['list']> {
+    return discoveryRepo.hostsLike(this.db, q);
   }
 }

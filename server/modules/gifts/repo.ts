@@ -1,5 +1,17 @@
+import type { StaffGift } from '../../../common/api/content';
 import type { Gift, GiftTotals, ReceivedGift, Sticker } from '../../../common/api/gifts';
 import type { Queryable } from '../../db/client';
+
+/** What staff set of a gift (its files apart). */
+export interface GiftEdit {
+  names: Partial<Record<string, string>>;
+  price: number;
+  sort: number;
+  active: boolean;
+}
+
+const STAFF_GIFT = `gift_id, name, names, price, format, media_url, icon_url, sort, active,
+  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
 
 /**
  * A broadcast's gifts and their totals in one statement, so one snapshot answers both (a gift
@@ -37,8 +49,60 @@ export const giftRepo = {
   /** Gifts on offer, in the wall's order (whether each can play is the service's rule). */
   async activeGifts(db: Queryable): Promise<Gift[]> {
     return db.query<Gift>(
-      'SELECT gift_id, name, price, format, media_url, icon_url FROM gifts WHERE active ORDER BY sort, gift_id',
+      'SELECT gift_id, name, names, price, format, media_url, icon_url FROM gifts WHERE active ORDER BY sort, gift_id',
     );
+  },
+
+  /** Every gift, offered or not, for staff. */
+  async allGifts(db: Queryable): Promise<StaffGift[]> {
+    return db.query<StaffGift>(`SELECT ${STAFF_GIFT} FROM gifts ORDER BY sort, gift_id`);
+  },
+
+  async gift(db: Queryable, id: number): Promise<StaffGift | null> {
+    const [row] = await db.query<StaffGift>(`SELECT ${STAFF_GIFT} FROM gifts WHERE gift_id = $1`, [id]);
+    return row ?? null;
+  },
+
+  /**
+   * A new gift (a video gift without its clip yet: not on the wall until it has one). Its id is
+   * the next after the highest; two staff adding at once may pick the same one, and the later
+   * tries the next.
+   */
+  async createGift(db: Queryable, e: GiftEdit): Promise<StaffGift> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [row] = await db.query<StaffGift>(
+        `INSERT INTO gifts (gift_id, name, names, price, format, sort, active)
+         SELECT coalesce(max(gift_id), 0) + 1, $1, $2::jsonb, $3, 'video', $4, $5 FROM gifts
+         ON CONFLICT (gift_id) DO NOTHING
+         RETURNING ${STAFF_GIFT}`,
+        [e.names.en ?? '', JSON.stringify(e.names), e.price, e.sort, e.active],
+      );
+      if (row) return row;
+    }
+    throw new Error('no free gift id after five tries');
+  },
+
+  async updateGift(db: Queryable, id: number, e: GiftEdit): Promise<StaffGift | null> {
+    const [row] = await db.query<StaffGift>(
+      `UPDATE gifts SET name = $2, names = $3::jsonb, price = $4, sort = $5, active = $6, updated_at = now()
+       WHERE gift_id = $1 RETURNING ${STAFF_GIFT}`,
+      [id, e.names.en ?? '', JSON.stringify(e.names), e.price, e.sort, e.active],
+    );
+    return row ?? null;
+  },
+
+  async setGiftFiles(
+    db: Queryable,
+    id: number,
+    f: { media_url?: string; format?: 'video'; icon_url?: string },
+  ): Promise<StaffGift | null> {
+    const [row] = await db.query<StaffGift>(
+      `UPDATE gifts SET media_url = coalesce($2, media_url), format = coalesce($3, format),
+         icon_url = coalesce($4, icon_url), updated_at = now()
+       WHERE gift_id = $1 RETURNING ${STAFF_GIFT}`,
+      [id, f.media_url ?? null, f.format ?? null, f.icon_url ?? null],
+    );
+    return row ?? null;
   },
 
   /** Stickers on offer, in the set's order. */

@@ -61,6 +61,11 @@ export class GiftService {
     return this.#catalogue.get('gifts', () => giftRepo.activeGifts(this.db));
   }
 
+  /** Staff changed the catalogue: the next reader loads it again. */
+  forgetCatalogue(): void {
+    this.#catalogue.clear();
+  }
+
   /** The sticker set (spec giftV2H5/giftStickers), cached like the gift wall. */
   stickers(): Promise<Sticker[]> {
     return this.#stickers.get('stickers', () => giftRepo.activeStickers(this.db));

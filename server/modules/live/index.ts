@@ -20,3 +20,5 @@ export {
 export { nodeName } from './lease';
 export { turnConfig } from './turn';
 export { goLiveCounts } from './stats';
+export { ObsPolicy } from './obs-policy';
+export { obsRoutes } from './obs-routes';

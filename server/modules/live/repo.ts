@@ -290,11 +290,6 @@ export const liveRepo = {
     return rows.length > 0;
   },
 
-  async shortIdOf(db: Queryable, uid: number): Promise<string | null> {
-    const [row] = await db.query<{ short_id: string }>('SELECT short_id FROM users WHERE uid = $1', [uid]);
-    return row?.short_id ?? null;
-  },
-
   async nicknameOf(db: Queryable, uid: number): Promise<string | null> {
     const [row] = await db.query<{ nickname: string }>('SELECT nickname FROM users WHERE uid = $1', [uid]);
     return row?.nickname ?? null;

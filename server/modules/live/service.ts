@@ -77,8 +77,8 @@ export class LiveService {
       isBlocked: (host: number, uid: number) => Promise<boolean>;
       graceMs?: number;
       log?: (err: unknown) => void;
-      /** Spec §6 observer whitelist: who may publish from OBS ('all', or short ids). */
-      obsWhitelist?: 'all' | string[];
+      /** Spec §7 obswhitelist: who may publish from OBS (ObsPolicy; everyone when absent). */
+      obsAllowed?: (uid: number) => Promise<boolean>;
       /** Spec §5: titles may not contain sensitive words. */
       sensitive?: SensitiveWords;
       /** Refuses someone staff banned or suspended from going live (server/modules/safety). */
@@ -349,10 +349,7 @@ export class LiveService {
 
   /** Spec §7 obswhitelist: whether this broadcaster may publish from OBS. */
   async obsAllowed(uid: number): Promise<boolean> {
-    const list = this.opts.obsWhitelist ?? 'all';
-    if (list === 'all') return true;
-    const user = await liveRepo.shortIdOf(this.db, uid);
-    return user !== null && list.includes(user);
+    return this.opts.obsAllowed ? this.opts.obsAllowed(uid) : true;
   }
 
   /** A new OBS stream key (shown once; stored as SHA-256). The previous key stops working. */

@@ -2,6 +2,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_DIR } from '../../paths';
 
+/** The shipped lists by language (content/moderation/sensitive-words/{locale}.txt), entries only. */
+export function shippedLists(): Map<string, string[]> {
+  const dir = join(CONTENT_DIR, 'moderation', 'sensitive-words');
+  return new Map(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.txt'))
+      .map((f) => [f.slice(0, -'.txt'.length), readWordFiles([join(dir, f)])]),
+  );
+}
+
+/** The entries of word files: one per line, blank lines and `#` comments left out. */
+export function readWordFiles(files: readonly string[]): string[] {
+  return files
+    .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
+    .map((w) => w.trim())
+    .filter((w) => w && !w.startsWith('#'));
+}
+
 /** Scripts written without spaces between words: their entries match anywhere. */
 const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
@@ -130,10 +148,15 @@ function pattern(entries: string[]): RegExp | null {
  */
 export class SensitiveWords {
   /** Entries without accents, matched against the bare text; the others against the exact text. */
-  readonly #bare: RegExp | null;
-  readonly #exact: RegExp | null;
+  #bare: RegExp | null = null;
+  #exact: RegExp | null = null;
 
   constructor(words: string[]) {
+    this.replace(words);
+  }
+
+  /** Matches these words from now on (staff edited a list: every room's next message uses it). */
+  replace(words: readonly string[]): void {
     const bare: string[] = [];
     const exact: string[] = [];
     for (const line of words) {
@@ -152,11 +175,7 @@ export class SensitiveWords {
    * room's chat mixes languages and is masked once for everyone. Plus a deployment's own files.
    */
   static load(extraFiles: readonly string[] = []): SensitiveWords {
-    const dir = join(CONTENT_DIR, 'moderation', 'sensitive-words');
-    const files = readdirSync(dir)
-      .filter((f) => f.endsWith('.txt'))
-      .map((f) => join(dir, f));
-    return new SensitiveWords([...files, ...extraFiles].flatMap((f) => readFileSync(f, 'utf8').split('\n')));
+    return new SensitiveWords([...[...shippedLists().values()].flat(), ...readWordFiles(extraFiles)]);
   }
 
   /** Where sensitive words are in `text`: [start, end) ranges of the text as written, in order. */

@@ -285,6 +285,46 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
     url: '/api/v1/staff/programmes/999999',
     needs: 'content.edit',
   },
+  { op: 'GET /api/v1/staff/gifts', url: '/api/v1/staff/gifts', needs: 'content.edit' },
+  {
+    op: 'POST /api/v1/staff/gifts',
+    url: '/api/v1/staff/gifts',
+    body: { names: { en: 'Walk' }, price: 1, sort: 0, active: false },
+    needs: 'content.edit',
+  },
+  {
+    op: 'PUT /api/v1/staff/gifts/{id}',
+    url: '/api/v1/staff/gifts/999999',
+    body: { names: { en: 'Walk' }, price: 1, sort: 0, active: false },
+    needs: 'content.edit',
+  },
+  {
+    op: 'POST /api/v1/staff/gifts/{id}/animation',
+    url: '/api/v1/staff/gifts/999999/animation',
+    needs: 'content.edit',
+  },
+  { op: 'POST /api/v1/staff/gifts/{id}/icon', url: '/api/v1/staff/gifts/999999/icon', needs: 'content.edit' },
+  { op: 'GET /api/v1/staff/words', url: '/api/v1/staff/words', needs: 'content.edit' },
+  {
+    op: 'PUT /api/v1/staff/words/{locale}',
+    url: '/api/v1/staff/words/vi',
+    body: { words: ['walkword'] },
+    needs: 'content.edit',
+  },
+  { op: 'GET /api/v1/staff/obs', url: '/api/v1/staff/obs', needs: 'content.edit' },
+  { op: 'PUT /api/v1/staff/obs', url: '/api/v1/staff/obs', body: { mode: 'all' }, needs: 'content.edit' },
+  {
+    op: 'POST /api/v1/staff/obs/people',
+    url: '/api/v1/staff/obs/people',
+    body: { short_id: '0000000' },
+    needs: 'content.edit',
+  },
+  {
+    op: 'DELETE /api/v1/staff/obs/people/{uid}',
+    url: '/api/v1/staff/obs/people/999999999',
+    needs: 'content.edit',
+  },
+  { op: 'GET /api/v1/staff/hosts', url: '/api/v1/staff/hosts?q=walk', needs: 'content.edit' },
 ];
 
 describe('permissions', () => {

@@ -1,0 +1,111 @@
+import sharp from 'sharp';
+import type { StaffGift } from '../../../common/api/content';
+import { AppError } from '../../../common/errors';
+import type { Db } from '../../db/client';
+import type { FileStore } from '../../infra/files';
+import type { StaffActor, StaffGuard } from '../staff';
+import { giftRepo, type GiftEdit } from './repo';
+
+/** The icon's side in pixels (the wall shows it at 48–64 CSS px, twice that on a dense screen). */
+const ICON_SIDE = 160;
+
+/**
+ * What the first bytes of a clip say it is: an ISO base media file ('ftyp' box: MP4) or an EBML
+ * header (WebM). The upload's content type alone is the sender's word.
+ */
+function clipKind(bytes: Buffer): 'mp4' | 'webm' | null {
+  if (bytes.length > 12 && bytes.toString('latin1', 4, 8) === 'ftyp') return 'mp4';
+  if (bytes.length > 4 && bytes.readUInt32BE(0) === 0x1a45dfa3) return 'webm';
+  return null;
+}
+
+/**
+ * The gift catalogue as staff edit it (issue 24 item 6): names per language, price, order,
+ * whether it is offered, its animation and icon. Every change is in the audit log with what it
+ * was before, and every node's wall drops what it kept (`changed`), so the next viewer to open a
+ * room sees it.
+ */
+export class GiftCatalogue {
+  constructor(
+    private readonly db: Db,
+    private readonly files: FileStore,
+    private readonly staff: Pick<StaffGuard, 'audit'>,
+    /** Tells every node that the catalogue changed. */
+    private readonly changed: () => Promise<void>,
+  ) {}
+
+  list(): Promise<StaffGift[]> {
+    return giftRepo.allGifts(this.db);
+  }
+
+  async create(actor: StaffActor, edit: GiftEdit): Promise<StaffGift> {
+    const gift = await giftRepo.createGift(this.db, edit);
+    await this.staff.audit(actor, 'gift.create', `gift:${gift.gift_id}`, null, edit);
+    await this.changed();
+    return gift;
+  }
+
+  async update(actor: StaffActor, id: number, edit: GiftEdit): Promise<StaffGift> {
+    const before = await this.#gift(id);
+    const gift = await giftRepo.updateGift(this.db, id, edit);
+    if (!gift) throw new AppError('gift_not_found');
+    await this.staff.audit(
+      actor,
+      'gift.edit',
+      `gift:${id}`,
+      { names: before.names, price: before.price, sort: before.sort, active: before.active },
+      edit,
+    );
+    await this.changed();
+    return gift;
+  }
+
+  /** A new animation (an MP4 or WebM clip): the gift plays it from the next send. */
+  async setAnimation(actor: StaffActor, id: number, bytes: Buffer): Promise<StaffGift> {
+    const before = await this.#gift(id);
+    const kind = clipKind(bytes);
+    if (!kind) throw new AppError('validation_failed', { field: 'animation' });
+    const url = await this.files.put('gifts', bytes, kind);
+    const gift = await giftRepo.setGiftFiles(this.db, id, { media_url: url, format: 'video' });
+    await this.staff.audit(
+      actor,
+      'gift.animation',
+      `gift:${id}`,
+      { media_url: before.media_url, format: before.format },
+      { media_url: url, format: 'video' },
+    );
+    await this.changed();
+    return gift ?? before;
+  }
+
+  /** A new icon: any reasonable picture, made a square WebP with its whole picture inside. */
+  async setIcon(actor: StaffActor, id: number, bytes: Buffer): Promise<StaffGift> {
+    const before = await this.#gift(id);
+    let webp: Buffer;
+    try {
+      webp = await sharp(bytes, { limitInputPixels: 4096 * 4096 })
+        .resize(ICON_SIDE, ICON_SIDE, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+        .webp({ quality: 85 })
+        .toBuffer();
+    } catch {
+      throw new AppError('validation_failed', { field: 'icon' });
+    }
+    const url = await this.files.put('gifts', webp, 'webp');
+    const gift = await giftRepo.setGiftFiles(this.db, id, { icon_url: url });
+    await this.staff.audit(
+      actor,
+      'gift.icon',
+      `gift:${id}`,
+      { icon_url: before.icon_url },
+      { icon_url: url },
+    );
+    await this.changed();
+    return gift ?? before;
+  }
+
+  async #gift(id: number): Promise<StaffGift> {
+    const gift = await giftRepo.gift(this.db, id);
+    if (!gift) throw new AppError('gift_not_found');
+    return gift;
+  }
+}

@@ -92,6 +92,8 @@ export const ERRORS = {
    * until staff settle the shortfall (docs/money.md).
    */
   reversal_shortfall: { code: 1620, http: 403 },
+  /** Staff refund only a paid recharge that was not given back already. */
+  order_not_refundable: { code: 1621, http: 409 },
   /** Staff deciding on their own payee account or cash-out: someone else must. */
   review_own: { code: 1630, http: 403 },
   // PK battles.
@@ -129,6 +131,8 @@ export const ERRORS = {
   live_suspended: { code: 1906, http: 403 },
   /** The last admin cannot be removed or made anything else. */
   staff_last_admin: { code: 1903, http: 409 },
+  /** A large cash-out's second approval must come from another member of staff than its first. */
+  second_approver_required: { code: 1907, http: 409 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

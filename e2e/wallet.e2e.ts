@@ -279,7 +279,6 @@ describe('the wallet', () => {
     });
     await sandbox.refund(ref);
     await sandbox.settled();
-    await sandbox.close();
     expect((await ledger.balances(buyer.uid)).coin).toBe(0);
 
     // With an approved payee account and diamonds enough, cash-out is refused for the shortfall.
@@ -380,6 +379,40 @@ describe('the wallet', () => {
     await reused.getByText('Payment already used').waitFor();
     await reused.getByText(payment).waitFor();
     await reused.getByText(order.id).waitFor();
+
+    // Staff refund a paid recharge from the same page: found by the buyer's short id, given back
+    // with a reason; the provider's refund webhook takes its coins back.
+    const third = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/orders',
+      headers: buyer.headers,
+      payload: { package_id: 'c350', key: 'wallet-refunded-order-3' },
+    });
+    const paid = third.json<{ data: { order: { id: string }; url: string } }>().data;
+    await sandbox.pay(new URL(paid.url).pathname.split('/').pop() ?? '', '4242424242424242');
+    await sandbox.settled();
+    expect((await ledger.balances(buyer.uid)).coin).toBe(350);
+    const refunds = staff.page.getByRole('region', { name: 'Refunds' });
+    await refunds.getByLabel("Order number or buyer's short id").fill(buyer.shortId);
+    await refunds.getByRole('button', { name: 'Search' }).click();
+    const recharge = refunds.locator('.staff-item', { hasText: paid.order.id });
+    await recharge.getByText('Paid', { exact: true }).waitFor();
+    // Only a paid recharge offers it.
+    expect(await refunds.getByRole('button', { name: 'Refund' }).count()).toBe(1);
+    await recharge.getByRole('button', { name: 'Refund' }).click();
+    const dialog = staff.page.getByRole('dialog', { name: 'Refund' });
+    const give = dialog.getByRole('button', { name: 'Refund' });
+    expect(await give.isDisabled()).toBe(true);
+    await dialog.getByLabel('Why (kept in the audit log)').fill('Bought twice by mistake');
+    await give.click();
+    await staff.page
+      .getByRole('status')
+      .getByText('Refund sent to the payment provider.', { exact: false })
+      .waitFor();
+    await expect.poll(async () => (await ledger.balances(buyer.uid)).coin, { timeout: 15_000 }).toBe(0);
+    await refunds.getByRole('button', { name: 'Search' }).click();
+    await recharge.getByText('Refunded', { exact: true }).waitFor();
+    await sandbox.close();
     await expectAccessible(staff.page);
     expect(staff.errors).toEqual([]);
     await staff.context.close();

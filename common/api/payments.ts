@@ -82,6 +82,26 @@ export const staffPaymentsAnswer = z.object({
 });
 export type StaffPayments = Answer<typeof staffPaymentsAnswer>;
 
+/** GET /api/v1/staff/orders?q=: an order by its id, or a buyer's by their short id (newest first). */
+export const staffOrdersQuery = z.object({ q: z.string().trim().min(1).max(64) });
+export const staffOrderSchema = z.object({
+  order_id: z.string(),
+  user: z.object(person),
+  package_id: z.string(),
+  coins: z.number(),
+  amount_cents: z.number(),
+  currency: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  provider: z.string(),
+  created_at: z.date(),
+  paid_at: z.date().nullable(),
+});
+export type StaffOrder = Answer<typeof staffOrderSchema>;
+export const staffOrdersAnswer = z.object({ list: z.array(staffOrderSchema) });
+
+/** POST /api/v1/staff/payments/:orderId/refund: the whole payment back, with the reason. */
+export const refundBody = z.object({ note: z.string().trim().min(1).max(1000) });
+
 /** POST /api/v1/staff/payments/:orderId/settle. */
 export const settleParams = z.object({ orderId: z.string().max(64) });
 export const settleAnswer = z.object({ ok: z.boolean() });

@@ -108,8 +108,20 @@ export const withdrawalAnswer = z.object({ withdrawal: withdrawalSchema });
 export const staffQueueAnswer = z.object({
   payees: z.array(payeeSchema.extend({ nickname: z.string(), short_id: z.string() })),
   withdrawals: z.array(
-    withdrawalSchema.extend({ nickname: z.string(), short_id: z.string(), account: z.string() }),
+    withdrawalSchema.extend({
+      nickname: z.string(),
+      short_id: z.string(),
+      account: z.string(),
+      /** At or above the second-approval amount: two different members of staff approve it. */
+      needs_two: z.boolean(),
+      /** Who gave the first of the two approvals, and when. */
+      first_approval: z
+        .object({ uid: z.number().nullable(), nickname: z.string(), at: z.string() })
+        .nullable(),
+    }),
   ),
+  /** CASHOUT_SECOND_APPROVAL_USD in cents (null: one approval is enough for any amount). */
+  second_approval_cents: z.number().nullable(),
 });
 export type StaffQueue = Answer<typeof staffQueueAnswer>;
 
@@ -121,3 +133,9 @@ export type StaffAction = (typeof STAFF_ACTIONS)[number];
 export const withdrawalReviewBody = z.object({ action: z.enum(STAFF_ACTIONS) });
 /** What a staff decision answers. */
 export const okAnswer = z.object({ ok: z.boolean() });
+/** What a decision on a cash-out answers: its state now, and whether it waits for a second approval. */
+export const withdrawalReviewAnswer = z.object({
+  ok: z.boolean(),
+  status: z.enum(WITHDRAWAL_STATUSES),
+  awaiting_second: z.boolean(),
+});

@@ -232,6 +232,7 @@ export async function buildServices(
   const wallet = new WalletService(db, ledger, rules.convertDiamondsPerCoin);
   const cashout = new CashoutService(db, kv, ledger, signIn.codes, rules, config.RATE_LIMIT_SCALE, {
     mayCashOut: (uid) => safety.notBanned(uid),
+    secondApprovalCents: config.CASHOUT_SECOND_APPROVAL_USD * 100,
   });
   const feedback = new FeedbackService(db, kv, config.RATE_LIMIT_SCALE);
   const videos = new VideoService(db, {

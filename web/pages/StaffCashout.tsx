@@ -1,4 +1,5 @@
 import { useI18n } from '../i18n/i18n';
+import { Refunds } from '../wallet/StaffRefunds';
 import { Console } from '../staff/Console';
 import type { StaffQueue } from '../wallet/api';
 import { PaymentsQueue } from '../wallet/StaffPayments';
@@ -13,12 +14,12 @@ import { useApiData } from '../wallet/use-api';
 export default function StaffCashout() {
   return (
     <Console page="money" needs="money.review">
-      {() => <Review />}
+      {(me) => <Review self={me.uid} />}
     </Console>
   );
 }
 
-function Review() {
+function Review({ self }: { self: number }) {
   const { t } = useI18n();
   const { data, error, loading, reload } = useApiData<StaffQueue>('/api/v1/staff/cashout');
   return (
@@ -32,9 +33,10 @@ function Review() {
       {data && (
         <>
           <PayeeQueue payees={data.payees} onChanged={reload} />
-          <WithdrawalQueue withdrawals={data.withdrawals} onChanged={reload} />
+          <WithdrawalQueue withdrawals={data.withdrawals} self={self} onChanged={reload} />
           {/* Asked once the page knows the reader is staff (a visitor is not asked twice). */}
           <PaymentsQueue />
+          <Refunds />
         </>
       )}
     </div>

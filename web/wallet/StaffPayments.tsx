@@ -20,7 +20,7 @@ type Mismatch = StaffPayments['mismatches'][number];
  * An amount in a currency's smallest unit (what providers report: cents, or yen for JPY) as money
  * in the reader's language; the code as it is when the browser does not know the currency.
  */
-function formatMinor(minor: number, currency: string, locale: Locale): string {
+export function formatMinor(minor: number, currency: string, locale: Locale): string {
   try {
     const f = new Intl.NumberFormat(htmlLang(locale), {
       style: 'currency',

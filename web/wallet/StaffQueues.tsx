@@ -22,8 +22,8 @@ function useDecision(onChanged: () => void) {
   const decide = async (id: string, path: string, body: object) => {
     setBusy(id);
     try {
-      await api('POST', path, body);
-      toast(t('staff.done'));
+      const answer = await api<{ awaiting_second?: boolean }>('POST', path, body);
+      toast(t(answer.awaiting_second ? 'staff.firstApprovalDone' : 'staff.done'));
     } catch (err) {
       toast(errorMessage(t, err));
     } finally {
@@ -110,9 +110,12 @@ const NEXT: Record<string, StaffAction[]> = {
  */
 export function WithdrawalQueue({
   withdrawals,
+  self,
   onChanged,
 }: {
   withdrawals: QueuedWithdrawal[];
+  /** The reader: a large cash-out's second approval is someone else's. */
+  self: number;
   onChanged: () => void;
 }) {
   const { t, locale } = useI18n();
@@ -149,23 +152,40 @@ export function WithdrawalQueue({
                 {w.reviewed_at && (
                   <Fact label={t('staff.reviewed')}>{formatDateTime(w.reviewed_at, locale)}</Fact>
                 )}
+                {w.needs_two && w.status === 'waiting_review' && (
+                  <Fact label={t('staff.approvals')}>
+                    {w.first_approval
+                      ? t('staff.approvedOnceBy', {
+                          name: w.first_approval.nickname,
+                          when: formatDateTime(w.first_approval.at, locale),
+                        })
+                      : t('staff.needsTwo')}
+                  </Fact>
+                )}
               </dl>
               <div className="staff-item__actions">
-                {(NEXT[w.status] ?? []).map((action) => (
-                  <button
-                    key={action}
-                    type="button"
-                    className={
-                      action === 'approve' || action === 'paid'
-                        ? 'btn btn--primary btn--sm'
-                        : 'btn btn--ghost btn--sm'
-                    }
-                    disabled={busy !== null}
-                    onClick={() => (action === 'approve' ? void act(w, action) : setAsking({ w, action }))}
-                  >
-                    {t(`staff.action.${action}`)}
-                  </button>
-                ))}
+                {(NEXT[w.status] ?? []).map((action) => {
+                  // A large cash-out's first approver waits for someone else's.
+                  const mine = action === 'approve' && w.first_approval?.uid === self;
+                  return (
+                    <button
+                      key={action}
+                      type="button"
+                      className={
+                        action === 'approve' || action === 'paid'
+                          ? 'btn btn--primary btn--sm'
+                          : 'btn btn--ghost btn--sm'
+                      }
+                      disabled={busy !== null || mine}
+                      title={mine ? t('error.second_approver_required') : undefined}
+                      onClick={() => (action === 'approve' ? void act(w, action) : setAsking({ w, action }))}
+                    >
+                      {action === 'approve' && w.needs_two
+                        ? t(w.first_approval ? 'staff.action.secondApproval' : 'staff.action.firstApproval')
+                        : t(`staff.action.${action}`)}
+                    </button>
+                  );
+                })}
               </div>
             </li>
           ))}

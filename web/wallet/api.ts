@@ -14,7 +14,7 @@ export type {
   WalletAnswer,
   Withdrawal,
 } from '../../common/api/wallet';
-export type { Order, PackagesAnswer, StaffPayments } from '../../common/api/payments';
+export type { Order, PackagesAnswer, StaffOrder, StaffPayments } from '../../common/api/payments';
 
 /** Transactions per history page (GET /api/v1/wallet answers 20 at a time). */
 export const HISTORY_PAGE = 20;

@@ -295,6 +295,7 @@ describe('recharge with the sandbox provider', () => {
       },
       parseWebhook: (body, headers) => sandbox.parseWebhook(body, headers),
       lookup: (ref) => sandbox.lookup(ref),
+      refundOrder: (req) => sandbox.refundOrder(req),
     };
     const service = new PaymentService(t.testDb.db, new Ledger(t.testDb.db), fickle, {
       publicBaseUrl: 'https://beamly.test',
@@ -380,6 +381,7 @@ describe('recharge with the sandbox provider', () => {
           return { outcome: 'succeeded', amountCents: 1, currency: 'usd', paymentRef: 'pi_sbx_odd' };
         return sandbox.lookup(ref);
       },
+      refundOrder: (req) => sandbox.refundOrder(req),
     };
     const service = new PaymentService(t.testDb.db, new Ledger(t.testDb.db), flaky, {
       publicBaseUrl: 'https://beamly.test',

@@ -78,4 +78,9 @@ export interface PaymentProvider {
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent;
   /** What the provider says now about a checkout. */
   lookup(ref: string): Promise<CheckoutState>;
+  /**
+   * Gives a paid order's whole payment back (staff's refund). The provider's refund webhook
+   * follows and takes the coins back as any refund does; `key` makes a retry refund once.
+   */
+  refundOrder(req: { ref: string; paymentRef: string | null; key: string }): Promise<void>;
 }

@@ -386,6 +386,23 @@ export const paymentsRepo = {
   },
 
   /** Whether the user has a phone or a verified e-mail (spec §6: recharge needs one). */
+  /**
+   * Orders for staff: the one with this id, or a buyer's (by short id) newest first; at most
+   * `limit`, with who bought.
+   */
+  async staffOrders(
+    db: Queryable,
+    q: string,
+    limit: number,
+  ): Promise<(OrderRow & { nickname: string; short_id: string })[]> {
+    return db.query<OrderRow & { nickname: string; short_id: string }>(
+      `SELECT o.*, u.nickname, u.short_id FROM payment_orders o JOIN users u ON u.uid = o.uid
+       WHERE o.id = $1 OR u.short_id = $1
+       ORDER BY o.created_at DESC LIMIT $2`,
+      [q, limit],
+    );
+  },
+
   async hasBoundContact(db: Queryable, uid: number): Promise<boolean> {
     const [row] = await db.query<{ ok: boolean }>(
       'SELECT (phone IS NOT NULL OR (email IS NOT NULL AND email_verified_at IS NOT NULL)) AS ok FROM users WHERE uid = $1',

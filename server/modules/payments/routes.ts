@@ -10,6 +10,9 @@ import {
   settleAnswer,
   settleParams,
   staffPaymentsAnswer,
+  staffOrdersAnswer,
+  staffOrdersQuery,
+  refundBody,
   webhookAnswer,
 } from '../../../common/api/payments';
 import { COIN_PACKAGES } from '../../../common/money';
@@ -147,6 +150,68 @@ export function paymentRoutes(deps: {
             })),
           },
         };
+      },
+    );
+
+    app.get(
+      '/api/v1/staff/orders',
+      {
+        schema: {
+          tags: ['staff'],
+          summary:
+            "Staff: a recharge by its order id, or a buyer's recharges by their short id (newest first)",
+          querystring: staffOrdersQuery,
+          response: { 200: okSchema(staffOrdersAnswer), ...errors },
+        },
+      },
+      async (req, reply) => {
+        await deps.staff.require(req, 'money.review');
+        void reply.header('cache-control', 'no-store');
+        const rows = await payments.staffOrders(req.query.q);
+        return {
+          status: 200 as const,
+          data: {
+            list: rows.map((o) => ({
+              order_id: o.id,
+              user: { uid: o.uid, nickname: o.nickname, short_id: o.short_id },
+              package_id: o.package_id,
+              coins: o.coins,
+              amount_cents: o.amount_cents,
+              currency: o.currency,
+              status: o.status,
+              provider: o.provider,
+              created_at: o.created_at,
+              paid_at: o.paid_at,
+            })),
+          },
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/staff/payments/:orderId/refund',
+      {
+        schema: {
+          tags: ['staff'],
+          summary:
+            "Staff: give a paid recharge's payment back through the provider; its refund webhook takes the coins back",
+          params: settleParams,
+          body: refundBody,
+          response: { 200: okSchema(settleAnswer), ...errors },
+        },
+      },
+      async (req) => {
+        const staff = await deps.staff.require(req, 'money.review');
+        await payments.refund(req.params.orderId, staff.uid);
+        await deps.staff.audit(
+          staff,
+          'payment.refund',
+          `order:${req.params.orderId}`,
+          undefined,
+          undefined,
+          req.body.note,
+        );
+        return { status: 200 as const, data: { ok: true } };
       },
     );
 

@@ -202,6 +202,14 @@ export class SandboxProvider implements PaymentProvider {
     return next;
   }
 
+  /** The PaymentProvider's refund: the whole payment, once (a second asks for nothing left). */
+  async refundOrder(req: { ref: string }): Promise<void> {
+    const s = await this.session(req.ref);
+    if (!s || s.status !== 'succeeded' || s.refundedCents >= s.amountCents)
+      throw new AppError('order_not_refundable');
+    await this.refund(req.ref);
+  }
+
   /** The card holder disputes a paid checkout (a chargeback): a `payment.disputed` webhook follows. */
   async dispute(ref: string): Promise<SandboxSession> {
     const s = await this.session(ref);

@@ -371,6 +371,30 @@ export class PaymentService {
     if (!(await paymentsRepo.settleShortfall(this.db, orderId, staffUid))) throw new AppError('not_found');
   }
 
+  /** Orders for staff to look at (and refund): by order id, or a buyer's by their short id. */
+  staffOrders(q: string) {
+    return paymentsRepo.staffOrders(this.db, q, STAFF_LIST_LIMIT);
+  }
+
+  /**
+   * Staff give a paid recharge back (issue 24 item 5): the provider refunds the payment, and its
+   * refund webhook takes the coins back as any refund does (a shortfall when they were spent).
+   * Nobody refunds their own (`review_own`); an order not paid, or refunded or disputed already,
+   * is `order_not_refundable`.
+   */
+  async refund(orderId: string, staffUid: number): Promise<void> {
+    const order = await paymentsRepo.order(this.db, orderId);
+    if (!order) throw new AppError('not_found');
+    if (order.uid === staffUid) throw new AppError('review_own');
+    if (order.status !== 'paid' || !order.provider_ref || order.provider !== this.provider.name)
+      throw new AppError('order_not_refundable');
+    await this.provider.refundOrder({
+      ref: order.provider_ref,
+      paymentRef: order.payment_ref,
+      key: `refund:${order.id}`,
+    });
+  }
+
   /**
    * The buyer's order, as the payment app polls it on return. A pending order is asked about at
    * the provider, so a lost webhook (or a crash between payment and credit) is repaired here.

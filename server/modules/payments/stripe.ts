@@ -150,4 +150,12 @@ export class StripeProvider implements PaymentProvider {
       paymentRef: idOf(session.payment_intent),
     };
   }
+
+  async refundOrder(req: { ref: string; paymentRef: string | null; key: string }): Promise<void> {
+    // A refund names the payment; an order paid before its PaymentIntent was recorded asks the
+    // checkout for it.
+    const payment = req.paymentRef ?? (await this.lookup(req.ref)).paymentRef;
+    if (!payment) throw new AppError('order_not_refundable');
+    await this.#stripe.refunds.create({ payment_intent: payment }, { idempotencyKey: req.key });
+  }
 }

@@ -285,6 +285,13 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
     url: '/api/v1/staff/programmes/999999',
     needs: 'content.edit',
   },
+  { op: 'GET /api/v1/staff/orders', url: '/api/v1/staff/orders?q=nothing', needs: 'money.review' },
+  {
+    op: 'POST /api/v1/staff/payments/{orderId}/refund',
+    url: '/api/v1/staff/payments/nothing/refund',
+    body: { note: 'walk' },
+    needs: 'money.review',
+  },
   { op: 'GET /api/v1/staff/gifts', url: '/api/v1/staff/gifts', needs: 'content.edit' },
   {
     op: 'POST /api/v1/staff/gifts',

@@ -28,6 +28,15 @@ export interface WithdrawalRow {
   created_at: Date;
   reviewed_at: Date | null;
   settled_at: Date | null;
+  /** A first approval of a cash-out that needs two (CASHOUT_SECOND_APPROVAL_USD). */
+  first_approved_by: number | null;
+}
+
+/** Who gave a large cash-out its first approval, and when. */
+export interface FirstApproval {
+  uid: number | null;
+  nickname: string;
+  at: string;
 }
 
 /** What the staff page lists: the row and who it is. */
@@ -35,7 +44,7 @@ export type Named<T> = T & { nickname: string; short_id: string };
 
 const PAYEE = 'p.id, p.uid, p.method, p.account, p.phone, p.status, p.created_at, p.reviewed_at';
 const WITHDRAWAL = `w.id, w.uid, w.payee_id, w.diamonds, w.usd_cents, to_char(w.week_start, 'YYYY-MM-DD') AS week_start,
-  w.status, w.created_at, w.reviewed_at, w.settled_at`;
+  w.status, w.created_at, w.reviewed_at, w.settled_at, w.first_approved_by`;
 
 export const cashoutRepo = {
   /** The user's payee account: the approved or pending one, else the latest rejected. */
@@ -143,12 +152,44 @@ export const cashoutRepo = {
     );
   },
 
-  async openWithdrawals(db: Queryable): Promise<Named<WithdrawalRow & { account: string }>[]> {
-    return db.query<Named<WithdrawalRow & { account: string }>>(
-      `SELECT ${WITHDRAWAL}, u.nickname, u.short_id, p.account FROM withdrawals w
+  async openWithdrawals(
+    db: Queryable,
+  ): Promise<Named<WithdrawalRow & { account: string; first_approval: FirstApproval | null }>[]> {
+    return db.query<Named<WithdrawalRow & { account: string; first_approval: FirstApproval | null }>>(
+      `SELECT ${WITHDRAWAL}, u.nickname, u.short_id, p.account,
+         CASE WHEN w.first_approved_at IS NULL THEN NULL
+              ELSE json_build_object('uid', w.first_approved_by, 'nickname', coalesce(a.nickname, ''),
+                'at', to_char(w.first_approved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+         END AS first_approval
+       FROM withdrawals w
        JOIN users u ON u.uid = w.uid JOIN payees p ON p.id = w.payee_id
+       LEFT JOIN users a ON a.uid = w.first_approved_by
        WHERE w.status IN ('waiting_review', 'approved') ORDER BY w.created_at LIMIT 100`,
     );
+  },
+
+  /** The first of two approvals, if nobody gave it yet and the request still waits for review. */
+  async firstApproval(db: Queryable, id: number, staffUid: number): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE withdrawals SET first_approved_by = $2, first_approved_at = now()
+       WHERE id = $1 AND status = 'waiting_review' AND first_approved_at IS NULL RETURNING id`,
+      [id, staffUid],
+    );
+    return rows.length > 0;
+  },
+
+  /**
+   * The second approval: moves the request to approved only if someone else gave the first
+   * (checked in the statement, so two approvals by one person can never pass).
+   */
+  async secondApproval(db: Queryable, id: number, staffUid: number): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE withdrawals SET status = 'approved', reviewed_by = $2, reviewed_at = now()
+       WHERE id = $1 AND status = 'waiting_review' AND first_approved_at IS NOT NULL
+         AND first_approved_by IS DISTINCT FROM $2 RETURNING id`,
+      [id, staffUid],
+    );
+    return rows.length > 0;
   },
 
   /** Moves a withdrawal on if it is still in one of `from`; false when someone else moved it. */

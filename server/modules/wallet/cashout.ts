@@ -50,6 +50,8 @@ export class CashoutService {
       now?: () => Date;
       /** Refuses a banned account (server/modules/safety): its payouts are held. */
       mayCashOut?: (uid: number) => Promise<void>;
+      /** Cash-outs of at least this many cents need two different approvers (none when absent). */
+      secondApprovalCents?: number;
     } = {},
   ) {}
 
@@ -172,8 +174,16 @@ export class CashoutService {
   async queue() {
     return {
       payees: await cashoutRepo.pendingPayees(this.db),
-      withdrawals: await cashoutRepo.openWithdrawals(this.db),
+      withdrawals: (await cashoutRepo.openWithdrawals(this.db)).map((w) => ({
+        ...w,
+        needs_two: this.#needsTwo(w.usd_cents),
+      })),
+      second_approval_cents: this.opts.secondApprovalCents ?? null,
     };
+  }
+
+  #needsTwo(usdCents: number): boolean {
+    return this.opts.secondApprovalCents !== undefined && usdCents >= this.opts.secondApprovalCents;
   }
 
   /** Staff never decide on their own payee account or cash-out: that takes someone else. */
@@ -191,13 +201,50 @@ export class CashoutService {
    * allow it (a rejection of a request waiting for review does not undo an approval made at the
    * same moment). The same decision twice (a double click, a retry) answers as done.
    */
-  async reviewWithdrawal(staffUid: number, id: number, action: WithdrawalAction): Promise<void> {
+  async reviewWithdrawal(
+    staffUid: number,
+    id: number,
+    action: WithdrawalAction,
+  ): Promise<{ status: WithdrawalStatus; awaiting_second: boolean }> {
     const w = await cashoutRepo.withdrawal(this.db, id);
     if (!w) throw new AppError('not_found');
     if (w.uid === staffUid) throw new AppError('review_own');
     const step = ACTIONS[action];
-    if (w.status === step.to) return;
+    if (w.status === step.to) return { status: w.status, awaiting_second: false };
     if (!step.from.includes(w.status)) throw new AppError('already_reviewed');
+    if (action === 'approve' && this.#needsTwo(w.usd_cents)) return this.#approveLarge(staffUid, w);
+    await this.#settle(staffUid, w, action);
+    return { status: step.to, awaiting_second: false };
+  }
+
+  /**
+   * A large cash-out's approval: the first records who gave it; the second, by someone else,
+   * approves. The same member twice is refused (`second_approver_required`); a first approval
+   * given twice (a double click) answers as given.
+   */
+  async #approveLarge(
+    staffUid: number,
+    w: WithdrawalRow,
+  ): Promise<{ status: WithdrawalStatus; awaiting_second: boolean }> {
+    if (w.first_approved_by === null) {
+      if (await cashoutRepo.firstApproval(this.db, w.id, staffUid))
+        return { status: 'waiting_review', awaiting_second: true };
+      // Someone gave the first approval meanwhile: this one may be the second.
+      const now = await cashoutRepo.withdrawal(this.db, w.id);
+      if (now?.status === 'waiting_review' && now.first_approved_by === staffUid)
+        return { status: 'waiting_review', awaiting_second: true };
+      if (!now || now.status !== 'waiting_review') throw new AppError('already_reviewed');
+      return this.#approveLarge(staffUid, now);
+    }
+    if (w.first_approved_by === staffUid) throw new AppError('second_approver_required');
+    if (!(await cashoutRepo.secondApproval(this.db, w.id, staffUid)))
+      await this.#sameDecision(w.id, 'approved');
+    return { status: 'approved', awaiting_second: false };
+  }
+
+  async #settle(staffUid: number, w: WithdrawalRow, action: WithdrawalAction): Promise<void> {
+    const { id } = w;
+    const step = ACTIONS[action];
     const seen = [w.status];
     if (step.diamonds === 'keep') {
       if (!(await cashoutRepo.moveWithdrawal(this.db, id, seen, step.to, staffUid, null)))

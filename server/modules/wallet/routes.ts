@@ -14,6 +14,7 @@ import {
   payeeReviewBody,
   staffItemParams,
   staffQueueAnswer,
+  withdrawalReviewAnswer,
   walletErrors as errors,
   withdrawalAnswer,
   withdrawalBody,
@@ -181,16 +182,17 @@ export function walletRoutes(deps: {
             'Staff: approve, reject, mark paid or mark failed (rejected and failed return the diamonds)',
           params: staffItemParams,
           body: withdrawalReviewBody,
-          response: { 200: okSchema(okAnswer), ...errors },
+          response: { 200: okSchema(withdrawalReviewAnswer), ...errors },
         },
       },
       async (req) => {
         const staff = await staffOnly(req);
-        await cashout.reviewWithdrawal(staff.uid, req.params.id, req.body.action);
+        const done = await cashout.reviewWithdrawal(staff.uid, req.params.id, req.body.action);
         await deps.staff.audit(staff, 'withdrawal.review', `withdrawal:${req.params.id}`, undefined, {
           action: req.body.action,
+          ...done,
         });
-        return { status: 200 as const, data: { ok: true } };
+        return { status: 200 as const, data: { ok: true, ...done } };
       },
     );
   };

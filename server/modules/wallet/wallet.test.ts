@@ -341,6 +341,62 @@ describe('staff decisions', () => {
     await checkInvariants(db);
   });
 
+  it('needs two different approvers for a large cash-out, even when both approve at once', async () => {
+    const db = t.testDb.db;
+    const [uid = 0] = await makeUsers(db, 1);
+    await approvedPayee(uid, 'large@example.com');
+    await grant(uid, 60_000, 'grant-large-1');
+    // 12,000 diamonds are 60 USD: at the second-approval amount; 10,000 (50 USD) are below it.
+    const cashout = new CashoutService(
+      db,
+      kv,
+      new Ledger(db),
+      codes(),
+      { ...rules, weeklyCapUsd: 1_000 },
+      1,
+      {
+        secondApprovalCents: 6_000,
+      },
+    );
+    const large = (await cashout.request(uid, { diamonds: 12_000, key: 'large-request-1' })).id;
+    const small = (await cashout.request(uid, { diamonds: 10_000, key: 'small-request-1' })).id;
+
+    expect(await cashout.reviewWithdrawal(staff.uid, large, 'approve')).toEqual({
+      status: 'waiting_review',
+      awaiting_second: true,
+    });
+    // A double click is the same first approval; the same member's second is refused.
+    const again = cashout.reviewWithdrawal(staff.uid, large, 'approve');
+    await expect(again).rejects.toMatchObject({ errorName: 'second_approver_required' });
+    expect(await status(large)).toBe('waiting_review');
+    const queued = (await cashout.queue()).withdrawals.find((w) => w.id === large);
+    expect(queued).toMatchObject({ needs_two: true, first_approval: { uid: staff.uid } });
+    expect(await cashout.reviewWithdrawal(named.uid, large, 'approve')).toEqual({
+      status: 'approved',
+      awaiting_second: false,
+    });
+    expect(await status(large)).toBe('approved');
+    // Below the amount, one approval is enough.
+    expect((await cashout.reviewWithdrawal(staff.uid, small, 'approve')).status).toBe('approved');
+
+    // Two members approving at the same moment: one gives the first, the other the second.
+    const racing = (await cashout.request(uid, { diamonds: 12_000, key: 'large-request-2' })).id;
+    const both = await bothReadFirst(() =>
+      Promise.all([
+        cashout.reviewWithdrawal(staff.uid, racing, 'approve'),
+        cashout.reviewWithdrawal(named.uid, racing, 'approve'),
+      ]),
+    );
+    expect(both.map((r) => r.awaiting_second).sort()).toEqual([false, true]);
+    expect(await status(racing)).toBe('approved');
+    // A rejection after one approval returns the diamonds as before.
+    const rejected = (await cashout.request(uid, { diamonds: 12_000, key: 'large-request-3' })).id;
+    await cashout.reviewWithdrawal(staff.uid, rejected, 'approve');
+    await cashout.reviewWithdrawal(staff.uid, rejected, 'reject');
+    expect(await status(rejected)).toBe('rejected');
+    await checkInvariants(db);
+  });
+
   it('made at the same moment: one wins, the other is refused, and state and money agree', async () => {
     const db = t.testDb.db;
     const [uid = 0] = await makeUsers(db, 1);

@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import { api } from '../lib/api';
+import { errorMessage } from '../lib/errors';
+import { useFeedback } from '../lib/feedback';
+import { useI18n } from '../i18n/i18n';
+import { Field } from '../ui/fields';
+import { FormError } from '../ui/form';
+import { Modal } from '../ui/Modal';
+import type { StaffOrder } from './api';
+import { formatAmount, formatDateTime } from './format';
+import { formatMinor } from './StaffPayments';
+import { Person } from './StaffQueues';
+import { Fact, LoadError, Loading } from './ui';
+import { useApiData } from './use-api';
+
+/**
+ * Refunds on /staff/cashout (issue 24 item 5): find a recharge by its order id or the buyer's
+ * short id, and give a paid one back with a reason. The provider refunds the payment; its refund
+ * webhook takes the coins back (what was spent becomes a shortfall above).
+ */
+export function Refunds() {
+  const { t, locale } = useI18n();
+  const [q, setQ] = useState('');
+  const [asked, setAsked] = useState<string | null>(null);
+  const [refunding, setRefunding] = useState<StaffOrder | null>(null);
+  const { data, error, loading, reload } = useApiData<{ list: StaffOrder[] }>(
+    asked ? `/api/v1/staff/orders?q=${encodeURIComponent(asked)}` : null,
+  );
+  return (
+    <section className="section staff-refunds" aria-labelledby="staff-refunds">
+      <h2 id="staff-refunds">{t('staff.refunds.title')}</h2>
+      <p className="muted">{t('staff.refunds.intro')}</p>
+      <form
+        role="search"
+        className="staff-search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          // The same search again reads again (a refund the provider has confirmed since).
+          if (q.trim() === asked) reload();
+          else if (q.trim()) setAsked(q.trim());
+        }}
+      >
+        <Field label={t('staff.refunds.find')} dir="ltr" value={q} onChange={(e) => setQ(e.target.value)} />
+        <button type="submit" className="btn">
+          {t('console.curation.search')}
+        </button>
+      </form>
+      {loading && <Loading />}
+      {error !== null && <LoadError error={error} onRetry={reload} />}
+      {data && data.list.length === 0 && <p className="muted">{t('staff.refunds.none')}</p>}
+      {data && data.list.length > 0 && (
+        <ul className="staff-list">
+          {data.list.map((o) => (
+            <li key={o.order_id} className="staff-item">
+              <div className="staff-item__head">
+                <Person nickname={o.user.nickname} shortId={o.user.short_id} />
+                <span className="mark">{t(`staff.refunds.status.${o.status}`)}</span>
+              </div>
+              <p className="staff-item__amount">
+                <bdi>{formatMinor(o.amount_cents, o.currency, locale)}</bdi>{' '}
+                <span className="muted">
+                  {t('wallet.coins', { count: o.coins, formatted: formatAmount(o.coins, locale) })}
+                </span>
+              </p>
+              <dl className="staff-item__facts">
+                <Fact label={t('staff.refunds.order')} className="break">
+                  <span dir="ltr">{o.order_id}</span>
+                </Fact>
+                <Fact label={t('staff.requested')}>{formatDateTime(o.created_at, locale)}</Fact>
+              </dl>
+              {o.status === 'paid' && (
+                <div className="staff-item__actions">
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => setRefunding(o)}>
+                    {t('staff.refunds.refund')}
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {refunding && (
+        <RefundDialog
+          order={refunding}
+          onClose={() => setRefunding(null)}
+          onDone={() => {
+            setRefunding(null);
+            reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+/** Asks for the reason (kept in the audit log) before the payment is given back. */
+function RefundDialog({
+  order,
+  onClose,
+  onDone,
+}: {
+  order: StaffOrder;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t, locale } = useI18n();
+  const { toast } = useFeedback();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const title = t('staff.refunds.refund');
+  const refund = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await api('POST', `/api/v1/staff/payments/${encodeURIComponent(order.order_id)}/refund`, {
+        note: note.trim(),
+      });
+      toast(t('staff.refunds.asked'));
+      onDone();
+    } catch (err) {
+      setFailure(errorMessage(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal label={title} onClose={onClose}>
+      <h2 className="dialog__title">{title}</h2>
+      <p>
+        {t('staff.refunds.confirm', {
+          name: order.user.nickname,
+          amount: formatMinor(order.amount_cents, order.currency, locale),
+          count: order.coins,
+          formatted: formatAmount(order.coins, locale),
+        })}
+      </p>
+      <div className="field">
+        <label htmlFor="staff-refund-note">{t('staff.refunds.note')}</label>
+        <textarea id="staff-refund-note" rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
+      </div>
+      <FormError message={failure} />
+      <div className="dialog__actions">
+        <button type="button" className="btn btn--ghost" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={busy || !note.trim()}
+          onClick={() => void refund()}
+        >
+          {title}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -34,6 +34,7 @@ export type RouteId =
   | 'staffAnalytics'
   | 'staffMembers'
   | 'staffAudit'
+  | 'staffMonitor'
   | 'staffGifts'
   | 'staffContent'
   | 'notFound';
@@ -105,6 +106,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'staffAnalytics', pattern: ['staff', 'analytics'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffMembers', pattern: ['staff', 'members'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffAudit', pattern: ['staff', 'audit'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffMonitor', pattern: ['staff', 'monitor'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffGifts', pattern: ['staff', 'gifts'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffContent', pattern: ['staff', 'content'], layout: 'staff', auth: true, prefixable: false },
 ];

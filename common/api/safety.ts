@@ -64,3 +64,40 @@ export const warningAnswer = z.object({
     .nullable(),
 });
 export const warningParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** GET /api/v1/staff/lives: the live monitor's broadcasts, by viewers or open reports; `q` finds a host. */
+export const monitorQuery = z.object({
+  sort: z.enum(['viewers', 'reports']).default('viewers'),
+  q: z.string().trim().max(64).optional(),
+});
+export const monitorLiveSchema = z.object({
+  vid: z.string(),
+  title: z.string(),
+  kind: z.enum(['video', 'audio']),
+  started_at: z.string().nullable(),
+  viewers: z.number(),
+  /** Open reports about the host (of this broadcast or not). */
+  reports: z.number(),
+  host: z.object({
+    uid: z.number(),
+    short_id: z.string(),
+    nickname: z.string(),
+    face: z.string().nullable(),
+  }),
+});
+export type MonitorLive = Answer<typeof monitorLiveSchema>;
+export const monitorAnswer = z.object({ list: z.array(monitorLiveSchema) });
+/** GET /api/v1/staff/lives/:vid/frame (a JPEG) and …/chat. */
+export const monitorParams = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{4,32}$/) });
+/** GET /api/v1/staff/lives/:vid/chat: the room's latest messages, oldest first. */
+export const monitorChatAnswer = z.object({
+  list: z.array(
+    z.object({
+      id: z.string(),
+      from: z.object({ uid: z.number(), name: z.string() }),
+      text: z.string(),
+      at: z.number(),
+    }),
+  ),
+});
+export type MonitorChat = Answer<typeof monitorChatAnswer>;

@@ -64,6 +64,11 @@ export interface MediaEngine {
   selectLayer?(sessionId: string, wish: LayerWish): LayerState | null;
   /** Ends one session (a publisher's ends the room's media and its viewers). */
   close(sessionId: string): Promise<void>;
+  /**
+   * A still of a room published here now, as a small JPEG (the staff's live monitor); null when
+   * the room has no picture here, or the engine makes none.
+   */
+  frame?(room: string): Promise<Buffer | null>;
   /** Ends a room's media: its publisher and every viewer. */
   closeRoom(room: string): Promise<void>;
   /**
@@ -212,4 +217,6 @@ export interface MediaConfig {
    * server/media/hls). Default off.
    */
   hls?: boolean;
+  /** Stills of live rooms for the staff's monitor (server/media/frames.ts): where and with what. */
+  frames?: { dir: string; ffmpeg: string };
 }

@@ -33,6 +33,7 @@ import { simulcastRids } from './simulcast';
 import { ViewerLayers } from './viewer-layers';
 import { VideoLayer } from './video-layer';
 import { finishRecording, LiveRecording } from './recording';
+import { FrameGrabber } from './frames';
 import {
   answeredCodecs,
   checkOffer,
@@ -240,6 +241,7 @@ async function answerOf(pc: RTCPeerConnection): Promise<string> {
 export class WeriftEngine implements MediaEngine {
   readonly cascades = true;
   readonly #rooms = new Map<string, Room>();
+  readonly #frames: FrameGrabber | null;
   readonly #sessions = new Map<
     string,
     { room: string; role: 'publisher' | 'viewer'; pc: RTCPeerConnection }
@@ -255,6 +257,7 @@ export class WeriftEngine implements MediaEngine {
 
   constructor(private readonly config: MediaConfig) {
     if (config.recordDir) mkdirSync(config.recordDir, { recursive: true });
+    this.#frames = config.frames ? new FrameGrabber(config.frames) : null;
     this.#stallCheck = setInterval(() => this.#checkStalls(), CHECK_MS);
     this.#stallCheck.unref();
   }
@@ -806,6 +809,20 @@ export class WeriftEngine implements MediaEngine {
   }
 
   /** A keyframe of the room's main video (see VideoLayer.requestKeyframe). */
+  /** A still of a room published (not pulled) here; see FrameGrabber. */
+  frame(roomName: string): Promise<Buffer | null> {
+    if (!this.#frames) return Promise.resolve(null);
+    const room = this.#rooms.get(roomName);
+    const video = room && !room.pulled ? room.tracks.get('video') : undefined;
+    const codec = room?.codecs.find((c) => c.kind === 'video')?.name;
+    return this.#frames.frame(
+      roomName,
+      room && video && codec
+        ? { track: video.track, codec, requestKeyframe: () => this.#requestKeyframe(room, true) }
+        : null,
+    );
+  }
+
   #requestKeyframe(room: Room, force = false): void {
     (room.layers.at(-1) as VideoLayer).requestKeyframe(force);
   }

@@ -491,6 +491,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   staffAnalytics: accountPage('staffAnalytics'),
   staffMembers: accountPage('staffMembers'),
   staffAudit: accountPage('staffAudit'),
+  staffMonitor: accountPage('staffMonitor'),
   staffGifts: accountPage('staffGifts'),
   staffContent: accountPage('staffContent'),
 

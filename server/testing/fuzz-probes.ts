@@ -290,6 +290,7 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'staffAnalytics',
     'staffMembers',
     'staffAudit',
+    'staffMonitor',
     'staffGifts',
     'staffContent',
   ]);

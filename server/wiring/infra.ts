@@ -1,3 +1,4 @@
+import { defaultFfmpeg } from '../media/ffmpeg';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
@@ -140,6 +141,7 @@ function mediaEngine(config: Config): MediaEngine {
       .map((a) => a.trim())
       .filter(Boolean),
     recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
+    frames: { dir: join(config.DATA_DIR, 'tmp', 'frames'), ffmpeg: config.FFMPEG_PATH ?? defaultFfmpeg() },
     forward: config.MEDIA_FORWARD,
     hls: config.MEDIA_HLS,
   });

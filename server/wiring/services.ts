@@ -59,7 +59,7 @@ import {
   type ContentKind,
 } from '../realtime/changes';
 import { MeService } from '../modules/me';
-import { SafetyService } from '../modules/safety';
+import { LiveMonitor, SafetyService } from '../modules/safety';
 import { StaffService, Totp } from '../modules/staff';
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
@@ -268,6 +268,30 @@ export async function buildServices(
     endLive: (vid) => live.endByStaff(vid),
     signOutEverywhere: (uid) => signIn.auth.signOutEverywhere(uid),
   });
+  const monitor = new LiveMonitor(db, {
+    onAir: async (limit) =>
+      (await live.liveNow(limit)).map((l) => ({
+        vid: l.vid,
+        title: l.title,
+        kind: l.kind,
+        started_at: l.started_at,
+        viewers: l.viewers,
+        uid: l.uid,
+        short_id: l.short_id,
+        nickname: l.nickname,
+        face: l.face,
+      })),
+    frame: (vid) => live.frame(vid),
+    chat: async (vid, limit) => {
+      const { events } = await bus.history(vid, { limit: limit * 2 });
+      const deleted = new Set(events.flatMap((e) => (e.t === 'delete' ? [e.mid] : [])));
+      return events
+        .flatMap((e) =>
+          e.t === 'chat' && !deleted.has(e.mid) ? [{ mid: e.mid, from: e.from, text: e.text, at: e.at }] : [],
+        )
+        .slice(-limit);
+    },
+  });
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
     utcOffset: rules.weekUtcOffset,
@@ -280,6 +304,7 @@ export async function buildServices(
     ...signIn,
     staff,
     safety,
+    monitor,
     giftCatalogue,
     wordLists,
     obs,

@@ -34,6 +34,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   staffAnalytics: 'web/pages/StaffAnalytics.tsx',
   staffMembers: 'web/pages/StaffMembers.tsx',
   staffAudit: 'web/pages/StaffAudit.tsx',
+  staffMonitor: 'web/pages/StaffMonitor.tsx',
   staffGifts: 'web/pages/StaffGifts.tsx',
   staffContent: 'web/pages/StaffContent.tsx',
   notFound: 'web/pages/NotFound.tsx',

@@ -35,6 +35,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   staffAnalytics: () => import('../pages/StaffAnalytics'),
   staffMembers: () => import('../pages/StaffMembers'),
   staffAudit: () => import('../pages/StaffAudit'),
+  staffMonitor: () => import('../pages/StaffMonitor'),
   staffGifts: () => import('../pages/StaffGifts'),
   staffContent: () => import('../pages/StaffContent'),
   notFound: () => import('../pages/NotFound'),

@@ -1,20 +1,13 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import type { ReportGroup, SafetyAction } from '../../common/api/safety';
 import { useI18n } from '../i18n/i18n';
-import { api } from '../lib/api';
-import { errorMessage } from '../lib/errors';
-import { useFeedback } from '../lib/feedback';
 import { Avatar } from '../live/PersonalCard';
-import { BusyButton, FormError } from '../ui/form';
 import { Link } from '../ui/Link';
-import { Modal } from '../ui/Modal';
 import { TimeAgo } from '../ui/TimeAgo';
+import { ActDialog } from '../staff/ActDialog';
 import { Console } from '../staff/Console';
 import { LoadError, Loading } from '../wallet/ui';
 import { useApiData } from '../wallet/use-api';
-
-/** Suspensions staff choose from, in days. */
-const SUSPEND_DAYS = [1, 3, 7, 30] as const;
 
 /**
  * /staff/reports: open reports by person and broadcast, newest and most reported first; each
@@ -52,7 +45,9 @@ function Reports() {
       )}
       {acting && (
         <ActDialog
-          {...acting}
+          target={acting.group.target}
+          vid={acting.group.live?.vid ?? null}
+          action={acting.action}
           onClose={() => setActing(null)}
           onDone={() => {
             setActing(null);
@@ -144,85 +139,5 @@ function Group({ group: g, onAct }: { group: ReportGroup; onAct: (a: SafetyActio
         ))}
       </div>
     </article>
-  );
-}
-
-function ActDialog({
-  group,
-  action,
-  onClose,
-  onDone,
-}: {
-  group: ReportGroup;
-  action: SafetyAction;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const { t } = useI18n();
-  const { toast } = useFeedback();
-  const [note, setNote] = useState('');
-  const [days, setDays] = useState<number>(3);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const title = t(`console.reports.action.${action}`);
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await api('POST', '/api/v1/staff/reports/act', {
-        target: group.target.uid,
-        vid: group.live?.vid ?? null,
-        action,
-        note: note.trim(),
-        ...(action === 'suspend' ? { days } : {}),
-      });
-      toast(t('console.reports.done'));
-      onDone();
-    } catch (err) {
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal label={title} onClose={onClose} className="dialog">
-      <form className="staff-act" onSubmit={(e) => void submit(e)}>
-        <h2>{title}</h2>
-        <p className="muted">{t(`console.reports.explain.${action}`, { name: group.target.nickname })}</p>
-        {action === 'suspend' && (
-          <div className="field">
-            <label htmlFor="staff-act-days">{t('console.reports.days')}</label>
-            <select id="staff-act-days" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-              {SUSPEND_DAYS.map((d) => (
-                <option key={d} value={d}>
-                  {t('console.reports.dayCount', { count: d })}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-        <div className="field">
-          <label htmlFor="staff-act-note">{t('console.reports.note')}</label>
-          <textarea
-            id="staff-act-note"
-            rows={3}
-            maxLength={1000}
-            required
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-          />
-        </div>
-        <FormError message={error} />
-        <div className="staff-act__buttons">
-          <button type="button" className="btn btn--ghost" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <BusyButton busy={busy} disabled={busy || !note.trim()} className="btn btn--primary">
-            {title}
-          </BusyButton>
-        </div>
-      </form>
-    </Modal>
   );
 }

@@ -15,6 +15,7 @@ import { staffApi } from './staff-api';
 const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'overview', to: '/staff', needs: null },
   { page: 'reports', to: '/staff/reports', needs: 'safety.act' },
+  { page: 'monitor', to: '/staff/monitor', needs: 'safety.act' },
   { page: 'money', to: '/staff/cashout', needs: 'money.review' },
   { page: 'feedback', to: '/staff/feedback', needs: 'feedback.read' },
   { page: 'analytics', to: '/staff/analytics', needs: 'analytics.read' },
@@ -24,7 +25,16 @@ const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'audit', to: '/staff/audit', needs: 'audit.read' },
 ];
 export type StaffPage =
-  'overview' | 'reports' | 'money' | 'feedback' | 'analytics' | 'gifts' | 'content' | 'members' | 'audit';
+  | 'overview'
+  | 'reports'
+  | 'monitor'
+  | 'money'
+  | 'feedback'
+  | 'analytics'
+  | 'gifts'
+  | 'content'
+  | 'members'
+  | 'audit';
 
 /** The sections `me` may open (the overview's list and the navigation). */
 export function sectionsOf(me: StaffMe) {

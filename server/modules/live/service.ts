@@ -756,6 +756,11 @@ export class LiveService {
     return live ? { ...live, viewers: await this.#viewers(vid) } : null;
   }
 
+  /** A still of a broadcast whose media is on this node (the staff's monitor); null otherwise. */
+  frame(vid: string): Promise<Buffer | null> {
+    return this.media.frame ? this.media.frame(vid) : Promise.resolve(null);
+  }
+
   /** Who is live now, hottest (most viewers) first. */
   async liveNow(limit = 40): Promise<(LiveWithHost & { viewers: number })[]> {
     const rows = await liveRepo.liveNow(this.db, limit);

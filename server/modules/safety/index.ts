@@ -2,3 +2,4 @@
 // account's standing, which sign-in, going live and cash-out ask).
 export { SafetyService } from './service';
 export { safetyRoutes } from './routes';
+export { LiveMonitor, type ChatLine, type OnAir } from './monitor';

@@ -132,4 +132,15 @@ export const safetyRepo = {
       [uid, id],
     );
   },
+
+  /** Open reports about each of these people, by uid (none: absent). */
+  async openCounts(db: Queryable, uids: readonly number[]): Promise<Map<number, number>> {
+    if (!uids.length) return new Map();
+    const rows = await db.query<{ uid: number; n: number }>(
+      `SELECT target_uid AS uid, count(*)::int AS n FROM reports
+       WHERE status = 'open' AND target_uid = ANY($1::bigint[]) GROUP BY target_uid`,
+      [uids],
+    );
+    return new Map(rows.map((r) => [r.uid, r.n]));
+  },
 };

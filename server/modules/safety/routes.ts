@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { okSchema } from '../../../common/api/envelope';
 import {
+  monitorAnswer,
+  monitorChatAnswer,
+  monitorParams,
+  monitorQuery,
   reportQueueAnswer,
   safetyActBody,
   safetyErrors as errors,
@@ -10,14 +14,70 @@ import {
 } from '../../../common/api/safety';
 import { requireAuth } from '../auth';
 import type { StaffGuard } from '../staff';
+import type { LiveMonitor } from './monitor';
 import type { SafetyService } from './service';
 
 const done = { 200: okSchema(z.object({})), ...errors };
 
 /** The staff's reports queue and actions, and the warning a person is shown. */
-export function safetyRoutes(deps: { safety: SafetyService; staff: StaffGuard }): FastifyPluginAsyncZod {
-  const { safety, staff } = deps;
+export function safetyRoutes(deps: {
+  safety: SafetyService;
+  monitor: LiveMonitor;
+  staff: StaffGuard;
+}): FastifyPluginAsyncZod {
+  const { safety, monitor, staff } = deps;
   return async (app) => {
+    app.get(
+      '/api/v1/staff/lives',
+      {
+        schema: {
+          tags: ['staff'],
+          summary:
+            'The live monitor: every broadcast on air by viewers or open reports, a host found by name or short id',
+          querystring: monitorQuery,
+          response: { 200: okSchema(monitorAnswer), ...errors },
+        },
+      },
+      async (req, reply) => {
+        await staff.require(req, 'safety.act');
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: { list: await monitor.list(req.query.sort, req.query.q) } };
+      },
+    );
+
+    app.get(
+      '/api/v1/staff/lives/:vid/frame',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: 'A still of a broadcast now (JPEG, 320 px wide): taken when asked, kept a few seconds',
+          params: monitorParams,
+        },
+      },
+      async (req, reply) => {
+        await staff.require(req, 'safety.act');
+        const frame = await monitor.frame(req.params.vid);
+        return reply.type('image/jpeg').header('cache-control', 'private, no-store').send(frame);
+      },
+    );
+
+    app.get(
+      '/api/v1/staff/lives/:vid/chat',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: "A broadcast's latest chat messages, oldest first",
+          params: monitorParams,
+          response: { 200: okSchema(monitorChatAnswer), ...errors },
+        },
+      },
+      async (req, reply) => {
+        await staff.require(req, 'safety.act');
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: { list: await monitor.chat(req.params.vid) } };
+      },
+    );
+
     app.get(
       '/api/v1/staff/reports',
       {

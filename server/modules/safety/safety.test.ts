@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson, signIn } from '../../testing/auth';
-import { putOnAir } from '../../testing/people';
+import { makeLive, putOnAir } from '../../testing/people';
 import { asStaff } from '../../testing/staff';
 
 // The reports queue and staff's actions through HTTP on PostgreSQL: reports grouped by person and
@@ -149,5 +149,35 @@ describe('the reports queue', () => {
       ['safety.ban', 'Minor on camera'],
     ]);
     expect(audit.every((a) => a.target === `user:${host.uid}`)).toBe(true);
+  });
+});
+
+describe('the live monitor', () => {
+  it('lists what is on air by viewers or open reports, finds a host, and has no still without media', async () => {
+    const [other, quiet] = fans;
+    const [a, b] = [other, quiet].map((p) => p?.uid ?? 0);
+    const loud = await makeLive(t.testDb.db, a ?? 0);
+    const calm = await makeLive(t.testDb.db, b ?? 0);
+    for (const who of fans.slice(1, 3)) {
+      const sent = await call(who, 'POST', '/api/v1/reports', {
+        target: a,
+        vid: loud,
+        category: 'other',
+        reason: 'ads',
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+    }
+    type Tile = { vid: string; reports: number; host: { uid: number; short_id: string } };
+    const lives = async (query: string) =>
+      (await call(mod, 'GET', `/api/v1/staff/lives${query}`)).json<{ data: { list: Tile[] } }>().data.list;
+    const byReports = await lives('?sort=reports');
+    expect(byReports.map((l) => l.vid).filter((v) => v === loud || v === calm)).toEqual([loud, calm]);
+    expect(byReports.find((l) => l.vid === loud)?.reports).toBe(2);
+    const shortId = byReports.find((l) => l.vid === calm)?.host.short_id ?? '';
+    expect((await lives(`?q=${shortId}`)).map((l) => l.vid)).toEqual([calm]);
+    // No media here (makeLive): no still, said plainly.
+    const frame = await call(mod, 'GET', `/api/v1/staff/lives/${loud}/frame`);
+    expect(frame.statusCode).toBe(404);
+    expect((await call(fans[2] ?? null, 'GET', '/api/v1/staff/lives')).statusCode).toBe(403);
   });
 });

@@ -285,6 +285,17 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
     url: '/api/v1/staff/programmes/999999',
     needs: 'content.edit',
   },
+  { op: 'GET /api/v1/staff/lives', url: '/api/v1/staff/lives', needs: 'safety.act' },
+  {
+    op: 'GET /api/v1/staff/lives/{vid}/frame',
+    url: '/api/v1/staff/lives/AAAAAAAAAAAA/frame',
+    needs: 'safety.act',
+  },
+  {
+    op: 'GET /api/v1/staff/lives/{vid}/chat',
+    url: '/api/v1/staff/lives/AAAAAAAAAAAA/chat',
+    needs: 'safety.act',
+  },
   { op: 'GET /api/v1/staff/orders', url: '/api/v1/staff/orders?q=nothing', needs: 'money.review' },
   {
     op: 'POST /api/v1/staff/payments/{orderId}/refund',

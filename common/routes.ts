@@ -35,6 +35,7 @@ export type RouteId =
   | 'staffMembers'
   | 'staffAudit'
   | 'staffMonitor'
+  | 'staffPeople'
   | 'staffGifts'
   | 'staffContent'
   | 'notFound';
@@ -107,6 +108,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'staffMembers', pattern: ['staff', 'members'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffAudit', pattern: ['staff', 'audit'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffMonitor', pattern: ['staff', 'monitor'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffPeople', pattern: ['staff', 'people'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffGifts', pattern: ['staff', 'gifts'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffContent', pattern: ['staff', 'content'], layout: 'staff', auth: true, prefixable: false },
 ];

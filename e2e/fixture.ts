@@ -50,7 +50,11 @@ export async function freePort(): Promise<number> {
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') errors.push(msg.text());
+    if (msg.type() !== 'error') return;
+    errors.push(msg.text());
+    // The message does not say which resource: the log does, for a failure that happens rarely.
+    if (msg.text().startsWith('Failed to load resource'))
+      process.stderr.write(`e2e: ${msg.text()}: ${msg.location().url}\n`);
   });
   page.on('pageerror', (err) => errors.push(err.message));
   return errors;

@@ -207,6 +207,27 @@ describe('the staff console', () => {
     await expect.poll(() => admin.page.locator('.staff-table tbody tr').count()).toBe(2);
     await admin.page.locator('.staff-table tbody tr', { hasText: 'gift:1' }).waitFor();
 
+    // People: someone found by e-mail, their page, and their nickname reset with a note.
+    await admin.page
+      .getByRole('navigation', { name: 'Staff console' })
+      .getByRole('link', { name: 'People' })
+      .click();
+    await admin.page.getByLabel('Short id, e-mail, phone (+…) or nickname').fill(USER.email);
+    await admin.page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    await admin.page
+      .locator('.staff-person', { hasText: 'Una' })
+      .getByRole('button', { name: 'Open' })
+      .click();
+    const person = admin.page.getByRole('article', { name: 'Una' });
+    await person.getByRole('heading', { name: 'Latest lives' }).waitFor();
+    await person.getByRole('heading', { name: /\d+ signed-in sessions?$/ }).waitFor();
+    await person.getByRole('button', { name: 'Reset the nickname' }).click();
+    const reset = admin.page.getByRole('dialog', { name: 'Reset the nickname' });
+    await reset.getByLabel('Note (why; kept in the audit log)').fill('Not a real name');
+    await reset.getByRole('button', { name: 'Reset the nickname' }).click();
+    await admin.page.getByRole('heading', { name: /^Beamer\d{4}$/ }).waitFor();
+    expect(await serious(admin.page)).toEqual([]);
+
     if (process.env.SCREENSHOTS) {
       for (const locale of ['en', 'ar'])
         for (const [path, name] of [

@@ -101,3 +101,70 @@ export const monitorChatAnswer = z.object({
   ),
 });
 export type MonitorChat = Answer<typeof monitorChatAnswer>;
+
+/** Someone as the console's people lookup lists them (staff see the contact details). */
+export const staffPersonSchema = z.object({
+  uid: z.number(),
+  short_id: z.string(),
+  nickname: z.string(),
+  face: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  country: z.string(),
+  created_at: z.string(),
+});
+export type StaffPerson = Answer<typeof staffPersonSchema>;
+/** GET /api/v1/staff/people?q=: by short id, e-mail, phone (+…) or the start of a nickname. */
+export const peopleQuery = z.object({ q: z.string().trim().min(1).max(254) });
+export const peopleAnswer = z.object({ list: z.array(staffPersonSchema) });
+export const personParams = z.object({ uid: z.coerce.number().int().positive() });
+
+/** GET /api/v1/staff/people/:uid: what staff look at before acting on someone. */
+export const personDetailAnswer = z.object({
+  person: staffPersonSchema,
+  /** Signed-in sessions now: the device each is on, when it began and ends. */
+  sessions: z.array(
+    z.object({ id: z.number(), device_id: z.string(), created_at: z.string(), expires_at: z.string() }),
+  ),
+  lives: z.array(
+    z.object({
+      vid: z.string(),
+      title: z.string(),
+      status: z.string(),
+      started_at: z.string().nullable(),
+      ended_at: z.string().nullable(),
+      peak_viewers: z.number(),
+    }),
+  ),
+  reports: z.object({
+    /** Reports they made, in all. */
+    made: z.number(),
+    /** Reports about them: open now, in all, and the latest few. */
+    open: z.number(),
+    received: z.number(),
+    latest: z.array(
+      z.object({
+        category: z.enum(REPORT_CATEGORIES),
+        reason: z.string(),
+        status: z.string(),
+        at: z.string(),
+      }),
+    ),
+  }),
+  sanctions: z.array(
+    z.object({
+      kind: z.enum(['warn', 'suspend', 'ban']),
+      note: z.string(),
+      at: z.string(),
+      until: z.string().nullable(),
+    }),
+  ),
+  wallet: z.object({ coin: z.number(), diamond: z.number() }),
+  payee: z.object({ method: z.string(), account: z.string(), status: z.string() }).nullable(),
+});
+export type PersonDetail = Answer<typeof personDetailAnswer>;
+
+/** POST /api/v1/staff/people/:uid/reset: an inappropriate avatar or nickname replaced, with a note. */
+export const personResetBody = z.object({ what: z.enum(['avatar', 'nickname']), note: staffNote });
+/** POST /api/v1/staff/people/:uid/sessions/revoke: every session ended, with a note. */
+export const personNoteBody = z.object({ note: staffNote });

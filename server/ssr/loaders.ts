@@ -492,6 +492,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   staffMembers: accountPage('staffMembers'),
   staffAudit: accountPage('staffAudit'),
   staffMonitor: accountPage('staffMonitor'),
+  staffPeople: accountPage('staffPeople'),
   staffGifts: accountPage('staffGifts'),
   staffContent: accountPage('staffContent'),
 

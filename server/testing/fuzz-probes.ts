@@ -291,6 +291,7 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'staffMembers',
     'staffAudit',
     'staffMonitor',
+    'staffPeople',
     'staffGifts',
     'staffContent',
   ]);

@@ -68,7 +68,9 @@ export async function registerApiRoutes(
   await app.register(festivalRoutes({ festival: s.festival, staff: s.staff }));
   await app.register(analyticsRoutes({ analytics: s.analytics, staff: s.staff }));
   await app.register(staffRoutes({ staff: s.staff }));
-  await app.register(safetyRoutes({ safety: s.safety, monitor: s.monitor, staff: s.staff }));
+  await app.register(
+    safetyRoutes({ safety: s.safety, monitor: s.monitor, people: s.peopleLookup, staff: s.staff }),
+  );
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(staffGiftRoutes({ catalogue: s.giftCatalogue, staff: s.staff }));
   await app.register(moderationRoutes({ lists: s.wordLists, staff: s.staff }));

@@ -59,7 +59,7 @@ import {
   type ContentKind,
 } from '../realtime/changes';
 import { MeService } from '../modules/me';
-import { LiveMonitor, SafetyService } from '../modules/safety';
+import { LiveMonitor, PeopleLookup, SafetyService } from '../modules/safety';
 import { StaffService, Totp } from '../modules/staff';
 
 export type Services = Awaited<ReturnType<typeof buildServices>>;
@@ -292,6 +292,31 @@ export async function buildServices(
         .slice(-limit);
     },
   });
+  const peopleLookup = new PeopleLookup(db, {
+    staff,
+    find: (q) => users.findForStaff(q),
+    person: (uid) => users.staffPerson(uid),
+    sessions: (uid) => signIn.auth.activeSessions(uid),
+    lives: async (uid) =>
+      (await live.latestOf(uid)).map((l) => ({
+        vid: l.vid,
+        title: l.title,
+        status: l.status,
+        started_at: l.started_at?.toISOString() ?? null,
+        ended_at: l.ended_at?.toISOString() ?? null,
+        peak_viewers: l.peak_viewers,
+      })),
+    wallet: async (uid) => {
+      const b = await ledger.balances(uid);
+      return { coin: b.coin, diamond: b.diamond };
+    },
+    payee: async (uid) => {
+      const p = await cashout.payeeOf(uid);
+      return p ? { method: p.method, account: p.account, status: p.status } : null;
+    },
+    signOutEverywhere: (uid) => signIn.auth.signOutEverywhere(uid),
+    reset: (uid, what) => users.resetByStaff(uid, what),
+  });
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),
     utcOffset: rules.weekUtcOffset,
@@ -305,6 +330,7 @@ export async function buildServices(
     staff,
     safety,
     monitor,
+    peopleLookup,
     giftCatalogue,
     wordLists,
     obs,

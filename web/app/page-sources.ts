@@ -35,6 +35,7 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   staffMembers: 'web/pages/StaffMembers.tsx',
   staffAudit: 'web/pages/StaffAudit.tsx',
   staffMonitor: 'web/pages/StaffMonitor.tsx',
+  staffPeople: 'web/pages/StaffPeople.tsx',
   staffGifts: 'web/pages/StaffGifts.tsx',
   staffContent: 'web/pages/StaffContent.tsx',
   notFound: 'web/pages/NotFound.tsx',

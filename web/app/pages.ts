@@ -36,6 +36,7 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   staffMembers: () => import('../pages/StaffMembers'),
   staffAudit: () => import('../pages/StaffAudit'),
   staffMonitor: () => import('../pages/StaffMonitor'),
+  staffPeople: () => import('../pages/StaffPeople'),
   staffGifts: () => import('../pages/StaffGifts'),
   staffContent: () => import('../pages/StaffContent'),
   notFound: () => import('../pages/NotFound'),

@@ -16,6 +16,7 @@ const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'overview', to: '/staff', needs: null },
   { page: 'reports', to: '/staff/reports', needs: 'safety.act' },
   { page: 'monitor', to: '/staff/monitor', needs: 'safety.act' },
+  { page: 'people', to: '/staff/people', needs: 'safety.act' },
   { page: 'money', to: '/staff/cashout', needs: 'money.review' },
   { page: 'feedback', to: '/staff/feedback', needs: 'feedback.read' },
   { page: 'analytics', to: '/staff/analytics', needs: 'analytics.read' },
@@ -28,6 +29,7 @@ export type StaffPage =
   | 'overview'
   | 'reports'
   | 'monitor'
+  | 'people'
   | 'money'
   | 'feedback'
   | 'analytics'

@@ -191,4 +191,19 @@ export const authRepo = {
     );
     return rows.map((r) => r.id);
   },
+
+  /** A person's signed-in sessions now, newest first (the staff's people lookup). */
+  async activeSessions(
+    db: Queryable,
+    uid: number,
+  ): Promise<{ id: number; device_id: string; created_at: string; expires_at: string }[]> {
+    return db.query(
+      `SELECT id, device_id,
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+              to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
+       FROM sessions WHERE uid = $1 AND revoked_at IS NULL AND expires_at > now()
+       ORDER BY created_at DESC LIMIT 50`,
+      [uid],
+    );
+  },
 };

@@ -202,6 +202,11 @@ export class AuthService {
     await this.#ended(await authRepo.revokeSession(this.db, sessionId));
   }
 
+  /** A person's signed-in sessions now, for staff: the device of each, when it began and ends. */
+  activeSessions(uid: number) {
+    return authRepo.activeSessions(this.db, uid);
+  }
+
   /** Ends every session of the user; answers how many there were. */
   async signOutEverywhere(uid: number): Promise<number> {
     const ended = await authRepo.revokeAllSessions(this.db, uid);

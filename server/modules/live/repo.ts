@@ -290,6 +290,14 @@ export const liveRepo = {
     return rows.length > 0;
   },
 
+  /** A host's latest broadcasts, whatever their state (the staff's people lookup). */
+  async latestOf(db: Queryable, uid: number, limit: number): Promise<LiveRow[]> {
+    return db.query<LiveRow>(
+      `SELECT ${COLUMNS.replaceAll('l.', '')} FROM lives WHERE uid = $1 ORDER BY created_at DESC LIMIT $2`,
+      [uid, limit],
+    );
+  },
+
   async nicknameOf(db: Queryable, uid: number): Promise<string | null> {
     const [row] = await db.query<{ nickname: string }>('SELECT nickname FROM users WHERE uid = $1', [uid]);
     return row?.nickname ?? null;

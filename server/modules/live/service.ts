@@ -756,6 +756,11 @@ export class LiveService {
     return live ? { ...live, viewers: await this.#viewers(vid) } : null;
   }
 
+  /** A host's latest broadcasts in any state (the staff's people lookup). */
+  latestOf(uid: number, limit = 10): Promise<LiveRow[]> {
+    return liveRepo.latestOf(this.db, uid, limit);
+  }
+
   /** A still of a broadcast whose media is on this node (the staff's monitor); null otherwise. */
   frame(vid: string): Promise<Buffer | null> {
     return this.media.frame ? this.media.frame(vid) : Promise.resolve(null);

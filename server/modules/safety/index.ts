@@ -3,3 +3,4 @@
 export { SafetyService } from './service';
 export { safetyRoutes } from './routes';
 export { LiveMonitor, type ChatLine, type OnAir } from './monitor';
+export { PeopleLookup } from './people';

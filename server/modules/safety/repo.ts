@@ -143,4 +143,45 @@ export const safetyRepo = {
     );
     return new Map(rows.map((r) => [r.uid, r.n]));
   },
+
+  /** Reports someone made, and about them (open, in all, the latest few), for the people lookup. */
+  async reportsOf(
+    db: Queryable,
+    uid: number,
+  ): Promise<{
+    made: number;
+    open: number;
+    received: number;
+    latest: { category: string; reason: string; status: string; at: string }[];
+  }> {
+    const [row] = await db.query<{
+      made: number;
+      open: number;
+      received: number;
+      latest: { category: string; reason: string; status: string; at: string }[];
+    }>(
+      `SELECT (SELECT count(*)::int FROM reports WHERE reporter = $1) AS made,
+              (SELECT count(*)::int FROM reports WHERE target_uid = $1 AND status = 'open') AS open,
+              (SELECT count(*)::int FROM reports WHERE target_uid = $1) AS received,
+              coalesce((SELECT json_agg(r ORDER BY r.at DESC) FROM (
+                SELECT category, reason, status,
+                       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+                FROM reports WHERE target_uid = $1 ORDER BY created_at DESC LIMIT 10) r), '[]'::json) AS latest`,
+      [uid],
+    );
+    return row ?? { made: 0, open: 0, received: 0, latest: [] };
+  },
+
+  /** What staff did to someone before, newest first. */
+  async sanctionsOf(
+    db: Queryable,
+    uid: number,
+  ): Promise<{ kind: 'warn' | 'suspend' | 'ban'; note: string; at: string; until: string | null }[]> {
+    return db.query(
+      `SELECT kind, note, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
+              to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
+       FROM sanctions WHERE uid = $1 ORDER BY created_at DESC LIMIT 20`,
+      [uid],
+    );
+  },
 };

@@ -3,6 +3,12 @@ import { z } from 'zod';
 import { okSchema } from '../../../common/api/envelope';
 import {
   monitorAnswer,
+  peopleAnswer,
+  peopleQuery,
+  personDetailAnswer,
+  personNoteBody,
+  personParams,
+  personResetBody,
   monitorChatAnswer,
   monitorParams,
   monitorQuery,
@@ -15,6 +21,7 @@ import {
 import { requireAuth } from '../auth';
 import type { StaffGuard } from '../staff';
 import type { LiveMonitor } from './monitor';
+import type { PeopleLookup } from './people';
 import type { SafetyService } from './service';
 
 const done = { 200: okSchema(z.object({})), ...errors };
@@ -23,10 +30,81 @@ const done = { 200: okSchema(z.object({})), ...errors };
 export function safetyRoutes(deps: {
   safety: SafetyService;
   monitor: LiveMonitor;
+  people: PeopleLookup;
   staff: StaffGuard;
 }): FastifyPluginAsyncZod {
-  const { safety, monitor, staff } = deps;
+  const { safety, monitor, people, staff } = deps;
   return async (app) => {
+    app.get(
+      '/api/v1/staff/people',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: 'People by short id, e-mail, phone or the start of a nickname (moderators)',
+          querystring: peopleQuery,
+          response: { 200: okSchema(peopleAnswer), ...errors },
+        },
+      },
+      async (req, reply) => {
+        await staff.require(req, 'safety.act');
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: { list: await people.find(req.query.q) } };
+      },
+    );
+
+    app.get(
+      '/api/v1/staff/people/:uid',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: "Someone's profile, sessions, lives, reports, sanctions, wallet and payee (moderators)",
+          params: personParams,
+          response: { 200: okSchema(personDetailAnswer), ...errors },
+        },
+      },
+      async (req, reply) => {
+        await staff.require(req, 'safety.act');
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: await people.detail(req.params.uid) };
+      },
+    );
+
+    app.post(
+      '/api/v1/staff/people/:uid/sessions/revoke',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: 'Ends every session of someone (and their sockets on every node), with a note',
+          params: personParams,
+          body: personNoteBody,
+          response: done,
+        },
+      },
+      async (req) => {
+        const actor = await staff.require(req, 'safety.act');
+        await people.revokeSessions(actor, req.params.uid, req.body.note);
+        return { status: 200 as const, data: {} };
+      },
+    );
+
+    app.post(
+      '/api/v1/staff/people/:uid/reset',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: "Replaces someone's inappropriate avatar (none) or nickname (a neutral one), with a note",
+          params: personParams,
+          body: personResetBody,
+          response: done,
+        },
+      },
+      async (req) => {
+        const actor = await staff.require(req, 'safety.act');
+        await people.reset(actor, req.params.uid, req.body.what, req.body.note);
+        return { status: 200 as const, data: {} };
+      },
+    );
+
     app.get(
       '/api/v1/staff/lives',
       {

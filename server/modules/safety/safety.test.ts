@@ -181,3 +181,66 @@ describe('the live monitor', () => {
     expect((await call(fans[2] ?? null, 'GET', '/api/v1/staff/lives')).statusCode).toBe(403);
   });
 });
+
+describe('people', () => {
+  it('finds someone by short id, e-mail or nickname; shows their page; revokes sessions and resets with notes', async () => {
+    const someone = await signedInPerson(t, kv, 'safety-person@example.com', 'person pass 1');
+    expect((await call(someone, 'POST', '/api/v1/me/profile', { nickname: 'Rudeword' })).statusCode).toBe(
+      200,
+    );
+    type Found = { uid: number; short_id: string; email: string | null };
+    const find = async (q: string) =>
+      (await call(mod, 'GET', `/api/v1/staff/people?q=${encodeURIComponent(q)}`)).json<{
+        data: { list: Found[] };
+      }>().data.list;
+    const [byMail] = await find('SAFETY-PERSON@example.com');
+    expect(byMail).toMatchObject({ uid: someone.uid, email: 'safety-person@example.com' });
+    expect((await find(byMail?.short_id ?? '')).map((p) => p.uid)).toEqual([someone.uid]);
+    expect((await find('rudew')).map((p) => p.uid)).toEqual([someone.uid]);
+
+    const detail = await call(mod, 'GET', `/api/v1/staff/people/${someone.uid}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    const page = detail.json<{
+      data: { sessions: unknown[]; wallet: { coin: number }; reports: { made: number }; payee: unknown };
+    }>().data;
+    expect(page.sessions.length).toBeGreaterThan(0);
+    expect(page).toMatchObject({ wallet: { coin: 0 }, payee: null });
+
+    // A note is required; then the nickname is a neutral one, and every session ended.
+    expect(
+      (await call(mod, 'POST', `/api/v1/staff/people/${someone.uid}/reset`, { what: 'nickname', note: '' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await call(mod, 'POST', `/api/v1/staff/people/${someone.uid}/reset`, {
+          what: 'nickname',
+          note: 'Insulting name',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const [row] = await t.testDb.db.query<{ nickname: string; short_id: string }>(
+      'SELECT nickname, short_id FROM users WHERE uid = $1',
+      [someone.uid],
+    );
+    expect(row?.nickname).toBe(`Beamer${row?.short_id.slice(-4)}`);
+    expect(
+      (
+        await call(mod, 'POST', `/api/v1/staff/people/${someone.uid}/sessions/revoke`, {
+          note: 'Account shared around',
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await call(someone, 'GET', '/api/v1/me')).statusCode).toBe(401);
+    const audit = await t.testDb.db.query<{ action: string; before: unknown; note: string }>(
+      `SELECT action, before, note FROM staff_audit WHERE target = $1 AND action LIKE 'person.%' ORDER BY id`,
+      [`user:${someone.uid}`],
+    );
+    expect(audit).toMatchObject([
+      { action: 'person.reset_nickname', before: { nickname: 'Rudeword' }, note: 'Insulting name' },
+      { action: 'person.sessions_revoked', note: 'Account shared around' },
+    ]);
+    // Not for someone who is not a moderator.
+    expect((await call(fans[2] ?? null, 'GET', '/api/v1/staff/people?q=x')).statusCode).toBe(403);
+  });
+});

@@ -285,6 +285,20 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
     url: '/api/v1/staff/programmes/999999',
     needs: 'content.edit',
   },
+  { op: 'GET /api/v1/staff/people', url: '/api/v1/staff/people?q=walk', needs: 'safety.act' },
+  { op: 'GET /api/v1/staff/people/{uid}', url: '/api/v1/staff/people/999999999', needs: 'safety.act' },
+  {
+    op: 'POST /api/v1/staff/people/{uid}/sessions/revoke',
+    url: '/api/v1/staff/people/999999999/sessions/revoke',
+    body: { note: 'walk' },
+    needs: 'safety.act',
+  },
+  {
+    op: 'POST /api/v1/staff/people/{uid}/reset',
+    url: '/api/v1/staff/people/999999999/reset',
+    body: { what: 'avatar', note: 'walk' },
+    needs: 'safety.act',
+  },
   { op: 'GET /api/v1/staff/lives', url: '/api/v1/staff/lives', needs: 'safety.act' },
   {
     op: 'GET /api/v1/staff/lives/{vid}/frame',

@@ -1,3 +1,4 @@
+import type { StaffPerson } from '../../../common/api/safety';
 import type { PublicProfile } from '../../../common/api/users';
 import { AppError } from '../../../common/errors';
 import { ADDRESS_MAX, ageOn, MIN_AGE, SIGNATURE_MAX, zodiacOf } from '../../../common/profile';
@@ -53,6 +54,29 @@ export class UsersService {
   #changed(uid: number): void {
     this.forget([uid]);
     this.opts.changed?.([uid]);
+  }
+
+  /** People for the staff's lookup (by short id, e-mail, phone or nickname). */
+  findForStaff(q: string): Promise<StaffPerson[]> {
+    return usersRepo.findForStaff(this.db, q);
+  }
+
+  staffPerson(uid: number): Promise<StaffPerson | null> {
+    return usersRepo.staffPerson(this.db, uid);
+  }
+
+  /** Staff replace an inappropriate avatar or nickname; what it was, for the audit log. */
+  async resetByStaff(
+    uid: number,
+    what: 'avatar' | 'nickname',
+  ): Promise<{ before: string | null; after: string | null }> {
+    const before = await usersRepo.staffPerson(this.db, uid);
+    if (!before) throw new AppError('not_found');
+    const after = await usersRepo.resetByStaff(this.db, uid, what);
+    this.#changed(uid);
+    return what === 'avatar'
+      ? { before: before.face, after: after?.face ?? null }
+      : { before: before.nickname, after: after?.nickname ?? null };
   }
 
   /** A new avatar from an uploaded photo and the square the user chose. */

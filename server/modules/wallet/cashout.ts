@@ -171,6 +171,11 @@ export class CashoutService {
 
   // Staff.
 
+  /** A person's payee account (the approved or pending one, else the latest rejected), for staff. */
+  payeeOf(uid: number): Promise<PayeeRow | null> {
+    return cashoutRepo.currentPayee(this.db, uid);
+  }
+
   async queue() {
     return {
       payees: await cashoutRepo.pendingPayees(this.db),

@@ -250,8 +250,8 @@ describe('fuzz: hostile input never answers 5xx', () => {
       `fuzz: ${count} requests in ${seconds.toFixed(1)} s, ${all.length} answered 5xx; slowest:\n` +
         main.slowest.join('\n'),
     );
-    // Bounded: the suite's time budget (two minutes on a busy machine) holds this many (about 10,400 with the staff console; 15 s here).
-    expect(count).toBeLessThan(12_000);
+    // Bounded: the suite's time budget (two minutes on a busy machine) holds this many (about 12,000 with the staff console's content, money, monitor and people; 25 s here).
+    expect(count).toBeLessThan(14_000);
     expect(all.slice(0, 30)).toEqual([]);
   }, 300_000);
 });

@@ -133,6 +133,8 @@ export const ERRORS = {
   staff_last_admin: { code: 1903, http: 409 },
   /** A large cash-out's second approval must come from another member of staff than its first. */
   second_approver_required: { code: 1907, http: 409 },
+  /** Another news article has this address already. */
+  news_slug_taken: { code: 1908, http: 409 },
   // Spec §8 codes.
   invalid_session: { code: 402, http: 401 },
   wrong_code: { code: 601, http: 400 },

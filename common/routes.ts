@@ -38,6 +38,7 @@ export type RouteId =
   | 'staffPeople'
   | 'staffGifts'
   | 'staffContent'
+  | 'staffNews'
   | 'notFound';
 
 interface RouteDef {
@@ -111,6 +112,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'staffPeople', pattern: ['staff', 'people'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffGifts', pattern: ['staff', 'gifts'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffContent', pattern: ['staff', 'content'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffNews', pattern: ['staff', 'news'], layout: 'staff', auth: true, prefixable: false },
 ];
 
 export interface RouteMatch {

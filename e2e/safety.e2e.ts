@@ -62,6 +62,10 @@ describe('report to ban', () => {
     const viewer = await openPage(e2e, path, 390);
     await viewer.page.getByRole('button', { name: 'Sign in to chat' }).click();
     await signInWith(viewer.page, VIEWER);
+    // The viewer chats first: the report keeps what was said before it.
+    await viewer.page.getByPlaceholder('Say something…').fill('this stream is wild');
+    await viewer.page.getByRole('button', { name: 'Send', exact: true }).click();
+    await viewer.page.getByText('this stream is wild').first().waitFor();
     await viewer.page.locator('.live-room-bar__host').click();
     await viewer.page.getByRole('dialog').getByRole('button', { name: 'Report' }).click();
     const report = viewer.page.getByRole('dialog', { name: /^Report / });
@@ -69,10 +73,8 @@ describe('report to ban', () => {
     await report.getByLabel('Tell us more (optional)').fill('Insulting viewers');
     await report.getByRole('button', { name: 'Send report' }).click();
     await viewer.page.getByText('Thank you. Our team will review your report.').waitFor();
-    // The dialog closes (Escape, if it stays open to say thanks), and the viewer chats.
+    // The dialog closes (Escape, if it stays open to say thanks).
     await viewer.page.keyboard.press('Escape');
-    await viewer.page.getByPlaceholder('Say something…').fill('this stream is wild');
-    await viewer.page.getByRole('button', { name: 'Send', exact: true }).click();
 
     // The moderator sees the live in the monitor: a still of the camera, its open report, its chat.
     const mod = await openPage(e2e, '/en/staff/monitor', 1366);
@@ -118,6 +120,8 @@ describe('report to ban', () => {
     await group.getByText('Insulting viewers').waitFor();
     await group.getByText('Harassment').first().waitFor();
     await group.getByRole('link', { name: /Watch the live/ }).waitFor();
+    await group.getByText('Chat before the report (1 message)').click();
+    await group.locator('.staff-report__chat').getByText('this stream is wild').waitFor();
     expect(await serious(mod.page)).toEqual([]);
     if (process.env.SCREENSHOTS) await screenshot(mod.page, 'staff-reports-en-1366');
     await group.getByRole('button', { name: 'Ban the account' }).click();
@@ -148,5 +152,25 @@ describe('report to ban', () => {
       note: 'Harassing viewers, warned in chat',
       actor_name: 'Mona',
     });
+
+    // An appeal upheld: the moderator lifts the ban from the person's page, and the host signs in.
+    await mod.page
+      .getByRole('navigation', { name: 'Staff console' })
+      .getByRole('link', { name: 'People' })
+      .click();
+    await mod.page.getByLabel('Short id, e-mail, phone (+…) or nickname').fill(HOST.email);
+    await mod.page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    await mod.page
+      .locator('.staff-person', { hasText: 'Rowdy' })
+      .getByRole('button', { name: 'Open' })
+      .click();
+    await mod.page.getByRole('button', { name: 'Lift the ban' }).click();
+    const lift = mod.page.getByRole('dialog', { name: 'Lift the ban' });
+    await lift.getByLabel('Note (why; kept in the audit log)').fill('Appeal upheld');
+    await lift.getByRole('button', { name: 'Lift the ban' }).click();
+    await mod.page.getByText(/lifted .*: Appeal upheld/).waitFor();
+    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await host.page.getByRole('dialog', { name: 'Sign in' }).waitFor({ state: 'detached' });
+    expect(await serious(mod.page)).toEqual([]);
   });
 });

@@ -132,6 +132,7 @@ describe('the staff console', () => {
       'Analytics',
       'Gifts',
       'Content',
+      'News',
     ]);
     const user = await openPage(e2e, '/en/staff', 390);
     await user.page.getByRole('button', { name: 'Sign in' }).first().click();
@@ -244,6 +245,59 @@ describe('the staff console', () => {
           }
     }
     for (const p of [admin, viewer])
+      expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
+  });
+
+  it('writes a news article in two languages; readers see it, its HTML as text; hidden, it is gone', async () => {
+    const admin = await openPage(e2e, '/en/staff/news', 1366);
+    await admin.page.getByRole('button', { name: 'Sign in' }).first().click();
+    await signInWith(admin.page, ADMIN);
+    await consoleSignIn(e2e, admin.page, ADMIN.email);
+    await admin.page.getByRole('button', { name: 'Write an article' }).click();
+    const form = admin.page.getByRole('form', { name: 'A new article' });
+    await form.getByLabel('Address (lowercase letters, digits and hyphens)').fill('festival-night');
+    await form.getByLabel('Title').fill('Festival night');
+    await form.getByLabel('Summary (shown in the list)').fill('Music and gifts all night');
+    await form.getByLabel('Text (Markdown)').fill('Join us **tonight**. <b>not bold</b>');
+    await form.getByRole('button', { name: 'Deutsch' }).click();
+    await form.getByRole('button', { name: 'Write it in Deutsch' }).click();
+    await form.getByLabel('Title').fill('Festnacht');
+    await form.getByRole('button', { name: 'Save the article' }).click();
+    await admin.page.getByText('Article saved.').waitFor();
+    const row = admin.page.locator('.staff-gift', { hasText: 'Festival night' });
+    await row.getByText(/Published/).waitFor();
+    expect(await serious(admin.page)).toEqual([]);
+    if (process.env.SCREENSHOTS)
+      for (const locale of ['en', 'ar'])
+        for (const width of [390, 1366]) {
+          await admin.page.setViewportSize({ width, height: 900 });
+          await admin.page.goto(`${e2e.base}/${locale}/staff/news`);
+          await waitReady(admin.page);
+          await admin.page.locator('.staff-gift').first().waitFor();
+          await screenshot(admin.page, `staff-news-${locale}-${width}`);
+          await admin.page.locator('.staff-gift button').first().click();
+          await admin.page.locator('.staff-news textarea').waitFor();
+          await screenshot(admin.page, `staff-news-edit-${locale}-${width}`);
+        }
+
+    // A reader: the German list has the German title; the English article its bold, and the HTML as text.
+    const reader = await openPage(e2e, '/de/news', 1366);
+    await reader.page.getByRole('link', { name: 'Festnacht' }).waitFor();
+    await reader.page.goto(`${e2e.base}/en/news/festival-night`);
+    await reader.page.getByRole('heading', { name: 'Festival night' }).waitFor();
+    await reader.page.locator('strong', { hasText: 'tonight' }).waitFor();
+    await reader.page.getByText('<b>not bold</b>').waitFor();
+
+    // Hidden: gone for readers.
+    await admin.page.setViewportSize({ width: 1366, height: 900 });
+    await admin.page.goto(`${e2e.base}/en/staff/news`);
+    await admin.page.getByRole('button', { name: 'Edit “Festival night”' }).click();
+    await admin.page.getByLabel('Hidden from readers').check();
+    await admin.page.getByRole('button', { name: 'Save the article' }).click();
+    await admin.page.locator('.staff-gift', { hasText: 'Festival night' }).getByText('Hidden').waitFor();
+    const gone = await reader.page.goto(`${e2e.base}/en/news/festival-night`);
+    expect(gone?.status()).toBe(404);
+    for (const p of [admin, reader])
       expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// The staff console's content (issue 24 item 6): the gift catalogue, the sensitive-word lists
+// The staff console's content (issue 24 item 6): the gift catalogue and stickers, the sensitive-word lists
 // per language, and who may broadcast from OBS (spec §7 obswhitelist).
 import { z } from 'zod';
 import { LOCALES } from '../locales';
@@ -48,6 +48,29 @@ export const GIFT_ANIMATION_TYPES = ['video/mp4', 'video/webm'] as const;
 /** POST /api/v1/staff/gifts/:id/icon: a picture, the raw body; stored as a 160 px WebP. */
 export const GIFT_ICON_MAX_BYTES = 2 * 1024 * 1024;
 export const GIFT_ICON_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+
+/** A sticker of the chat's set as staff edit it (spec giftV2H5/giftStickers); no picture yet: not offered. */
+export const staffStickerSchema = z.object({
+  sticker_id: z.number(),
+  name: z.string(),
+  names: z.record(z.string(), z.string()),
+  image_url: z.string().nullable(),
+  sort: z.number(),
+  active: z.boolean(),
+  updated_at: z.string(),
+});
+export type StaffSticker = Answer<typeof staffStickerSchema>;
+/** GET /api/v1/staff/stickers: every sticker, offered or not. */
+export const staffStickersAnswer = z.object({ list: z.array(staffStickerSchema) });
+/** POST /api/v1/staff/stickers (a new one) and PUT /api/v1/staff/stickers/:id. */
+export const stickerEditBody = z.object({
+  names: giftNamesSchema,
+  sort: z.number().int().min(0).max(10_000),
+  active: z.boolean(),
+});
+export const stickerParams = giftParams;
+/** POST /api/v1/staff/stickers/:id/image: a PNG, JPEG or WebP picture, the raw body; stored as a 160 px WebP. */
+export const STICKER_IMAGE_MAX_BYTES = GIFT_ICON_MAX_BYTES;
 
 /** A language's sensitive words and whether staff edited them (else the shipped list). */
 export const wordListSchema = z.object({

@@ -22,7 +22,13 @@ export type Gift = Answer<typeof giftSchema>;
 export const giftWallAnswer = z.object({ list: z.array(giftSchema) });
 
 /** A chat sticker of the gift catalogue's sticker set (spec §7 giftV2H5/giftStickers). */
-export const stickerSchema = z.object({ sticker_id: z.number(), name: z.string(), image_url: z.string() });
+export const stickerSchema = z.object({
+  sticker_id: z.number(),
+  name: z.string(),
+  /** The name in each interface language staff gave it (its alt text); `name` where one has none. */
+  names: z.record(z.string(), z.string()),
+  image_url: z.string(),
+});
 export type Sticker = Answer<typeof stickerSchema>;
 /** GET /api/v1/gifts/stickers. */
 export const stickersAnswer = z.object({ list: z.array(stickerSchema) });

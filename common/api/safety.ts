@@ -8,6 +8,15 @@ import { staffNote } from './staff';
 
 export const safetyErrors = errorResponses(400, 401, 403, 404, 409);
 
+/** A chat message as staff read it: who, what, when (ms). */
+export const chatLineSchema = z.object({
+  id: z.string(),
+  from: z.object({ uid: z.number(), name: z.string() }),
+  text: z.string(),
+  at: z.number(),
+});
+export type ChatLineView = Answer<typeof chatLineSchema>;
+
 /** Reports about one person in one broadcast (or outside any), open ones only. */
 export const reportGroupSchema = z.object({
   target: personSchema,
@@ -31,6 +40,8 @@ export const reportGroupSchema = z.object({
       category: z.enum(REPORT_CATEGORIES),
       reason: z.string(),
       at: z.string(),
+      /** The room's latest messages when the report was made (none outside a broadcast). */
+      chat: z.array(chatLineSchema).nullable(),
     }),
   ),
   /** What staff did to this account before: warnings, suspensions, a ban. */
@@ -90,16 +101,7 @@ export const monitorAnswer = z.object({ list: z.array(monitorLiveSchema) });
 /** GET /api/v1/staff/lives/:vid/frame (a JPEG) and …/chat. */
 export const monitorParams = z.object({ vid: z.string().regex(/^[A-Za-z0-9]{4,32}$/) });
 /** GET /api/v1/staff/lives/:vid/chat: the room's latest messages, oldest first. */
-export const monitorChatAnswer = z.object({
-  list: z.array(
-    z.object({
-      id: z.string(),
-      from: z.object({ uid: z.number(), name: z.string() }),
-      text: z.string(),
-      at: z.number(),
-    }),
-  ),
-});
+export const monitorChatAnswer = z.object({ list: z.array(chatLineSchema) });
 export type MonitorChat = Answer<typeof monitorChatAnswer>;
 
 /** Someone as the console's people lookup lists them (staff see the contact details). */
@@ -153,10 +155,16 @@ export const personDetailAnswer = z.object({
   }),
   sanctions: z.array(
     z.object({
+      id: z.number(),
       kind: z.enum(['warn', 'suspend', 'ban']),
       note: z.string(),
       at: z.string(),
       until: z.string().nullable(),
+      /** A suspension still running or a ban, not lifted: staff may lift it. */
+      in_force: z.boolean(),
+      /** When and why staff lifted it (a suspension or ban). */
+      lifted_at: z.string().nullable(),
+      lift_note: z.string().nullable(),
     }),
   ),
   wallet: z.object({ coin: z.number(), diamond: z.number() }),
@@ -166,5 +174,10 @@ export type PersonDetail = Answer<typeof personDetailAnswer>;
 
 /** POST /api/v1/staff/people/:uid/reset: an inappropriate avatar or nickname replaced, with a note. */
 export const personResetBody = z.object({ what: z.enum(['avatar', 'nickname']), note: staffNote });
+/** POST /api/v1/staff/people/:uid/sanctions/:id/lift: a suspension or ban lifted, with a note. */
+export const sanctionParams = z.object({
+  uid: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive(),
+});
 /** POST /api/v1/staff/people/:uid/sessions/revoke: every session ended, with a note. */
 export const personNoteBody = z.object({ note: staffNote });

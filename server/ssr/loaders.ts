@@ -495,6 +495,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   staffPeople: accountPage('staffPeople'),
   staffGifts: accountPage('staffGifts'),
   staffContent: accountPage('staffContent'),
+  staffNews: accountPage('staffNews'),
 
   notFound(ctx) {
     const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;

@@ -60,6 +60,11 @@ export function registerPages(
   deps: Deps,
 ): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   const cache = new LRUCache<string, Rendered>({ max: 5000, ttlAutopurge: false });
+  // Staff changed the news (on any node): the pages showing it are rendered again at once.
+  const NEWS_ROUTES = new Set(['home', 'news', 'newsArticle']);
+  deps.news.onChanged(() => {
+    for (const [key, page] of cache.entries()) if (NEWS_ROUTES.has(page.route)) cache.delete(key);
+  });
   const config = publicConfig(deps.config);
   const money = moneyRules(deps.config);
 

@@ -294,6 +294,7 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'staffPeople',
     'staffGifts',
     'staffContent',
+    'staffNews',
   ]);
   for (const route of ROUTES) {
     const fill = (v: string) => route.pattern.map((p) => (p.startsWith(':') ? v : p)).join('/');

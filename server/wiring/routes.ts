@@ -18,7 +18,7 @@ import { giftRoutes, staffGiftRoutes } from '../modules/gifts';
 import { moderationRoutes } from '../modules/moderation';
 import { meRoutes } from '../modules/me';
 import { obsRoutes, registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
-import { newsRoutes } from '../modules/news';
+import { newsRoutes, staffNewsRoutes } from '../modules/news';
 import { notificationRoutes } from '../modules/notifications';
 import { paymentRoutes, SandboxProvider, sandboxPage } from '../modules/payments';
 import { roomRoutes } from '../modules/room';
@@ -73,6 +73,7 @@ export async function registerApiRoutes(
   );
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(staffGiftRoutes({ catalogue: s.giftCatalogue, staff: s.staff }));
+  await app.register(staffNewsRoutes({ desk: s.newsDesk, staff: s.staff }));
   await app.register(moderationRoutes({ lists: s.wordLists, staff: s.staff }));
   await app.register(obsRoutes({ obs: s.obs, staff: s.staff }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));

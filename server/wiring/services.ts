@@ -38,7 +38,7 @@ import {
   VIEWERS_PER_CORE,
   nodeName,
 } from '../modules/live';
-import { NewsService } from '../modules/news';
+import { NewsDesk, NewsService } from '../modules/news';
 import { loadVapidKeys, NotificationService, vapidSubject } from '../modules/notifications';
 import { type PaymentProvider, SandboxProvider, PaymentService, StripeProvider } from '../modules/payments';
 import { RoomService } from '../modules/room';
@@ -176,6 +176,7 @@ export async function buildServices(
     limitScale: config.RATE_LIMIT_SCALE,
     changed: (uid) => changed([uid]),
   });
+  const newsDesk = new NewsDesk(db, staff, content('news', () => news.changed()));
   const giftCatalogue = new GiftCatalogue(
     db,
     infra.files,
@@ -206,8 +207,16 @@ export async function buildServices(
     (uids) => users.forget(uids),
     (uids) => me.forget(uids),
   );
-  const room: RoomService = new RoomService(db, kv, bus, rt.presence, users, social, directory, (vid, uid) =>
-    live.dropViewer(vid, uid),
+  const room: RoomService = new RoomService(
+    db,
+    kv,
+    bus,
+    rt.presence,
+    users,
+    social,
+    directory,
+    (vid, uid) => live.dropViewer(vid, uid),
+    (vid, limit) => chat.recent(vid, limit),
   );
   const provider = deps.payments ?? paymentProvider(app, config, infra);
   const payments = new PaymentService(db, ledger, provider, {
@@ -282,15 +291,7 @@ export async function buildServices(
         face: l.face,
       })),
     frame: (vid) => live.frame(vid),
-    chat: async (vid, limit) => {
-      const { events } = await bus.history(vid, { limit: limit * 2 });
-      const deleted = new Set(events.flatMap((e) => (e.t === 'delete' ? [e.mid] : [])));
-      return events
-        .flatMap((e) =>
-          e.t === 'chat' && !deleted.has(e.mid) ? [{ mid: e.mid, from: e.from, text: e.text, at: e.at }] : [],
-        )
-        .slice(-limit);
-    },
+    chat: (vid, limit) => chat.recent(vid, limit),
   });
   const peopleLookup = new PeopleLookup(db, {
     staff,
@@ -332,6 +333,7 @@ export async function buildServices(
     monitor,
     peopleLookup,
     giftCatalogue,
+    newsDesk,
     wordLists,
     obs,
     news,

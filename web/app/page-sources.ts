@@ -38,5 +38,6 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   staffPeople: 'web/pages/StaffPeople.tsx',
   staffGifts: 'web/pages/StaffGifts.tsx',
   staffContent: 'web/pages/StaffContent.tsx',
+  staffNews: 'web/pages/StaffNews.tsx',
   notFound: 'web/pages/NotFound.tsx',
 };

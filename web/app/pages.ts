@@ -39,5 +39,6 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   staffPeople: () => import('../pages/StaffPeople'),
   staffGifts: () => import('../pages/StaffGifts'),
   staffContent: () => import('../pages/StaffContent'),
+  staffNews: () => import('../pages/StaffNews'),
   notFound: () => import('../pages/NotFound'),
 };

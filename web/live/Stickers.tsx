@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Sticker } from '../../common/api/gifts';
-import { useI18n, type I18n } from '../i18n/i18n';
-import type { MessageKey } from '../i18n/types';
+import { useI18n } from '../i18n/i18n';
 import { loadOnce } from './room-api';
 
 /** The sticker set (spec giftV2H5/giftStickers), loaded once per page on first need. */
@@ -23,22 +22,20 @@ function useStickers(load: boolean): Sticker[] | null {
   return list;
 }
 
-/** A sticker's name in the page's language (alt text), the catalogue's name otherwise. */
-function stickerName(t: I18n['t'], s: { sticker_id: number; name: string }): string {
-  const key = `stickers.name.${s.sticker_id}` as MessageKey;
-  const name = t(key);
-  return name === key ? s.name : name;
+/** A sticker's name in the page's language (alt text), its English name otherwise. */
+function stickerName(locale: string, s: { name: string; names: Record<string, string> }): string {
+  return s.names[locale] ?? s.name;
 }
 
 /** A sticker in a chat line. */
 export function StickerImage({ id }: { id: number }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const sticker = useStickers(true)?.find((s) => s.sticker_id === id);
   return (
     <img
       className="chat__sticker"
       src={sticker?.image_url ?? `/stickers/${id}.webp`}
-      alt={sticker ? stickerName(t, sticker) : t('stickers.title')}
+      alt={sticker ? stickerName(locale, sticker) : t('stickers.title')}
       width={64}
       height={64}
       loading="lazy"
@@ -48,7 +45,7 @@ export function StickerImage({ id }: { id: number }) {
 
 /** The sticker button beside the chat box: a grid of the set; picking one sends it. */
 export function StickerPicker({ onPick, disabled }: { onPick: (id: number) => void; disabled: boolean }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const [open, setOpen] = useState(false);
   const list = useStickers(open);
   const panel = useId();
@@ -94,7 +91,7 @@ export function StickerPicker({ onPick, disabled }: { onPick: (id: number) => vo
                 close();
               }}
             >
-              <img src={s.image_url} alt={stickerName(t, s)} width={48} height={48} />
+              <img src={s.image_url} alt={stickerName(locale, s)} width={48} height={48} />
             </button>
           ))}
         </div>

@@ -1,6 +1,4 @@
 import { useState, type SyntheticEvent } from 'react';
-import { GIFT_NAME_MAX_CHARS } from '../../common/room';
-import { LOCALE_NAMES, LOCALES, htmlLang, type Locale } from '../../common/locales';
 import { useI18n } from '../i18n/i18n';
 import { errorMessage } from '../lib/errors';
 import { useFeedback } from '../lib/feedback';
@@ -8,11 +6,16 @@ import { giftName } from '../live/room-api';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
+import { filledNames, NamesFields, type Names } from '../staff/NamesFields';
+import { Stickers } from '../staff/Stickers';
 import { contentApi, type GiftEdit, type StaffGift } from '../staff/content-api';
 import { LoadError, Loading } from '../wallet/ui';
 import { useApiData } from '../wallet/use-api';
 
-/** /staff/gifts: the gift catalogue (names per language, price, order, offered, animation, icon). */
+/**
+ * /staff/gifts: the gift catalogue (names per language, price, order, offered, animation, icon),
+ * and the chat's stickers below it.
+ */
 export default function StaffGifts() {
   return (
     <Console page="gifts" needs="content.edit">
@@ -94,6 +97,7 @@ function GiftsPage() {
           ))}
         </ul>
       )}
+      <Stickers />
     </>
   );
 }
@@ -110,9 +114,7 @@ function GiftForm({
 }) {
   const { t } = useI18n();
   const { toast } = useFeedback();
-  const [names, setNames] = useState<Partial<Record<Locale, string>>>(
-    (gift?.names as Partial<Record<Locale, string>> | undefined) ?? {},
-  );
+  const [names, setNames] = useState<Names>((gift?.names as Names | undefined) ?? {});
   const [price, setPrice] = useState(String(gift?.price ?? 10));
   const [sort, setSort] = useState(String(gift?.sort ?? 100));
   const [active, setActive] = useState(gift?.active ?? true);
@@ -123,8 +125,7 @@ function GiftForm({
     setBusy(true);
     setError(null);
     const edit: GiftEdit = {
-      // Languages left empty show the English name.
-      names: Object.fromEntries(Object.entries(names).filter(([, v]) => v?.trim())),
+      names: filledNames(names),
       price: Number(price),
       sort: Number(sort),
       active,
@@ -143,21 +144,7 @@ function GiftForm({
   const title = gift ? t('console.gifts.editTitle', { name: gift.name }) : t('console.gifts.add');
   return (
     <form className="staff-gift__form" onSubmit={(e) => void submit(e)} aria-label={title}>
-      <fieldset className="staff-gift__names">
-        <legend>{t('console.gifts.names')}</legend>
-        {LOCALES.map((l) => (
-          <Field
-            key={l}
-            label={LOCALE_NAMES[l]}
-            lang={htmlLang(l)}
-            dir="auto"
-            maxLength={GIFT_NAME_MAX_CHARS}
-            required={l === 'en'}
-            value={names[l] ?? ''}
-            onChange={(e) => setNames({ ...names, [l]: e.target.value })}
-          />
-        ))}
-      </fieldset>
+      <NamesFields legend={t('console.gifts.names')} names={names} onChange={setNames} />
       <div className="staff-gift__numbers">
         <Field
           label={t('console.gifts.price')}

@@ -3,6 +3,7 @@ import type { MonitorChat, MonitorLive, SafetyAction } from '../../common/api/sa
 import { useI18n } from '../i18n/i18n';
 import { Avatar } from '../live/PersonalCard';
 import { Field } from '../ui/fields';
+import { ChatLines } from '../staff/ChatLines';
 import { ActDialog } from '../staff/ActDialog';
 import { Console } from '../staff/Console';
 import { LoadError, Loading } from '../wallet/ui';
@@ -185,18 +186,7 @@ function ChatView({ live, tick, onClose }: { live: MonitorLive; tick: number; on
       </div>
       {error !== null && <LoadError error={error} onRetry={reload} />}
       {data && data.list.length === 0 && <p className="muted">{t('console.monitor.noChat')}</p>}
-      {data && data.list.length > 0 && (
-        <ol className="staff-chat__list">
-          {data.list.map((m) => (
-            <li key={m.id}>
-              <strong>
-                <bdi>{m.from.name}</bdi>
-              </strong>{' '}
-              <bdi>{m.text}</bdi>
-            </li>
-          ))}
-        </ol>
-      )}
+      {data && data.list.length > 0 && <ChatLines lines={data.list} mark={live.host.uid} />}
     </aside>
   );
 }

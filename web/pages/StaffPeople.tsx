@@ -1,16 +1,12 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import type { PersonDetail, SafetyAction, StaffPerson } from '../../common/api/safety';
 import { useI18n } from '../i18n/i18n';
-import { api } from '../lib/api';
-import { errorMessage } from '../lib/errors';
-import { useFeedback } from '../lib/feedback';
 import { Avatar } from '../live/PersonalCard';
 import { Field } from '../ui/fields';
-import { BusyButton, FormError } from '../ui/form';
-import { Modal } from '../ui/Modal';
 import { ActDialog } from '../staff/ActDialog';
+import { NoteDialog } from '../staff/NoteDialog';
 import { Console } from '../staff/Console';
-import { formatDateTime } from '../wallet/format';
+import { formatAmount, formatDateTime } from '../wallet/format';
 import { LoadError, Loading } from '../wallet/ui';
 import { useApiData } from '../wallet/use-api';
 
@@ -86,7 +82,8 @@ function People() {
 type Act =
   | { kind: 'safety'; action: SafetyAction }
   | { kind: 'revoke' }
-  | { kind: 'reset'; what: 'avatar' | 'nickname' };
+  | { kind: 'reset'; what: 'avatar' | 'nickname' }
+  | { kind: 'lift'; sanction: PersonDetail['sanctions'][number] };
 
 function Person({ uid, onBack }: { uid: number; onBack: () => void }) {
   const { t, locale } = useI18n();
@@ -150,8 +147,15 @@ function Person({ uid, onBack }: { uid: number; onBack: () => void }) {
         <div>
           <dt>{t('console.people.wallet')}</dt>
           <dd>
-            {t('wallet.coins', { count: data.wallet.coin, formatted: String(data.wallet.coin) })} ·{' '}
-            {t('wallet.diamonds', { count: data.wallet.diamond, formatted: String(data.wallet.diamond) })}
+            {t('wallet.coins', {
+              count: data.wallet.coin,
+              formatted: formatAmount(data.wallet.coin, locale),
+            })}{' '}
+            ·{' '}
+            {t('wallet.diamonds', {
+              count: data.wallet.diamond,
+              formatted: formatAmount(data.wallet.diamond, locale),
+            })}
           </dd>
         </div>
         <div>
@@ -206,9 +210,28 @@ function Person({ uid, onBack }: { uid: number; onBack: () => void }) {
           <p className="muted">{t('console.people.clean')}</p>
         ) : (
           <ul className="staff-person-detail__list">
-            {data.sanctions.map((s, i) => (
-              <li key={`s${i}`}>
-                <strong>{t(`console.people.sanction.${s.kind}`)}</strong> · {when(s.at)} · <bdi>{s.note}</bdi>
+            {data.sanctions.map((s) => (
+              <li key={`s${s.id}`} className={s.lifted_at ? 'staff-person-detail__lifted' : undefined}>
+                <strong>{t(`console.people.sanction.${s.kind}`)}</strong> · {when(s.at)}
+                {s.kind === 'suspend' && s.until && (
+                  <> · {t('console.people.until', { when: when(s.until) })}</>
+                )}{' '}
+                · <bdi>{s.note}</bdi>
+                {s.lifted_at && (
+                  <span className="muted small">
+                    {' '}
+                    · {t('console.people.lifted', { when: when(s.lifted_at) })}: <bdi>{s.lift_note}</bdi>
+                  </span>
+                )}
+                {s.in_force && (
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm"
+                    onClick={() => setAct({ kind: 'lift', sanction: s })}
+                  >
+                    {t(`console.people.lift.${s.kind === 'ban' ? 'ban' : 'suspend'}`)}
+                  </button>
+                )}
               </li>
             ))}
             {data.reports.latest.map((r, i) => (
@@ -222,7 +245,18 @@ function Person({ uid, onBack }: { uid: number; onBack: () => void }) {
       {act?.kind === 'safety' && (
         <ActDialog target={p} vid={null} action={act.action} onClose={() => setAct(null)} onDone={done} />
       )}
-      {act && act.kind !== 'safety' && (
+      {act?.kind === 'lift' && (
+        <NoteDialog
+          title={t(`console.people.lift.${act.sanction.kind === 'ban' ? 'ban' : 'suspend'}`)}
+          explain={t(`console.people.liftExplain.${act.sanction.kind === 'ban' ? 'ban' : 'suspend'}`, {
+            name: p.nickname,
+          })}
+          path={`/api/v1/staff/people/${uid}/sanctions/${act.sanction.id}/lift`}
+          onClose={() => setAct(null)}
+          onDone={done}
+        />
+      )}
+      {(act?.kind === 'revoke' || act?.kind === 'reset') && (
         <NoteDialog
           title={
             act.kind === 'revoke'
@@ -236,67 +270,5 @@ function Person({ uid, onBack }: { uid: number; onBack: () => void }) {
         />
       )}
     </article>
-  );
-}
-
-/** An action of this page that asks only for its note. */
-function NoteDialog({
-  title,
-  path,
-  body,
-  onClose,
-  onDone,
-}: {
-  title: string;
-  path: string;
-  body: object;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const { t } = useI18n();
-  const { toast } = useFeedback();
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await api('POST', path, { ...body, note: note.trim() });
-      toast(t('console.reports.done'));
-      onDone();
-    } catch (err) {
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal label={title} onClose={onClose} className="dialog">
-      <form className="staff-act" onSubmit={(e) => void submit(e)}>
-        <h2>{title}</h2>
-        <div className="field">
-          <label htmlFor="staff-person-note">{t('console.reports.note')}</label>
-          <textarea
-            id="staff-person-note"
-            rows={3}
-            maxLength={1000}
-            required
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-          />
-        </div>
-        <FormError message={error} />
-        <div className="staff-act__buttons">
-          <button type="button" className="btn btn--ghost" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <BusyButton busy={busy} disabled={busy || !note.trim()} className="btn btn--primary">
-            {title}
-          </BusyButton>
-        </div>
-      </form>
-    </Modal>
   );
 }

@@ -4,6 +4,7 @@ import { useI18n } from '../i18n/i18n';
 import { Avatar } from '../live/PersonalCard';
 import { Link } from '../ui/Link';
 import { TimeAgo } from '../ui/TimeAgo';
+import { ChatLines } from '../staff/ChatLines';
 import { ActDialog } from '../staff/ActDialog';
 import { Console } from '../staff/Console';
 import { LoadError, Loading } from '../wallet/ui';
@@ -111,6 +112,16 @@ function Group({ group: g, onAct }: { group: ReportGroup; onAct: (a: SafetyActio
               <q className="staff-report__reason">
                 <bdi>{r.reason}</bdi>
               </q>
+            )}
+            {r.chat && (
+              <details className="staff-report__chat">
+                <summary>{t('console.reports.chat', { count: r.chat.length })}</summary>
+                {r.chat.length === 0 ? (
+                  <p className="muted small">{t('console.monitor.noChat')}</p>
+                ) : (
+                  <ChatLines lines={r.chat} mark={g.target.uid} />
+                )}
+              </details>
             )}
           </li>
         ))}

@@ -22,6 +22,7 @@ const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'analytics', to: '/staff/analytics', needs: 'analytics.read' },
   { page: 'gifts', to: '/staff/gifts', needs: 'content.edit' },
   { page: 'content', to: '/staff/content', needs: 'content.edit' },
+  { page: 'news', to: '/staff/news', needs: 'content.edit' },
   { page: 'members', to: '/staff/members', needs: 'staff.manage' },
   { page: 'audit', to: '/staff/audit', needs: 'audit.read' },
 ];
@@ -35,6 +36,7 @@ export type StaffPage =
   | 'analytics'
   | 'gifts'
   | 'content'
+  | 'news'
   | 'members'
   | 'audit';
 

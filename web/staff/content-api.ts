@@ -1,11 +1,11 @@
 // The console's content calls (server/modules/{gifts,moderation,live,discovery}; contract in
 // common/api/content.ts).
-import type { HostLookup, ObsPolicy, StaffGift, WordList } from '../../common/api/content';
+import type { HostLookup, ObsPolicy, StaffGift, StaffSticker, WordList } from '../../common/api/content';
 import type { HostMarks } from '../../common/api/explore';
 import type { Locale } from '../../common/locales';
 import { api } from '../lib/api';
 
-export type { HostLookup, ObsPolicy, StaffGift, WordList };
+export type { HostLookup, ObsPolicy, StaffGift, StaffSticker, WordList };
 
 /** What staff set of a gift (its files apart). */
 export interface GiftEdit {
@@ -15,7 +15,15 @@ export interface GiftEdit {
   active: boolean;
 }
 
+/** What staff set of a sticker (its picture apart). */
+export type StickerEdit = Omit<GiftEdit, 'price'>;
+
 export const contentApi = {
+  createSticker: (edit: StickerEdit) => api<StaffSticker>('POST', '/api/v1/staff/stickers', edit),
+  saveSticker: (id: number, edit: StickerEdit) =>
+    api<StaffSticker>('PUT', `/api/v1/staff/stickers/${id}`, edit),
+  stickerImage: (id: number, file: Blob) =>
+    api<StaffSticker>('POST', `/api/v1/staff/stickers/${id}/image`, file),
   createGift: (edit: GiftEdit) => api<StaffGift>('POST', '/api/v1/staff/gifts', edit),
   saveGift: (id: number, edit: GiftEdit) => api<StaffGift>('PUT', `/api/v1/staff/gifts/${id}`, edit),
   giftAnimation: (id: number, file: Blob) =>

@@ -1,11 +1,7 @@
 import { useState } from 'react';
-import { api } from '../lib/api';
-import { errorMessage } from '../lib/errors';
-import { useFeedback } from '../lib/feedback';
 import { useI18n } from '../i18n/i18n';
 import { Field } from '../ui/fields';
-import { FormError } from '../ui/form';
-import { Modal } from '../ui/Modal';
+import { NoteDialog } from '../staff/NoteDialog';
 import type { StaffOrder } from './api';
 import { formatAmount, formatDateTime } from './format';
 import { formatMinor } from './StaffPayments';
@@ -93,7 +89,7 @@ export function Refunds() {
   );
 }
 
-/** Asks for the reason (kept in the audit log) before the payment is given back. */
+/** Asks for the reason (kept in the audit log) before the provider is asked to refund. */
 function RefundDialog({
   order,
   onClose,
@@ -104,55 +100,20 @@ function RefundDialog({
   onDone: () => void;
 }) {
   const { t, locale } = useI18n();
-  const { toast } = useFeedback();
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const title = t('staff.refunds.refund');
-  const refund = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await api('POST', `/api/v1/staff/payments/${encodeURIComponent(order.order_id)}/refund`, {
-        note: note.trim(),
-      });
-      toast(t('staff.refunds.asked'));
-      onDone();
-    } catch (err) {
-      setFailure(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Modal label={title} onClose={onClose}>
-      <h2 className="dialog__title">{title}</h2>
-      <p>
-        {t('staff.refunds.confirm', {
-          name: order.user.nickname,
-          amount: formatMinor(order.amount_cents, order.currency, locale),
-          count: order.coins,
-          formatted: formatAmount(order.coins, locale),
-        })}
-      </p>
-      <div className="field">
-        <label htmlFor="staff-refund-note">{t('staff.refunds.note')}</label>
-        <textarea id="staff-refund-note" rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
-      </div>
-      <FormError message={failure} />
-      <div className="dialog__actions">
-        <button type="button" className="btn btn--ghost" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="btn btn--primary"
-          disabled={busy || !note.trim()}
-          onClick={() => void refund()}
-        >
-          {title}
-        </button>
-      </div>
-    </Modal>
+    <NoteDialog
+      title={t('staff.refunds.refund')}
+      explain={t('staff.refunds.confirm', {
+        name: order.user.nickname,
+        amount: formatMinor(order.amount_cents, order.currency, locale),
+        count: order.coins,
+        formatted: formatAmount(order.coins, locale),
+      })}
+      path={`/api/v1/staff/payments/${encodeURIComponent(order.order_id)}/refund`}
+      noteLabel={t('staff.refunds.note')}
+      doneMessage={t('staff.refunds.asked')}
+      onClose={onClose}
+      onDone={onDone}
+    />
   );
 }

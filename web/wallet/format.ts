@@ -33,6 +33,14 @@ export function formatDateTime(iso: string, locale: Locale): string {
   ).format(new Date(iso));
 }
 
+/** The time of day to the second (a chat message's), in the reader's language and time zone. */
+export function formatClock(ms: number, locale: Locale): string {
+  return cached(
+    `clock|${locale}`,
+    () => new Intl.DateTimeFormat(htmlLang(locale), { timeStyle: 'medium' }),
+  ).format(new Date(ms));
+}
+
 /** A calendar day (`YYYY-MM-DD`, or the day of an instant) in the reader's language. */
 export function formatDay(isoOrDay: string, locale: Locale): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(isoOrDay);

@@ -1,2 +1,2 @@
 // The chat module's public face: what people say in a live room.
-export { ChatService, CHAT_LIMIT, MAX_CHAT_CHARS, MAX_MENTIONS } from './service';
+export { ChatService, type ChatLine, CHAT_LIMIT, MAX_CHAT_CHARS, MAX_MENTIONS } from './service';

@@ -16,6 +16,14 @@ export const CHAT_LIMIT: Limit = { name: 'chat:user', max: 5, windowSeconds: 5 }
 export const MAX_CHAT_CHARS = 200;
 export const MAX_MENTIONS = 5;
 const graphemes = new Intl.Segmenter();
+
+/** A message of a room's history: who, what, when (ms). */
+export interface ChatLine {
+  mid: string;
+  from: { uid: number; name: string };
+  text: string;
+  at: number;
+}
 /** A broadcast that ends is closed to new messages within this (every chat message asks). */
 const ROOM_CACHE_MS = 5000;
 
@@ -63,6 +71,20 @@ export class ChatService {
     if (who?.uid === host) return 'host';
     if (who && (await this.opts.room.isBlocked(host, who.uid))) throw new AppError('blocked_permanently');
     return 'viewer';
+  }
+
+  /**
+   * A room's latest messages, oldest first, deleted ones left out: what the staff's monitor shows
+   * and what a report keeps of the moment it was made.
+   */
+  async recent(room: string, limit: number): Promise<ChatLine[]> {
+    const { events } = await this.bus.history(room, { limit: limit * 2 });
+    const deleted = new Set(events.flatMap((e) => (e.t === 'delete' ? [e.mid] : [])));
+    return events
+      .flatMap((e) =>
+        e.t === 'chat' && !deleted.has(e.mid) ? [{ mid: e.mid, from: e.from, text: e.text, at: e.at }] : [],
+      )
+      .slice(-limit);
   }
 
   /** The mentioned people whose @name is in the text (at most MAX_MENTIONS, each once). */

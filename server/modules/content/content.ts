@@ -18,14 +18,24 @@ export interface ContentDoc {
   markdown: string;
 }
 
-function markedFor(locale: Locale): Marked {
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A link or picture address a page may carry: the site's own, http(s) and mailto; nothing that runs. */
+const SAFE_HREF = /^(?:\/(?!\/)|#|https?:\/\/|mailto:)/i;
+
+function markedFor(locale: Locale, trusted: boolean): Marked {
   return new Marked({
     gfm: true,
+    // Text staff write in the console (news) shows raw HTML as text: a content editor's article
+    // must not run script in every reader's page. The repository's own files may use HTML.
+    ...(trusted ? {} : { renderer: { html: (token: Tokens.HTML | Tokens.Tag) => escapeHtml(token.text) } }),
     walkTokens(token) {
+      if (token.type !== 'link' && token.type !== 'image') return;
+      const link = token as Tokens.Link | Tokens.Image;
+      if (!SAFE_HREF.test(link.href.trim())) link.href = '#';
       // Internal links are written without a language; give them the reader's.
-      if (token.type !== 'link') return;
-      const link = token as Tokens.Link;
-      if (link.href.startsWith('/') && !link.href.startsWith('//')) {
+      else if (token.type === 'link' && link.href.startsWith('/')) {
         const [path = '/', hash] = link.href.split('#');
         link.href = localizedPath(locale, path) + (hash ? `#${hash}` : '');
       }
@@ -33,10 +43,15 @@ function markedFor(locale: Locale): Marked {
   });
 }
 
-/** Markdown to HTML, with internal links pointed at the reader's language. */
-export function renderMarkdown(markdown: string, locale: Locale): string {
+/**
+ * Markdown to HTML, with internal links pointed at the reader's language. `trusted`: the
+ * repository's files (raw HTML kept); otherwise (staff-written news) raw HTML shows as text.
+ */
+export function renderMarkdown(markdown: string, locale: Locale, trusted = true): string {
   // Wide tables scroll sideways on phones; a scrollable region must be reachable by keyboard.
-  return markedFor(locale).parse(markdown, { async: false }).replaceAll('<table>', '<table tabindex="0">');
+  return markedFor(locale, trusted)
+    .parse(markdown, { async: false })
+    .replaceAll('<table>', '<table tabindex="0">');
 }
 
 /**

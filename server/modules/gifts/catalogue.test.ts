@@ -139,6 +139,71 @@ describe('the gift catalogue', () => {
   });
 });
 
+describe('stickers', () => {
+  type Sticker = { sticker_id: number; name: string; names: Record<string, string>; image_url: string };
+  const set = async (app: FastifyInstance) =>
+    data<{ list: Sticker[] }>(await call(null, 'GET', '/api/v1/gifts/stickers', undefined, app)).list;
+
+  it('renames a sticker on every node, adds one that is offered once it has a picture', async () => {
+    // The seeded set carries its names per language (they moved out of the message catalogues).
+    expect((await set(other)).find((s) => s.sticker_id === 1)?.names).toMatchObject({
+      en: 'Hello',
+      de: 'Hallo',
+    });
+    const names = { en: 'Hi there', ar: 'أهلًا' };
+    data(await call(editor, 'PUT', '/api/v1/staff/stickers/1', { names, sort: 1, active: true }));
+    await until(
+      'the other node has it',
+      async () => (await set(other)).find((s) => s.sticker_id === 1)?.name === 'Hi there',
+    );
+    expect((await audit('sticker.edit'))[0]).toMatchObject({
+      target: 'sticker:1',
+      before: { names: { en: 'Hello' } },
+      after: { names },
+    });
+
+    const added = data<{ sticker_id: number; image_url: string | null }>(
+      await call(editor, 'POST', '/api/v1/staff/stickers', {
+        names: { en: 'Party' },
+        sort: 50,
+        active: true,
+      }),
+    );
+    expect(added.image_url).toBeNull();
+    expect((await set(t.app)).some((s) => s.sticker_id === added.sticker_id)).toBe(false);
+    expect(
+      (await upload(`/api/v1/staff/stickers/${added.sticker_id}/image`, 'image/png', Buffer.from('nope')))
+        .statusCode,
+    ).toBe(400);
+    const png = await sharp({ create: { width: 90, height: 120, channels: 4, background: '#0af' } })
+      .png()
+      .toBuffer();
+    const pictured = data<{ image_url: string }>(
+      await upload(`/api/v1/staff/stickers/${added.sticker_id}/image`, 'image/png', png),
+    );
+    expect(pictured.image_url).toMatch(/^\/uploads\/stickers\/[0-9a-f]{32}\.webp$/);
+    const image = await t.app.inject({ url: pictured.image_url });
+    expect(await sharp(image.rawPayload).metadata()).toMatchObject({
+      format: 'webp',
+      width: 160,
+      height: 160,
+    });
+    await until('the other node offers it', async () =>
+      (await set(other)).some((s) => s.sticker_id === added.sticker_id),
+    );
+    expect((await audit('sticker.image'))[0]).toMatchObject({ before: { image_url: null } });
+    // Not for anyone but content editors; and an English name is required.
+    expect((await call(host, 'GET', '/api/v1/staff/stickers')).statusCode).toBe(403);
+    expect(
+      (await call(editor, 'PUT', '/api/v1/staff/stickers/1', { names: { de: 'Hi' }, sort: 1, active: true }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await call(editor, 'PUT', '/api/v1/staff/stickers/999', { names, sort: 1, active: true })).statusCode,
+    ).toBe(404);
+  });
+});
+
 describe('sensitive words', () => {
   it("masks a word staff add to a language's list in every node's chat and titles, and forgets one removed", async () => {
     const lists = data<{ list: { locale: string; words: string[]; edited: unknown }[] }>(

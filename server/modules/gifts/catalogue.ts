@@ -1,10 +1,10 @@
 import sharp from 'sharp';
-import type { StaffGift } from '../../../common/api/content';
+import type { StaffGift, StaffSticker } from '../../../common/api/content';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { StaffActor, StaffGuard } from '../staff';
-import { giftRepo, type GiftEdit } from './repo';
+import { giftRepo, type GiftEdit, type StickerEdit } from './repo';
 
 /** The icon's side in pixels (the wall shows it at 48–64 CSS px, twice that on a dense screen). */
 const ICON_SIDE = 160;
@@ -19,9 +19,21 @@ function clipKind(bytes: Buffer): 'mp4' | 'webm' | null {
   return null;
 }
 
+/** Any reasonable picture as a square WebP with its whole picture inside (an icon, a sticker). */
+async function squareWebp(bytes: Buffer, field: string): Promise<Buffer> {
+  try {
+    return await sharp(bytes, { limitInputPixels: 4096 * 4096 })
+      .resize(ICON_SIDE, ICON_SIDE, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+      .webp({ quality: 85 })
+      .toBuffer();
+  } catch {
+    throw new AppError('validation_failed', { field });
+  }
+}
+
 /**
  * The gift catalogue as staff edit it (issue 24 item 6): names per language, price, order,
- * whether it is offered, its animation and icon. Every change is in the audit log with what it
+ * whether it is offered, its animation and icon; and the chat's sticker set the same way. Every change is in the audit log with what it
  * was before, and every node's wall drops what it kept (`changed`), so the next viewer to open a
  * room sees it.
  */
@@ -81,15 +93,7 @@ export class GiftCatalogue {
   /** A new icon: any reasonable picture, made a square WebP with its whole picture inside. */
   async setIcon(actor: StaffActor, id: number, bytes: Buffer): Promise<StaffGift> {
     const before = await this.#gift(id);
-    let webp: Buffer;
-    try {
-      webp = await sharp(bytes, { limitInputPixels: 4096 * 4096 })
-        .resize(ICON_SIDE, ICON_SIDE, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
-        .webp({ quality: 85 })
-        .toBuffer();
-    } catch {
-      throw new AppError('validation_failed', { field: 'icon' });
-    }
+    const webp = await squareWebp(bytes, 'icon');
     const url = await this.files.put('gifts', webp, 'webp');
     const gift = await giftRepo.setGiftFiles(this.db, id, { icon_url: url });
     await this.staff.audit(
@@ -101,6 +105,55 @@ export class GiftCatalogue {
     );
     await this.changed();
     return gift ?? before;
+  }
+
+  listStickers(): Promise<StaffSticker[]> {
+    return giftRepo.allStickers(this.db);
+  }
+
+  /** A new sticker: offered once it has a picture. */
+  async createSticker(actor: StaffActor, edit: StickerEdit): Promise<StaffSticker> {
+    const sticker = await giftRepo.createSticker(this.db, edit);
+    await this.staff.audit(actor, 'sticker.create', `sticker:${sticker.sticker_id}`, null, edit);
+    await this.changed();
+    return sticker;
+  }
+
+  async updateSticker(actor: StaffActor, id: number, edit: StickerEdit): Promise<StaffSticker> {
+    const before = await this.#sticker(id);
+    const sticker = await giftRepo.updateSticker(this.db, id, edit);
+    if (!sticker) throw new AppError('not_found');
+    await this.staff.audit(
+      actor,
+      'sticker.edit',
+      `sticker:${id}`,
+      { names: before.names, sort: before.sort, active: before.active },
+      edit,
+    );
+    await this.changed();
+    return sticker;
+  }
+
+  /** A sticker's picture: made a square WebP like a gift's icon. */
+  async setStickerImage(actor: StaffActor, id: number, bytes: Buffer): Promise<StaffSticker> {
+    const before = await this.#sticker(id);
+    const url = await this.files.put('stickers', await squareWebp(bytes, 'image'), 'webp');
+    const sticker = await giftRepo.setStickerImage(this.db, id, url);
+    await this.staff.audit(
+      actor,
+      'sticker.image',
+      `sticker:${id}`,
+      { image_url: before.image_url },
+      { image_url: url },
+    );
+    await this.changed();
+    return sticker ?? before;
+  }
+
+  async #sticker(id: number): Promise<StaffSticker> {
+    const sticker = await giftRepo.sticker(this.db, id);
+    if (!sticker) throw new AppError('not_found');
+    return sticker;
   }
 
   async #gift(id: number): Promise<StaffGift> {

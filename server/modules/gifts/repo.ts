@@ -1,4 +1,4 @@
-import type { StaffGift } from '../../../common/api/content';
+import type { StaffGift, StaffSticker } from '../../../common/api/content';
 import type { Gift, GiftTotals, ReceivedGift, Sticker } from '../../../common/api/gifts';
 import type { Queryable } from '../../db/client';
 
@@ -9,6 +9,12 @@ export interface GiftEdit {
   sort: number;
   active: boolean;
 }
+
+/** What staff set of a sticker (its picture apart). */
+export type StickerEdit = Omit<GiftEdit, 'price'>;
+
+const STAFF_STICKER = `sticker_id, name, names, image_url, sort, active,
+  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
 
 const STAFF_GIFT = `gift_id, name, names, price, format, media_url, icon_url, sort, active,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
@@ -105,11 +111,57 @@ export const giftRepo = {
     return row ?? null;
   },
 
-  /** Stickers on offer, in the set's order. */
+  /** Stickers on offer (with a picture), in the set's order. */
   async activeStickers(db: Queryable): Promise<Sticker[]> {
     return db.query<Sticker>(
-      'SELECT sticker_id, name, image_url FROM gift_stickers WHERE active ORDER BY sort, sticker_id',
+      `SELECT sticker_id, name, names, image_url FROM gift_stickers
+       WHERE active AND image_url IS NOT NULL ORDER BY sort, sticker_id`,
     );
+  },
+
+  /** Every sticker, offered or not, for staff. */
+  async allStickers(db: Queryable): Promise<StaffSticker[]> {
+    return db.query<StaffSticker>(`SELECT ${STAFF_STICKER} FROM gift_stickers ORDER BY sort, sticker_id`);
+  },
+
+  async sticker(db: Queryable, id: number): Promise<StaffSticker | null> {
+    const [row] = await db.query<StaffSticker>(
+      `SELECT ${STAFF_STICKER} FROM gift_stickers WHERE sticker_id = $1`,
+      [id],
+    );
+    return row ?? null;
+  },
+
+  /** A new sticker, without its picture yet (the next id, as a new gift's). */
+  async createSticker(db: Queryable, e: StickerEdit): Promise<StaffSticker> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [row] = await db.query<StaffSticker>(
+        `INSERT INTO gift_stickers (sticker_id, name, names, sort, active)
+         SELECT coalesce(max(sticker_id), 0) + 1, $1, $2::jsonb, $3, $4 FROM gift_stickers
+         ON CONFLICT (sticker_id) DO NOTHING
+         RETURNING ${STAFF_STICKER}`,
+        [e.names.en ?? '', JSON.stringify(e.names), e.sort, e.active],
+      );
+      if (row) return row;
+    }
+    throw new Error('no free sticker id after five tries');
+  },
+
+  async updateSticker(db: Queryable, id: number, e: StickerEdit): Promise<StaffSticker | null> {
+    const [row] = await db.query<StaffSticker>(
+      `UPDATE gift_stickers SET name = $2, names = $3::jsonb, sort = $4, active = $5, updated_at = now()
+       WHERE sticker_id = $1 RETURNING ${STAFF_STICKER}`,
+      [id, e.names.en ?? '', JSON.stringify(e.names), e.sort, e.active],
+    );
+    return row ?? null;
+  },
+
+  async setStickerImage(db: Queryable, id: number, url: string): Promise<StaffSticker | null> {
+    const [row] = await db.query<StaffSticker>(
+      `UPDATE gift_stickers SET image_url = $2, updated_at = now() WHERE sticker_id = $1 RETURNING ${STAFF_STICKER}`,
+      [id, url],
+    );
+    return row ?? null;
   },
 
   /**

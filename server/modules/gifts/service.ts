@@ -61,9 +61,10 @@ export class GiftService {
     return this.#catalogue.get('gifts', () => giftRepo.activeGifts(this.db));
   }
 
-  /** Staff changed the catalogue: the next reader loads it again. */
+  /** Staff changed the catalogue or the stickers: the next reader loads them again. */
   forgetCatalogue(): void {
     this.#catalogue.clear();
+    this.#stickers.clear();
   }
 
   /** The sticker set (spec giftV2H5/giftStickers), cached like the gift wall. */

@@ -18,7 +18,19 @@ function summaryOf(row: NewsRow): NewsSummary {
 }
 
 export class NewsService {
+  readonly #listeners = new Set<() => void>();
+
   constructor(private readonly db: Db) {}
+
+  /** Calls `listener` whenever staff changed the news (on any node): pages that show it drop what they kept. */
+  onChanged(listener: () => void): void {
+    this.#listeners.add(listener);
+  }
+
+  /** Staff changed the news (this node or another, told by the bus). */
+  changed(): void {
+    for (const l of this.#listeners) l();
+  }
 
   async list(locale: Locale, page: number, pageSize: number): Promise<NewsPage> {
     const [rows, total] = await Promise.all([
@@ -31,7 +43,11 @@ export class NewsService {
   async article(slug: string, locale: Locale): Promise<NewsArticle> {
     const row = await newsRepo.bySlug(this.db, slug, locale);
     if (!row) throw new AppError('not_found');
-    return { ...summaryOf(row), description: row.description, html: renderMarkdown(row.body_md, row.locale) };
+    return {
+      ...summaryOf(row),
+      description: row.description,
+      html: renderMarkdown(row.body_md, row.locale, false),
+    };
   }
 
   async search(locale: Locale, query: string, limit = 10): Promise<NewsSummary[]> {

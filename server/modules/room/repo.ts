@@ -37,12 +37,19 @@ export const roomRepo = {
 
   async addReport(
     db: Queryable,
-    r: { reporter: number; target: number; vid: string | null; category: ReportCategory; reason: string },
+    r: {
+      reporter: number;
+      target: number;
+      vid: string | null;
+      category: ReportCategory;
+      reason: string;
+      chat: readonly unknown[] | null;
+    },
   ): Promise<number> {
     const [row] = await db.query<{ id: number }>(
-      `INSERT INTO reports (reporter, target_uid, vid, category, reason) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO reports (reporter, target_uid, vid, category, reason, chat) VALUES ($1, $2, $3, $4, $5, $6)
        RETURNING id::int AS id`,
-      [r.reporter, r.target, r.vid, r.category, r.reason],
+      [r.reporter, r.target, r.vid, r.category, r.reason, r.chat === null ? null : JSON.stringify(r.chat)],
     );
     return row?.id ?? 0;
   },

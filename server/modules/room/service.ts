@@ -9,10 +9,13 @@ import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Bus } from '../../realtime/bus';
 import type { Presence } from '../../realtime/presence';
 import { existingLive, type LiveDirectory } from '../live';
+import type { ChatLine } from '../chat';
 import type { SocialService } from '../social';
 import type { UsersService } from '../users';
 import { roomRepo, type RoomPerson } from './repo';
 
+/** The room's latest messages a report keeps. */
+export const REPORT_CHAT = 30;
 export const REPORT_LIMIT: Limit = { name: 'report:user', max: 10, windowSeconds: 3600 };
 /** How many people the audience list and the top-fans lists show. */
 export const LIST_LIMIT = 100;
@@ -37,6 +40,9 @@ export class RoomService {
     private readonly directory: LiveDirectory,
     /** Ends a blocked viewer's media on this node (other nodes act on the bus's kick). */
     private readonly dropViewer: (vid: string, uid: number) => Promise<void>,
+    /** A room's latest chat (the chat module's), kept with a report about its broadcast. */
+    private readonly recentChat: (vid: string, limit: number) => Promise<ChatLine[]> = () =>
+      Promise.resolve([]),
   ) {}
 
   async card(vid: string, uid: number, viewer: number | null): Promise<PersonalCard> {
@@ -112,7 +118,17 @@ export class RoomService {
     if (live && live.uid !== r.target) throw new AppError('validation_failed', { field: 'vid' });
     const vid = live?.vid ?? null;
     await enforceLimits(this.kv, [{ limit: REPORT_LIMIT, key: String(reporter) }], limitScale);
-    return roomRepo.addReport(this.db, { reporter, target: r.target, vid, category: r.category, reason });
+    // What was said just before, for the staff who read the report later (the room's history
+    // lasts only as long as the broadcast and its last few hundred events).
+    const chat = vid ? await this.recentChat(vid, REPORT_CHAT) : null;
+    return roomRepo.addReport(this.db, {
+      reporter,
+      target: r.target,
+      vid,
+      category: r.category,
+      reason,
+      chat,
+    });
   }
 
   /** Moves the gift batches' pending top-fans credits into the lists (run every second). */

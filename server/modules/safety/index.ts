@@ -2,5 +2,5 @@
 // account's standing, which sign-in, going live and cash-out ask).
 export { SafetyService } from './service';
 export { safetyRoutes } from './routes';
-export { LiveMonitor, type ChatLine, type OnAir } from './monitor';
+export { LiveMonitor, type OnAir } from './monitor';
 export { PeopleLookup } from './people';

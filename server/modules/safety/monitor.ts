@@ -1,6 +1,7 @@
 import type { MonitorChat, MonitorLive } from '../../../common/api/safety';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
+import type { ChatLine } from '../chat';
 import { safetyRepo } from './repo';
 
 /** How many broadcasts the monitor shows at most (the most watched, or most reported). */
@@ -19,14 +20,6 @@ export interface OnAir {
   short_id: string;
   nickname: string;
   face: string | null;
-}
-
-/** A chat message of a room's history, as the bus keeps it. */
-export interface ChatLine {
-  mid: string;
-  from: { uid: number; name: string };
-  text: string;
-  at: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ReportCategory } from '../../../common/room';
 import type { Queryable } from '../../db/client';
+import type { ChatLine } from '../chat';
 
 export interface GroupRow {
   target_uid: number;
@@ -22,9 +23,25 @@ export interface GroupRow {
     category: ReportCategory;
     reason: string;
     at: string;
+    chat: ChatLine[] | null;
   }[];
   sanctions: { kind: 'warn' | 'suspend' | 'ban'; at: string }[];
 }
+
+/** A sanction as the people page shows it. */
+export interface SanctionRow {
+  id: number;
+  kind: 'warn' | 'suspend' | 'ban';
+  note: string;
+  at: string;
+  until: string | null;
+  lifted_at: string | null;
+  lift_note: string | null;
+  in_force: boolean;
+}
+
+/** A timestamp column as ISO 8601 in UTC (the API's form), null staying null. */
+const iso = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const safetyRepo = {
   async exists(db: Queryable, uid: number): Promise<boolean> {
@@ -47,7 +64,7 @@ export const safetyRepo = {
        SELECT g.target_uid, u.short_id, u.nickname, u.face, u.country, g.vid, l.title, l.status,
               l.started_at, g.first_at, g.newest, g.count, g.categories,
               (SELECT coalesce(json_agg(r ORDER BY r.at DESC), '[]') FROM (
-                 SELECT x.id, x.reporter, ru.nickname, x.category, x.reason, x.created_at AS at
+                 SELECT x.id, x.reporter, ru.nickname, x.category, x.reason, x.created_at AS at, x.chat
                  FROM reports x JOIN users ru ON ru.uid = x.reporter
                  WHERE x.status = 'open' AND x.target_uid = g.target_uid AND x.vid IS NOT DISTINCT FROM g.vid
                  ORDER BY x.created_at DESC LIMIT 5) r) AS reports,
@@ -164,24 +181,39 @@ export const safetyRepo = {
               (SELECT count(*)::int FROM reports WHERE target_uid = $1 AND status = 'open') AS open,
               (SELECT count(*)::int FROM reports WHERE target_uid = $1) AS received,
               coalesce((SELECT json_agg(r ORDER BY r.at DESC) FROM (
-                SELECT category, reason, status,
-                       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+                SELECT category, reason, status, ${iso('created_at')} AS at
                 FROM reports WHERE target_uid = $1 ORDER BY created_at DESC LIMIT 10) r), '[]'::json) AS latest`,
       [uid],
     );
     return row ?? { made: 0, open: 0, received: 0, latest: [] };
   },
 
-  /** What staff did to someone before, newest first. */
-  async sanctionsOf(
-    db: Queryable,
-    uid: number,
-  ): Promise<{ kind: 'warn' | 'suspend' | 'ban'; note: string; at: string; until: string | null }[]> {
+  /** What staff did to someone before, newest first (a lifted one says when). */
+  async sanctionsOf(db: Queryable, uid: number): Promise<SanctionRow[]> {
     return db.query(
-      `SELECT kind, note, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
-              to_char(until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
+      `SELECT id::int AS id, kind, note, ${iso('created_at')} AS at, ${iso('until')} AS until,
+              ${iso('lifted_at')} AS lifted_at, lift_note,
+              lifted_at IS NULL AND (kind = 'ban' OR (kind = 'suspend' AND until > now())) AS in_force
        FROM sanctions WHERE uid = $1 ORDER BY created_at DESC LIMIT 20`,
       [uid],
     );
+  },
+
+  /** Lifts a suspension or ban of `uid` still in force; what it was, or null when there is none. */
+  async lift(
+    db: Queryable,
+    uid: number,
+    id: number,
+    by: number,
+    note: string,
+  ): Promise<{ kind: 'suspend' | 'ban'; note: string; until: string | null } | null> {
+    const [row] = await db.query<{ kind: 'suspend' | 'ban'; note: string; until: string | null }>(
+      `UPDATE sanctions SET lifted_at = now(), lifted_by = $3, lift_note = $4
+       WHERE id = $1 AND uid = $2 AND kind <> 'warn' AND lifted_at IS NULL
+         AND (kind = 'ban' OR until > now())
+       RETURNING kind, note, ${iso('until')} AS until`,
+      [id, uid, by, note],
+    );
+    return row ?? null;
   },
 };

@@ -14,6 +14,7 @@ import {
   monitorQuery,
   reportQueueAnswer,
   safetyActBody,
+  sanctionParams,
   safetyErrors as errors,
   warningAnswer,
   warningParams,
@@ -83,6 +84,24 @@ export function safetyRoutes(deps: {
       async (req) => {
         const actor = await staff.require(req, 'safety.act');
         await people.revokeSessions(actor, req.params.uid, req.body.note);
+        return { status: 200 as const, data: {} };
+      },
+    );
+
+    app.post(
+      '/api/v1/staff/people/:uid/sanctions/:id/lift',
+      {
+        schema: {
+          tags: ['staff'],
+          summary: 'Lifts a suspension or ban still in force (a mistake, an appeal upheld), with a note',
+          params: sanctionParams,
+          body: personNoteBody,
+          response: done,
+        },
+      },
+      async (req) => {
+        const actor = await staff.require(req, 'safety.act');
+        await safety.lift(actor, req.params.uid, req.params.id, req.body.note);
         return { status: 200 as const, data: {} };
       },
     );

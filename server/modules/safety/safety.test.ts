@@ -1,8 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson, signIn } from '../../testing/auth';
 import { makeLive, putOnAir } from '../../testing/people';
+import { realtimeClients } from '../../testing/realtime';
 import { asStaff } from '../../testing/staff';
 
 // The reports queue and staff's actions through HTTP on PostgreSQL: reports grouped by person and
@@ -14,9 +16,12 @@ let t: TestApp;
 let mod: Person;
 let host: Person;
 let fans: Person[];
+let clients: ReturnType<typeof realtimeClients>;
 
 beforeAll(async () => {
   t = await createTestApp({ kv });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  clients = realtimeClients(`ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/ws`);
   mod = await signedInPerson(t, kv, 'safety-mod@example.com');
   await asStaff(t, mod, 'moderator');
   host = await signedInPerson(t, kv, 'safety-host@example.com', 'host pass 1');
@@ -24,6 +29,7 @@ beforeAll(async () => {
   for (const n of [1, 2, 3]) fans.push(await signedInPerson(t, kv, `safety-fan-${n}@example.com`));
 }, 60_000);
 afterAll(async () => {
+  clients.closeAll();
   await t.close();
   await kv.close();
 });
@@ -36,6 +42,7 @@ type Group = {
   live: { vid: string; at_seconds: number | null } | null;
   count: number;
   categories: string[];
+  reports: { chat: { from: { uid: number }; text: string }[] | null }[];
 };
 const queue = async () =>
   (await call(mod, 'GET', '/api/v1/staff/reports')).json<{ data: { list: Group[] } }>().data.list;
@@ -63,8 +70,15 @@ const liveStatus = async (vid: string) =>
   )[0];
 
 describe('the reports queue', () => {
-  it('groups reports by person and broadcast, with the categories and the moment in the replay', async () => {
+  it('groups reports by person and broadcast, with the categories, the moment in the replay and the chat then', async () => {
     const vid = await goLive();
+    // Said in the room before the reports: kept with each (the room's history goes with it).
+    const said = await clients.connect(host.headers);
+    await said.join(vid);
+    said.send({ t: 'chat', room: vid, text: 'what the host said' });
+    await said.wait(
+      (f) => Array.isArray(f) && f.some((e) => e.t === 'chat' && e.text === 'what the host said'),
+    );
     for (const [i, f] of fans.entries())
       expect((await report(f, vid, i ? 'violence' : 'harassment')).statusCode).toBe(200);
     expect((await report(fans[0] as Person, null, 'other')).statusCode).toBe(200);
@@ -74,6 +88,10 @@ describe('the reports queue', () => {
     expect(inLive?.categories.sort()).toEqual(['harassment', 'violence']);
     expect(inLive?.live?.at_seconds).toBeGreaterThanOrEqual(0);
     expect(list.find((g) => g.live === null)).toMatchObject({ count: 1 });
+    expect(inLive?.reports.map((r) => r.chat?.map((c) => [c.from.uid, c.text]))).toEqual(
+      fans.map(() => [[host.uid, 'what the host said']]),
+    );
+    expect(list.find((g) => g.live === null)?.reports[0]?.chat).toBeNull();
     // Not for anyone but staff who keep the site safe.
     expect((await call(fans[0] ?? null, 'GET', '/api/v1/staff/reports')).statusCode).toBe(403);
   });
@@ -149,6 +167,43 @@ describe('the reports queue', () => {
       ['safety.ban', 'Minor on camera'],
     ]);
     expect(audit.every((a) => a.target === `user:${host.uid}`)).toBe(true);
+  });
+
+  it('lifts a ban with a note: sign-in works again; a warning or a lifted ban cannot be lifted', async () => {
+    type Sanction = {
+      id: number;
+      kind: string;
+      in_force: boolean;
+      lifted_at: string | null;
+      lift_note: string | null;
+    };
+    const sanctions = async () =>
+      (await call(mod, 'GET', `/api/v1/staff/people/${host.uid}`)).json<{ data: { sanctions: Sanction[] } }>()
+        .data.sanctions;
+    const ban = (await sanctions()).find((s) => s.kind === 'ban');
+    const warn = (await sanctions()).find((s) => s.kind === 'warn');
+    expect([ban?.in_force, warn?.in_force]).toEqual([true, false]);
+    const lift = (id: number, note: string, who: Person | null = mod) =>
+      call(who, 'POST', `/api/v1/staff/people/${host.uid}/sanctions/${id}/lift`, { note });
+    expect((await lift(ban?.id ?? 0, 'Appeal', fans[0] ?? null)).statusCode).toBe(403);
+    expect((await lift(ban?.id ?? 0, '')).statusCode).toBe(400);
+    expect(error(await lift(warn?.id ?? 0, 'A warning stays'))).toBe('not_found');
+    expect((await lift(ban?.id ?? 0, 'Appeal upheld: not a minor')).statusCode).toBe(200);
+    expect(error(await lift(ban?.id ?? 0, 'Twice'))).toBe('not_found');
+    expect((await sanctions()).find((s) => s.id === ban?.id)).toMatchObject({
+      lift_note: 'Appeal upheld: not a minor',
+      in_force: false,
+      lifted_at: expect.any(String) as unknown,
+    });
+    const back = await signIn(t, 'safety-host@example.com', 'host pass 1');
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: back.headers })).statusCode).toBe(
+      200,
+    );
+    const [entry] = await t.testDb.db.query<{ before: { kind: string }; note: string }>(
+      `SELECT before, note FROM staff_audit WHERE action = 'safety.lift_ban' AND target = $1`,
+      [`user:${host.uid}`],
+    );
+    expect(entry).toMatchObject({ before: { kind: 'ban' }, note: 'Appeal upheld: not a minor' });
   });
 });
 

@@ -58,6 +58,7 @@ export class SafetyService {
         category: x.category,
         reason: x.reason,
         at: new Date(x.at).toISOString(),
+        chat: x.chat?.map((l) => ({ id: l.mid, from: l.from, text: l.text, at: l.at })) ?? null,
       })),
       sanctions: r.sanctions.map((s) => ({ kind: s.kind, at: new Date(s.at).toISOString() })),
     }));
@@ -107,6 +108,23 @@ export class SafetyService {
       `user:${target}`,
       vid ? { vid } : null,
       after,
+      note,
+    );
+  }
+
+  /**
+   * A suspension or ban still in force lifted (a mistake, an appeal upheld), with a note: they may
+   * sign in, go live and cash out again at once, as everyone asks `standing`.
+   */
+  async lift(actor: StaffActor, uid: number, id: number, note: string): Promise<void> {
+    const before = await safetyRepo.lift(this.db, uid, id, actor.uid, note);
+    if (!before) throw new AppError('not_found');
+    await this.opts.staff.audit(
+      actor,
+      `safety.lift_${before.kind}`,
+      `user:${uid}`,
+      before,
+      { lifted: id },
       note,
     );
   }

@@ -183,6 +183,13 @@ const PROGRAMME = {
  * must be added here) and the permission it needs; a body and path the schema accepts, so that
  * only the guard decides between 403 and anything else.
  */
+/** An article the permission walk may save (hidden: no reader sees it). */
+const WALK_NEWS = {
+  slug: 'walk-news',
+  published_at: '2026-01-01T00:00:00Z',
+  hidden: true,
+  translations: { en: { title: 'Walk', summary: '', description: '', body_md: '' } },
+};
 const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | 'member' }[] = [
   { op: 'GET /api/v1/staff/me', url: '/api/v1/staff/me', needs: 'member' },
   { op: 'POST /api/v1/staff/mfa/setup', url: '/api/v1/staff/mfa/setup', needs: 'member' },
@@ -294,6 +301,12 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
     needs: 'safety.act',
   },
   {
+    op: 'POST /api/v1/staff/people/{uid}/sanctions/{id}/lift',
+    url: '/api/v1/staff/people/999999999/sanctions/999999/lift',
+    body: { note: 'walk' },
+    needs: 'safety.act',
+  },
+  {
     op: 'POST /api/v1/staff/people/{uid}/reset',
     url: '/api/v1/staff/people/999999999/reset',
     body: { what: 'avatar', note: 'walk' },
@@ -336,6 +349,33 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
     needs: 'content.edit',
   },
   { op: 'POST /api/v1/staff/gifts/{id}/icon', url: '/api/v1/staff/gifts/999999/icon', needs: 'content.edit' },
+  { op: 'GET /api/v1/staff/stickers', url: '/api/v1/staff/stickers', needs: 'content.edit' },
+  { op: 'GET /api/v1/staff/news', url: '/api/v1/staff/news', needs: 'content.edit' },
+  { op: 'GET /api/v1/staff/news/{id}', url: '/api/v1/staff/news/999999', needs: 'content.edit' },
+  { op: 'POST /api/v1/staff/news', url: '/api/v1/staff/news', body: WALK_NEWS, needs: 'content.edit' },
+  {
+    op: 'PUT /api/v1/staff/news/{id}',
+    url: '/api/v1/staff/news/999999',
+    body: WALK_NEWS,
+    needs: 'content.edit',
+  },
+  {
+    op: 'POST /api/v1/staff/stickers',
+    url: '/api/v1/staff/stickers',
+    body: { names: { en: 'Walk' }, sort: 0, active: false },
+    needs: 'content.edit',
+  },
+  {
+    op: 'PUT /api/v1/staff/stickers/{id}',
+    url: '/api/v1/staff/stickers/999999',
+    body: { names: { en: 'Walk' }, sort: 0, active: false },
+    needs: 'content.edit',
+  },
+  {
+    op: 'POST /api/v1/staff/stickers/{id}/image',
+    url: '/api/v1/staff/stickers/999999/image',
+    needs: 'content.edit',
+  },
   { op: 'GET /api/v1/staff/words', url: '/api/v1/staff/words', needs: 'content.edit' },
   {
     op: 'PUT /api/v1/staff/words/{locale}',

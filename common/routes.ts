@@ -39,6 +39,7 @@ export type RouteId =
   | 'staffGifts'
   | 'staffContent'
   | 'staffNews'
+  | 'staffFestival'
   | 'notFound';
 
 interface RouteDef {
@@ -113,6 +114,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'staffGifts', pattern: ['staff', 'gifts'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffContent', pattern: ['staff', 'content'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffNews', pattern: ['staff', 'news'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffFestival', pattern: ['staff', 'festival'], layout: 'staff', auth: true, prefixable: false },
 ];
 
 export interface RouteMatch {

@@ -496,6 +496,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   staffGifts: accountPage('staffGifts'),
   staffContent: accountPage('staffContent'),
   staffNews: accountPage('staffNews'),
+  staffFestival: accountPage('staffFestival'),
 
   notFound(ctx) {
     const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;

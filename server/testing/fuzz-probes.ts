@@ -295,6 +295,7 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'staffGifts',
     'staffContent',
     'staffNews',
+    'staffFestival',
   ]);
   for (const route of ROUTES) {
     const fill = (v: string) => route.pattern.map((p) => (p.startsWith(':') ? v : p)).join('/');

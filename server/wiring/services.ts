@@ -176,7 +176,11 @@ export async function buildServices(
     limitScale: config.RATE_LIMIT_SCALE,
     changed: (uid) => changed([uid]),
   });
-  const newsDesk = new NewsDesk(db, staff, content('news', () => news.changed()));
+  const newsDesk = new NewsDesk(
+    db,
+    staff,
+    content('news', () => news.changed()),
+  );
   const giftCatalogue = new GiftCatalogue(
     db,
     infra.files,

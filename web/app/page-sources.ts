@@ -39,5 +39,6 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   staffGifts: 'web/pages/StaffGifts.tsx',
   staffContent: 'web/pages/StaffContent.tsx',
   staffNews: 'web/pages/StaffNews.tsx',
+  staffFestival: 'web/pages/StaffFestival.tsx',
   notFound: 'web/pages/NotFound.tsx',
 };

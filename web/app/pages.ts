@@ -40,5 +40,6 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   staffGifts: () => import('../pages/StaffGifts'),
   staffContent: () => import('../pages/StaffContent'),
   staffNews: () => import('../pages/StaffNews'),
+  staffFestival: () => import('../pages/StaffFestival'),
   notFound: () => import('../pages/NotFound'),
 };

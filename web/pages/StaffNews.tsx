@@ -8,6 +8,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
+import { fromLocalInput, toLocalInput } from '../staff/local-time';
 import { formatDateTime } from '../wallet/format';
 import { LoadError, Loading } from '../wallet/ui';
 import { useApiData } from '../wallet/use-api';
@@ -98,13 +99,6 @@ function Desk() {
 
 type Text = NonNullable<NewsEdit['translations']['en']>;
 const EMPTY: Text = { title: '', summary: '', description: '', body_md: '' };
-
-/** An ISO instant as a datetime-local value in the reader's time zone, and back. */
-const toLocalInput = (iso: string) => {
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const fromLocalInput = (value: string) => new Date(value).toISOString();
 
 /** The article open for editing: loads it first (a new one starts empty, dated now). */
 function Editor({ id, onDone }: { id: number | 'new'; onDone: (saved: boolean) => void }) {

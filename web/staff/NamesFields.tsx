@@ -4,15 +4,17 @@ import { Field } from '../ui/fields';
 
 export type Names = Partial<Record<Locale, string>>;
 
-/** A name in each interface language, English required (a gift's, a sticker's). */
+/** A name in each interface language, English required (a gift's, a sticker's, a programme's). */
 export function NamesFields({
   legend,
   names,
   onChange,
+  maxLength = GIFT_NAME_MAX_CHARS,
 }: {
   legend: string;
   names: Names;
   onChange: (n: Names) => void;
+  maxLength?: number;
 }) {
   return (
     <fieldset className="staff-gift__names">
@@ -23,7 +25,7 @@ export function NamesFields({
           label={LOCALE_NAMES[l]}
           lang={htmlLang(l)}
           dir="auto"
-          maxLength={GIFT_NAME_MAX_CHARS}
+          maxLength={maxLength}
           required={l === 'en'}
           value={names[l] ?? ''}
           onChange={(e) => onChange({ ...names, [l]: e.target.value })}

@@ -40,6 +40,7 @@ export type RouteId =
   | 'staffContent'
   | 'staffNews'
   | 'staffFestival'
+  | 'staffPages'
   | 'notFound';
 
 interface RouteDef {
@@ -115,6 +116,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'staffContent', pattern: ['staff', 'content'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffNews', pattern: ['staff', 'news'], layout: 'staff', auth: true, prefixable: false },
   { id: 'staffFestival', pattern: ['staff', 'festival'], layout: 'staff', auth: true, prefixable: false },
+  { id: 'staffPages', pattern: ['staff', 'pages'], layout: 'staff', auth: true, prefixable: false },
 ];
 
 export interface RouteMatch {

@@ -133,6 +133,7 @@ describe('the staff console', () => {
       'Gifts',
       'Content',
       'News',
+      'Pages',
       'Festival',
     ]);
     const user = await openPage(e2e, '/en/staff', 390);
@@ -356,5 +357,45 @@ describe('the staff console', () => {
     // Not the reader: the programme's page logs a hydration mismatch (React #418) for this programme
     // (one slot, a day ahead); found by this test, cause not yet known, left open (session note).
     expect(admin.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
+  });
+
+  it('edits a static page in one language; readers see it; taken back, the shipped text', async () => {
+    const admin = await openPage(e2e, '/en/staff/pages', 1366);
+    await admin.page.getByRole('button', { name: 'Sign in' }).first().click();
+    await signInWith(admin.page, ADMIN);
+    await consoleSignIn(e2e, admin.page, ADMIN.email);
+    await admin.page.locator('.staff-gift', { hasText: '/contact' }).getByRole('button').last().click();
+    await admin.page.getByRole('button', { name: 'Español' }).click();
+    await admin.page.getByText('The text shipped with the site.').waitFor();
+    await admin.page.getByLabel('Text (Markdown)').fill('Escríbenos a **ayuda@example.com**.');
+    await admin.page.getByRole('button', { name: 'Save this language' }).click();
+    await admin.page.getByText('Page saved.').waitFor();
+    await admin.page.getByText(/^Saved here /).waitFor();
+    expect(await serious(admin.page)).toEqual([]);
+    if (process.env.SCREENSHOTS)
+      for (const locale of ['en', 'ar'])
+        for (const width of [390, 1366]) {
+          await admin.page.setViewportSize({ width, height: 900 });
+          await admin.page.goto(`${e2e.base}/${locale}/staff/pages`);
+          await waitReady(admin.page);
+          await admin.page.locator('.staff-gift').first().waitFor();
+          await screenshot(admin.page, `staff-pages-${locale}-${width}`);
+        }
+
+    const reader = await openPage(e2e, '/es/contact', 390);
+    await reader.page.locator('strong', { hasText: 'ayuda@example.com' }).waitFor();
+
+    await admin.page.setViewportSize({ width: 1366, height: 900 });
+    await admin.page.goto(`${e2e.base}/en/staff/pages`);
+    await admin.page.locator('.staff-gift', { hasText: '/contact' }).getByRole('button').last().click();
+    await admin.page.getByRole('button', { name: 'Español' }).click();
+    await admin.page.getByRole('button', { name: 'Back to the shipped text' }).click();
+    await admin.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await admin.page.getByText('The shipped text is shown again.').waitFor();
+    await reader.page.reload();
+    await waitReady(reader.page);
+    expect(await reader.page.locator('strong', { hasText: 'ayuda@example.com' }).count()).toBe(0);
+    for (const p of [admin, reader])
+      expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
   });
 });

@@ -29,7 +29,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics();
   const rt = openRealtime(app, config);
   const infra = openInfra(deps);
-  const services = await buildServices(app, deps, infra, rt, metrics);
+  const services = await buildServices(app, deps, infra, rt, metrics, files.content);
   const jobs = await startJobs(app, services);
   const gateway = attachGateway(app, { config, db, rt, metrics, ...services });
   // Before the HTTP server closes: it waits for every connection to end, and upgraded WebSockets

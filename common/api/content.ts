@@ -2,6 +2,7 @@
 // per language, and who may broadcast from OBS (spec §7 obswhitelist).
 import { z } from 'zod';
 import { LOCALES } from '../locales';
+import { STATIC_PAGES, type StaticPageSlug } from '../pages';
 import { GIFT_NAME_MAX_CHARS } from '../room';
 import { hostMarksSchema } from './explore';
 import { type Answer, errorResponses } from './envelope';
@@ -114,3 +115,35 @@ export const hostLookupAnswer = z.object({
   ),
 });
 export type HostLookup = Answer<typeof hostLookupAnswer>;
+
+const pageSlug = z.enum(STATIC_PAGES.map((p) => p.slug) as [StaticPageSlug, ...StaticPageSlug[]]);
+
+/** GET /api/v1/staff/pages: every static page, with the languages staff edited. */
+export const staffPagesAnswer = z.object({
+  list: z.array(z.object({ slug: pageSlug, title: z.string(), edited: z.array(locale) })),
+});
+export type StaffPages = Answer<typeof staffPagesAnswer>;
+
+/** A language's text of a static page: staff's (`edit`) or the repository's (`file`). */
+export const pageTextSchema = z.object({
+  locale,
+  title: z.string(),
+  description: z.string(),
+  body_md: z.string(),
+  source: z.enum(['file', 'edit']),
+  /** When staff saved it (who: the audit log). */
+  edited_at: z.string().nullable(),
+});
+export type PageText = Answer<typeof pageTextSchema>;
+/** GET /api/v1/staff/pages/:slug: the page in every language it is written in. */
+export const staffPageAnswer = z.object({ slug: pageSlug, texts: z.array(pageTextSchema) });
+export type StaffPage = Answer<typeof staffPageAnswer>;
+export const staffPageParams = z.object({ slug: pageSlug });
+export const staffPageTextParams = z.object({ slug: pageSlug, locale });
+/** PUT /api/v1/staff/pages/:slug/:locale: a language's text (Markdown; raw HTML shows as text). */
+export const pageEditBody = z.object({
+  title: z.string().trim().min(1).max(200),
+  description: z.string().trim().max(300),
+  body_md: z.string().max(100_000),
+});
+export type PageEditBody = z.infer<typeof pageEditBody>;

@@ -26,7 +26,7 @@ export function onChanged(bus: Bus, topic: ChangeTopic, forget: (uids: number[])
  * sensitive-word lists, who may use OBS): every node drops or reloads what it kept of it.
  */
 export const CONTENT_TOPIC = '~content';
-export type ContentKind = 'gifts' | 'words' | 'obs' | 'news';
+export type ContentKind = 'gifts' | 'words' | 'obs' | 'news' | 'pages';
 
 /** Tells every node (this one too) that staff changed this content. */
 export async function announceContent(bus: Bus, what: ContentKind): Promise<void> {

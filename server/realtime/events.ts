@@ -43,7 +43,7 @@ export interface ChangedSignal {
 export interface ContentSignal {
   t: 'content';
   room: string;
-  what: 'gifts' | 'words' | 'obs' | 'news';
+  what: 'gifts' | 'words' | 'obs' | 'news' | 'pages';
 }
 
 /**

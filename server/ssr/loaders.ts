@@ -497,6 +497,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   staffContent: accountPage('staffContent'),
   staffNews: accountPage('staffNews'),
   staffFestival: accountPage('staffFestival'),
+  staffPages: accountPage('staffPages'),
 
   notFound(ctx) {
     const path = ctx.requestPath.length > 200 ? `${ctx.requestPath.slice(0, 200)}…` : ctx.requestPath;

@@ -62,9 +62,13 @@ export function registerPages(
   const cache = new LRUCache<string, Rendered>({ max: 5000, ttlAutopurge: false });
   // Staff changed the news (on any node): the pages showing it are rendered again at once.
   const NEWS_ROUTES = new Set(['home', 'news', 'newsArticle']);
-  deps.news.onChanged(() => {
-    for (const [key, page] of cache.entries()) if (NEWS_ROUTES.has(page.route)) cache.delete(key);
-  });
+  const drop = (routes: ReadonlySet<string>) => {
+    for (const [key, page] of cache.entries()) if (routes.has(page.route)) cache.delete(key);
+  };
+  deps.news.onChanged(() => drop(NEWS_ROUTES));
+  // Likewise a static page's text.
+  const STATIC_ROUTES = new Set(['static']);
+  deps.content.onChanged(() => drop(STATIC_ROUTES));
   const config = publicConfig(deps.config);
   const money = moneyRules(deps.config);
 

@@ -296,6 +296,7 @@ export function pageProbes(ctx: FuzzContext, who: Caller): Probe[] {
     'staffContent',
     'staffNews',
     'staffFestival',
+    'staffPages',
   ]);
   for (const route of ROUTES) {
     const fill = (v: string) => route.pattern.map((p) => (p.startsWith(':') ? v : p)).join('/');

@@ -19,6 +19,7 @@ import { moderationRoutes } from '../modules/moderation';
 import { meRoutes } from '../modules/me';
 import { obsRoutes, registerHlsRoutes, registerMediaRoutes, liveRoutes, turnConfig } from '../modules/live';
 import { newsRoutes, staffNewsRoutes } from '../modules/news';
+import { staffPageRoutes } from '../modules/content';
 import { notificationRoutes } from '../modules/notifications';
 import { paymentRoutes, SandboxProvider, sandboxPage } from '../modules/payments';
 import { roomRoutes } from '../modules/room';
@@ -74,6 +75,7 @@ export async function registerApiRoutes(
   await app.register(giftRoutes({ gifts: s.gifts, users: s.users }));
   await app.register(staffGiftRoutes({ catalogue: s.giftCatalogue, staff: s.staff }));
   await app.register(staffNewsRoutes({ desk: s.newsDesk, staff: s.staff }));
+  await app.register(staffPageRoutes({ desk: s.pageDesk, staff: s.staff }));
   await app.register(moderationRoutes({ lists: s.wordLists, staff: s.staff }));
   await app.register(obsRoutes({ obs: s.obs, staff: s.staff }));
   await app.register(ledgerRoutes({ wallets: s.wallets }));

@@ -39,6 +39,7 @@ import {
   nodeName,
 } from '../modules/live';
 import { NewsDesk, NewsService } from '../modules/news';
+import { PageDesk, type ContentStore } from '../modules/content';
 import { loadVapidKeys, NotificationService, vapidSubject } from '../modules/notifications';
 import { type PaymentProvider, SandboxProvider, PaymentService, StripeProvider } from '../modules/payments';
 import { RoomService } from '../modules/room';
@@ -71,6 +72,8 @@ export async function buildServices(
   infra: Infra,
   rt: Realtime,
   metrics: Metrics,
+  /** The static pages (read from disk), which staff's saved texts override. */
+  pages: ContentStore,
 ) {
   const { config, db } = deps;
   const { kv } = infra;
@@ -181,6 +184,11 @@ export async function buildServices(
     staff,
     content('news', () => news.changed()),
   );
+  const pageDesk: PageDesk = new PageDesk(db, pages, {
+    staff,
+    changed: content('pages', () => pageDesk.load()),
+  });
+  await pageDesk.load();
   const giftCatalogue = new GiftCatalogue(
     db,
     infra.files,
@@ -202,6 +210,7 @@ export async function buildServices(
             .filter(Boolean),
     staff,
     changed: content('obs', () => obs.forget()),
+    shortIdOf: async (uid) => (await users.byUid(uid))?.short_id ?? null,
   });
   const me = new MeService(signIn.auth, async (uid) => {
     const [member, counts] = await Promise.all([staff.isMember(uid), social.state(uid, uid)]);
@@ -338,6 +347,7 @@ export async function buildServices(
     peopleLookup,
     giftCatalogue,
     newsDesk,
+    pageDesk,
     wordLists,
     obs,
     news,

@@ -40,5 +40,6 @@ export const PAGE_SOURCES: Record<RouteId, string> = {
   staffContent: 'web/pages/StaffContent.tsx',
   staffNews: 'web/pages/StaffNews.tsx',
   staffFestival: 'web/pages/StaffFestival.tsx',
+  staffPages: 'web/pages/StaffPages.tsx',
   notFound: 'web/pages/NotFound.tsx',
 };

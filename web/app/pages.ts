@@ -41,5 +41,6 @@ export const PAGES: Record<RouteId, () => Promise<PageModule>> = {
   staffContent: () => import('../pages/StaffContent'),
   staffNews: () => import('../pages/StaffNews'),
   staffFestival: () => import('../pages/StaffFestival'),
+  staffPages: () => import('../pages/StaffPages'),
   notFound: () => import('../pages/NotFound'),
 };

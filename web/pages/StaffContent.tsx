@@ -7,6 +7,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
+import { SearchForm, useSearch } from '../staff/Search';
 import { contentApi, type HostLookup, type ObsPolicy, type WordList } from '../staff/content-api';
 import { LoadError, Loading } from '../wallet/ui';
 import { useApiData } from '../wallet/use-api';
@@ -125,11 +126,8 @@ const MARKS: (keyof HostMarks)[] = ['featured', 'official', 'star', 'fashion'];
 function Curation() {
   const { t } = useI18n();
   const { toast } = useFeedback();
-  const [q, setQ] = useState('');
-  const [asked, setAsked] = useState<string | null>(null);
-  const { data, error, loading, reload } = useApiData<HostLookup>(
-    asked ? `/api/v1/staff/hosts?q=${encodeURIComponent(asked)}` : null,
-  );
+  const search = useSearch<HostLookup>('/api/v1/staff/hosts');
+  const { data, error, loading, reload } = search;
   const toggle = async (person: HostLookup['list'][number], mark: keyof HostMarks) => {
     try {
       await contentApi.setMarks(person.uid, { ...person.marks, [mark]: !person.marks[mark] });
@@ -142,19 +140,7 @@ function Curation() {
     <section className="staff-section" aria-labelledby="staff-curation">
       <h2 id="staff-curation">{t('console.curation.title')}</h2>
       <p className="muted small">{t('console.curation.help')}</p>
-      <form
-        role="search"
-        className="staff-search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (q.trim()) setAsked(q.trim());
-        }}
-      >
-        <Field label={t('console.curation.find')} value={q} onChange={(e) => setQ(e.target.value)} />
-        <button type="submit" className="btn">
-          {t('console.curation.search')}
-        </button>
-      </form>
+      <SearchForm label={t('console.curation.find')} search={search} />
       {loading && <Loading />}
       {error !== null && <LoadError error={error} onRetry={reload} />}
       {data && data.list.length === 0 && <p className="muted">{t('console.curation.none')}</p>}

@@ -1,6 +1,6 @@
 import { useState, type SyntheticEvent } from 'react';
 import type { NewsEdit, StaffNews as Article, StaffNewsSummary } from '../../common/api/news';
-import { LOCALE_NAMES, LOCALES, htmlLang, type Locale } from '../../common/locales';
+import { LOCALE_NAMES, htmlLang, type Locale } from '../../common/locales';
 import { useI18n } from '../i18n/i18n';
 import { api } from '../lib/api';
 import { errorMessage } from '../lib/errors';
@@ -8,6 +8,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
+import { LanguageChips } from '../staff/LanguageChips';
 import { fromLocalInput, toLocalInput } from '../staff/local-time';
 import { formatDateTime } from '../wallet/format';
 import { LoadError, Loading } from '../wallet/ui';
@@ -177,21 +178,7 @@ function ArticleForm({ article, onDone }: { article: Article | null; onDone: (sa
           {t('console.news.hidden')}
         </label>
       </div>
-      <div className="staff-news__langs" role="group" aria-label={t('console.news.languages')}>
-        {LOCALES.map((l) => (
-          <button
-            key={l}
-            type="button"
-            lang={htmlLang(l)}
-            className={`chip${texts[l] ? ' staff-news__written' : ''}`}
-            aria-pressed={lang === l}
-            onClick={() => setLang(l)}
-          >
-            {LOCALE_NAMES[l]}
-            {texts[l] ? ' ✓' : ''}
-          </button>
-        ))}
-      </div>
+      <LanguageChips current={lang} onPick={setLang} written={(l) => texts[l] !== undefined} />
       {text ? (
         <fieldset className="staff-news__text" lang={htmlLang(lang)}>
           <legend>{LOCALE_NAMES[lang]}</legend>

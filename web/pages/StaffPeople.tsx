@@ -2,9 +2,9 @@ import { useState } from 'react';
 import type { PersonDetail, SafetyAction, StaffPerson } from '../../common/api/safety';
 import { useI18n } from '../i18n/i18n';
 import { Avatar } from '../live/PersonalCard';
-import { Field } from '../ui/fields';
 import { ActDialog } from '../staff/ActDialog';
 import { NoteDialog } from '../staff/NoteDialog';
+import { SearchForm, useSearch } from '../staff/Search';
 import { Console } from '../staff/Console';
 import { formatAmount, formatDateTime } from '../wallet/format';
 import { LoadError, Loading } from '../wallet/ui';
@@ -25,32 +25,15 @@ export default function StaffPeople() {
 
 function People() {
   const { t } = useI18n();
-  const [q, setQ] = useState('');
-  const [asked, setAsked] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
-  const { data, error, loading, reload } = useApiData<{ list: StaffPerson[] }>(
-    asked ? `/api/v1/staff/people?q=${encodeURIComponent(asked)}` : null,
-  );
+  const search = useSearch<{ list: StaffPerson[] }>('/api/v1/staff/people');
+  const { data, error, loading, reload } = search;
   return (
     <>
       <header className="page-head">
         <h1>{t('console.nav.people')}</h1>
       </header>
-      <form
-        role="search"
-        className="staff-search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setOpen(null);
-          if (q.trim() === asked) reload();
-          else if (q.trim()) setAsked(q.trim());
-        }}
-      >
-        <Field label={t('console.people.find')} value={q} onChange={(e) => setQ(e.target.value)} />
-        <button type="submit" className="btn">
-          {t('console.curation.search')}
-        </button>
-      </form>
+      <SearchForm label={t('console.people.find')} search={search} onSearch={() => setOpen(null)} />
       {loading && <Loading />}
       {error !== null && <LoadError error={error} onRetry={reload} />}
       {data && data.list.length === 0 && <p className="muted">{t('console.curation.none')}</p>}

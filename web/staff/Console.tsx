@@ -23,6 +23,7 @@ const SECTIONS: { page: StaffPage; to: string; needs: Permission | null }[] = [
   { page: 'gifts', to: '/staff/gifts', needs: 'content.edit' },
   { page: 'content', to: '/staff/content', needs: 'content.edit' },
   { page: 'news', to: '/staff/news', needs: 'content.edit' },
+  { page: 'pages', to: '/staff/pages', needs: 'content.edit' },
   { page: 'festival', to: '/staff/festival', needs: 'content.edit' },
   { page: 'members', to: '/staff/members', needs: 'staff.manage' },
   { page: 'audit', to: '/staff/audit', needs: 'audit.read' },
@@ -38,6 +39,7 @@ export type StaffPage =
   | 'gifts'
   | 'content'
   | 'news'
+  | 'pages'
   | 'festival'
   | 'members'
   | 'audit';

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { useI18n } from '../i18n/i18n';
-import { Field } from '../ui/fields';
 import { NoteDialog } from '../staff/NoteDialog';
+import { SearchForm, useSearch } from '../staff/Search';
 import type { StaffOrder } from './api';
 import { formatAmount, formatDateTime } from './format';
 import { formatMinor } from './StaffPayments';
 import { Person } from './StaffQueues';
 import { Fact, LoadError, Loading } from './ui';
-import { useApiData } from './use-api';
 
 /**
  * Refunds on /staff/cashout (issue 24 item 5): find a recharge by its order id or the buyer's
@@ -16,31 +15,15 @@ import { useApiData } from './use-api';
  */
 export function Refunds() {
   const { t, locale } = useI18n();
-  const [q, setQ] = useState('');
-  const [asked, setAsked] = useState<string | null>(null);
   const [refunding, setRefunding] = useState<StaffOrder | null>(null);
-  const { data, error, loading, reload } = useApiData<{ list: StaffOrder[] }>(
-    asked ? `/api/v1/staff/orders?q=${encodeURIComponent(asked)}` : null,
-  );
+  // The same search again reads again (a refund the provider has confirmed since).
+  const search = useSearch<{ list: StaffOrder[] }>('/api/v1/staff/orders');
+  const { data, error, loading, reload } = search;
   return (
     <section className="section staff-refunds" aria-labelledby="staff-refunds">
       <h2 id="staff-refunds">{t('staff.refunds.title')}</h2>
       <p className="muted">{t('staff.refunds.intro')}</p>
-      <form
-        role="search"
-        className="staff-search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          // The same search again reads again (a refund the provider has confirmed since).
-          if (q.trim() === asked) reload();
-          else if (q.trim()) setAsked(q.trim());
-        }}
-      >
-        <Field label={t('staff.refunds.find')} dir="ltr" value={q} onChange={(e) => setQ(e.target.value)} />
-        <button type="submit" className="btn">
-          {t('console.curation.search')}
-        </button>
-      </form>
+      <SearchForm label={t('staff.refunds.find')} dir="ltr" search={search} />
       {loading && <Loading />}
       {error !== null && <LoadError error={error} onRetry={reload} />}
       {data && data.list.length === 0 && <p className="muted">{t('staff.refunds.none')}</p>}

@@ -82,16 +82,34 @@ export function parseContentFile(source: string, locale: Locale, where: string):
   if (typeof description !== 'string' || !description.trim())
     throw new Error(`${where}: front matter lacks a description`);
   const html = renderMarkdown(content, locale);
-  const text = content.replace(/[#*_>`[\]()-]/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = plainText(content);
   return { title: title.trim(), description: description.trim(), html, extra, text, markdown: content };
 }
 
+/** A language's text of a static page as staff saved it. */
+export interface PageEdit {
+  slug: StaticPageSlug;
+  locale: Locale;
+  title: string;
+  description: string;
+  body_md: string;
+}
+
+/** Markdown as plain text, for search. */
+function plainText(markdown: string): string {
+  return markdown.replace(/[#*_>`[\]()-]/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
 /**
- * The static pages in every language, read once. A page missing in a language falls back to
+ * The static pages in every language, read once; texts staff saved in the console (PageDesk) are
+ * shown instead. A page missing in a language falls back to
  * English (and the content test fails, so that never ships unnoticed).
  */
 export class ContentStore {
   readonly #pages = new Map<string, ContentDoc>();
+  /** Texts staff saved in the console, by `slug|locale`: shown instead of the files. */
+  #edits = new Map<string, ContentDoc>();
+  readonly #listeners = new Set<() => void>();
 
   constructor(dir = join(CONTENT_DIR, 'pages')) {
     for (const { slug } of STATIC_PAGES) {
@@ -103,12 +121,50 @@ export class ContentStore {
     }
   }
 
+  /** A page in `locale` (staff's text, else the file), else in English. */
   page(slug: StaticPageSlug, locale: Locale): ContentDoc | null {
-    return this.#pages.get(`${slug}|${locale}`) ?? this.#pages.get(`${slug}|en`) ?? null;
+    return this.#own(slug, locale) ?? this.#own(slug, 'en');
   }
 
+  /** Whether the page is written in `locale` (not shown in English instead). */
   has(slug: StaticPageSlug, locale: Locale): boolean {
-    return this.#pages.has(`${slug}|${locale}`);
+    return this.#own(slug, locale) !== null;
+  }
+
+  /** The repository's text of a page in `locale`, whatever staff saved. */
+  file(slug: StaticPageSlug, locale: Locale): ContentDoc | null {
+    return this.#pages.get(`${slug}|${locale}`) ?? null;
+  }
+
+  /**
+   * Staff's texts from now on (every one of them: read at start and after any change). Rendered
+   * with raw HTML as text, like news: a content editor's page must not run script.
+   */
+  setEdits(edits: readonly PageEdit[]): void {
+    this.#edits = new Map(
+      edits.map((e) => [
+        `${e.slug}|${e.locale}`,
+        {
+          title: e.title,
+          description: e.description,
+          html: renderMarkdown(e.body_md, e.locale, false),
+          extra: {},
+          text: plainText(e.body_md),
+          markdown: e.body_md,
+        },
+      ]),
+    );
+    for (const l of this.#listeners) l();
+  }
+
+  /** Calls `listener` when staff's texts change (pages showing them drop what they kept). */
+  onChanged(listener: () => void): void {
+    this.#listeners.add(listener);
+  }
+
+  #own(slug: StaticPageSlug, locale: Locale): ContentDoc | null {
+    const key = `${slug}|${locale}`;
+    return this.#edits.get(key) ?? this.#pages.get(key) ?? null;
   }
 }
 

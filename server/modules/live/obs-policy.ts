@@ -23,6 +23,8 @@ export class ObsPolicy {
       configured: 'all' | readonly string[];
       staff: Pick<StaffGuard, 'audit'>;
       changed: () => Promise<void>;
+      /** Someone's short id (the users module's). */
+      shortIdOf: (uid: number) => Promise<string | null>;
     },
   ) {}
 
@@ -35,7 +37,7 @@ export class ObsPolicy {
     const { mode, source } = await this.#mode();
     if (mode === 'all') return true;
     if (source === 'staff') return obsRepo.listed(this.db, uid);
-    const shortId = await obsRepo.shortIdOf(this.db, uid);
+    const shortId = await this.opts.shortIdOf(uid);
     return shortId !== null && this.opts.configured.includes(shortId);
   }
 

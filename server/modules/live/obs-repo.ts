@@ -35,11 +35,6 @@ export const obsRepo = {
     ]);
   },
 
-  async shortIdOf(db: Queryable, uid: number): Promise<string | null> {
-    const [row] = await db.query<{ short_id: string }>('SELECT short_id FROM users WHERE uid = $1', [uid]);
-    return row?.short_id ?? null;
-  },
-
   async add(db: Queryable, uid: number, by: number): Promise<void> {
     await db.query('INSERT INTO obs_whitelist (uid, added_by) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
       uid,

@@ -351,6 +351,19 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
   { op: 'POST /api/v1/staff/gifts/{id}/icon', url: '/api/v1/staff/gifts/999999/icon', needs: 'content.edit' },
   { op: 'GET /api/v1/staff/stickers', url: '/api/v1/staff/stickers', needs: 'content.edit' },
   { op: 'GET /api/v1/staff/news', url: '/api/v1/staff/news', needs: 'content.edit' },
+  { op: 'GET /api/v1/staff/pages', url: '/api/v1/staff/pages', needs: 'content.edit' },
+  { op: 'GET /api/v1/staff/pages/{slug}', url: '/api/v1/staff/pages/terms', needs: 'content.edit' },
+  {
+    op: 'PUT /api/v1/staff/pages/{slug}/{locale}',
+    url: '/api/v1/staff/pages/users-choice/vi',
+    body: { title: 'Walk', description: '', body_md: 'walk' },
+    needs: 'content.edit',
+  },
+  {
+    op: 'DELETE /api/v1/staff/pages/{slug}/{locale}',
+    url: '/api/v1/staff/pages/users-choice/vi',
+    needs: 'content.edit',
+  },
   { op: 'GET /api/v1/staff/news/{id}', url: '/api/v1/staff/news/999999', needs: 'content.edit' },
   { op: 'POST /api/v1/staff/news', url: '/api/v1/staff/news', body: WALK_NEWS, needs: 'content.edit' },
   {

@@ -354,9 +354,9 @@ describe('the staff console', () => {
       [`programme:${programme?.id ?? 0}`],
     );
     expect(audit.map((a) => a.action)).toEqual(['programme.create', 'programme.delete']);
-    // Not the reader: the programme's page logs a hydration mismatch (React #418) for this programme
-    // (one slot, a day ahead); found by this test, cause not yet known, left open (session note).
-    expect(admin.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
+    // Opened directly (hydrated, not reached inside the app): Node's and Chromium's ICU must read alike.
+    for (const p of [admin, reader])
+      expect(p.errors.filter((e) => /hydrat|React|Uncaught/i.test(e))).toEqual([]);
   });
 
   it('edits a static page in one language; readers see it; taken back, the shipped text', async () => {

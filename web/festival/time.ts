@@ -16,39 +16,52 @@ export function browserTimeZone(): string | null {
   return zone;
 }
 
+/**
+ * Intl's text with its thin and narrow no-break spaces made plain ones. Node's ICU puts U+2009
+ * around a range's dash and U+202F before "PM" where Chromium's puts plain spaces: the page the
+ * server rendered must read the same in the browser, or hydration fails (React #418).
+ */
+function plainSpaces(text: string): string {
+  return text.replace(/[\u00a0\u2009\u202f]/g, ' ');
+}
+
 /** A slot's hours, as a range ("14:00 – 15:30", "2:00 – 3:30 PM"). */
 export function slotHours(startsAt: string, endsAt: string, tz: string, locale: Locale): string {
   const f = new Intl.DateTimeFormat(htmlLang(locale), { timeZone: tz, hour: 'numeric', minute: '2-digit' });
-  return f.formatRange(new Date(startsAt), new Date(endsAt));
+  return plainSpaces(f.formatRange(new Date(startsAt), new Date(endsAt)));
 }
 
 /** A day of the schedule (YYYY-MM-DD, already in the viewer's zone) as a heading: "Tuesday, 1 December". */
 export function dayHeading(day: string, locale: Locale): string {
   // Noon UTC of that date is that date in UTC, which is what the formatter is told to use.
-  return new Intl.DateTimeFormat(htmlLang(locale), {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T12:00:00Z`));
+  return plainSpaces(
+    new Intl.DateTimeFormat(htmlLang(locale), {
+      weekday: 'long',
+      month: 'long',
+      day: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date(`${day}T12:00:00Z`)),
+  );
 }
 
 /** A moment with its day, short: "Sat 5 Dec, 14:00". */
 export function shortMoment(at: string, tz: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(htmlLang(locale), {
-    timeZone: tz,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  }).format(new Date(at));
+  return plainSpaces(
+    new Intl.DateTimeFormat(htmlLang(locale), {
+      timeZone: tz,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(new Date(at)),
+  );
 }
 
 /** The programme's dates: "1 – 3 December 2026". */
 export function dateRange(startsAt: string, endsAt: string, tz: string, locale: Locale): string {
   const f = new Intl.DateTimeFormat(htmlLang(locale), { timeZone: tz, dateStyle: 'long' });
-  return f.formatRange(new Date(startsAt), new Date(endsAt));
+  return plainSpaces(f.formatRange(new Date(startsAt), new Date(endsAt)));
 }
 
 /** The zone, as people know it, with its offset then: "Central European Time (GMT+1)". */

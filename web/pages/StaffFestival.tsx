@@ -8,6 +8,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
+import { ItemRow } from '../staff/ItemRow';
 import { fromLocalInput, toLocalInput } from '../staff/local-time';
 import { filledNames, NamesFields, type Names } from '../staff/NamesFields';
 import { formatDateTime } from '../wallet/format';
@@ -57,35 +58,19 @@ function Programmes() {
       {data && data.list.length > 0 && (
         <ul className="staff-gifts">
           {data.list.map((p) => (
-            <li key={p.id} className="staff-gift">
-              <div className="staff-gift__row staff-news__row">
-                <div className="staff-gift__what">
-                  <strong>
-                    <bdi>{p.name}</bdi>
-                  </strong>
-                  <span className="muted small">
-                    {formatDateTime(p.starts_at, locale)} – {formatDateTime(p.ends_at, locale)}
-                    {p.on_now && <> · {t('console.festival.onNow')}</>}
-                  </span>
-                </div>
-                <a
-                  className="btn btn--ghost btn--sm"
-                  href={`/${locale}/festival/${p.id}`}
-                  target="_blank"
-                  rel="noopener"
-                >
-                  {t('console.news.view')}
-                </a>
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--sm"
-                  aria-label={t('console.festival.editThis', { name: p.name })}
-                  onClick={() => setOpen(p.id)}
-                >
-                  {t('console.news.edit')}
-                </button>
-              </div>
-            </li>
+            <ItemRow
+              key={p.id}
+              title={p.name}
+              meta={
+                <>
+                  {formatDateTime(p.starts_at, locale)} – {formatDateTime(p.ends_at, locale)}
+                  {p.on_now && <> · {t('console.festival.onNow')}</>}
+                </>
+              }
+              view={`/${locale}/festival/${p.id}`}
+              editLabel={t('console.festival.editThis', { name: p.name })}
+              onEdit={() => setOpen(p.id)}
+            />
           ))}
         </ul>
       )}

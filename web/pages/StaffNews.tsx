@@ -8,6 +8,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
+import { ItemRow } from '../staff/ItemRow';
 import { LanguageChips } from '../staff/LanguageChips';
 import { fromLocalInput, toLocalInput } from '../staff/local-time';
 import { formatDateTime } from '../wallet/format';
@@ -60,37 +61,19 @@ function Desk() {
       {data && data.list.length > 0 && (
         <ul className="staff-gifts">
           {data.list.map((n) => (
-            <li key={n.id} className="staff-gift">
-              <div className="staff-gift__row staff-news__row">
-                <div className="staff-gift__what">
-                  <strong>
-                    <bdi>{n.title}</bdi>
-                  </strong>
-                  <span className="muted small">
-                    {status(n)} · {formatDateTime(n.published_at, locale)} ·{' '}
-                    <span dir="ltr">{n.locales.join(' ')}</span>
-                  </span>
-                </div>
-                {n.state === 'published' && (
-                  <a
-                    className="btn btn--ghost btn--sm"
-                    href={`/${locale}/news/${n.slug}`}
-                    target="_blank"
-                    rel="noopener"
-                  >
-                    {t('console.news.view')}
-                  </a>
-                )}
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--sm"
-                  aria-label={t('console.news.editThis', { title: n.title })}
-                  onClick={() => setOpen(n.id)}
-                >
-                  {t('console.news.edit')}
-                </button>
-              </div>
-            </li>
+            <ItemRow
+              key={n.id}
+              title={n.title}
+              meta={
+                <>
+                  {status(n)} · {formatDateTime(n.published_at, locale)} ·{' '}
+                  <span dir="ltr">{n.locales.join(' ')}</span>
+                </>
+              }
+              view={n.state === 'published' ? `/${locale}/news/${n.slug}` : null}
+              editLabel={t('console.news.editThis', { title: n.title })}
+              onEdit={() => setOpen(n.id)}
+            />
           ))}
         </ul>
       )}

@@ -9,6 +9,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
+import { ItemRow } from '../staff/ItemRow';
 import { LanguageChips } from '../staff/LanguageChips';
 import { formatDateTime } from '../wallet/format';
 import { LoadError, Loading } from '../wallet/ui';
@@ -51,40 +52,21 @@ function Pages() {
       {data && (
         <ul className="staff-gifts">
           {data.list.map((p) => (
-            <li key={p.slug} className="staff-gift">
-              <div className="staff-gift__row staff-news__row">
-                <div className="staff-gift__what">
-                  <strong>
-                    <bdi>{p.title}</bdi>
-                  </strong>
-                  <span className="muted small">
-                    <bdi dir="ltr">/{p.slug}</bdi>
-                    {p.edited.length > 0 && (
-                      <>
-                        {' · '}
-                        {t('console.pages.edited', { languages: p.edited.join(' ') })}
-                      </>
-                    )}
-                  </span>
-                </div>
-                <a
-                  className="btn btn--ghost btn--sm"
-                  href={`/${locale}/${p.slug}`}
-                  target="_blank"
-                  rel="noopener"
-                >
-                  {t('console.news.view')}
-                </a>
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--sm"
-                  aria-label={t('console.news.editThis', { title: p.title })}
-                  onClick={() => setOpen(p.slug)}
-                >
-                  {t('console.news.edit')}
-                </button>
-              </div>
-            </li>
+            <ItemRow
+              key={p.slug}
+              title={p.title}
+              meta={
+                <>
+                  <bdi dir="ltr">/{p.slug}</bdi>
+                  {p.edited.length > 0 && (
+                    <> · {t('console.pages.edited', { languages: p.edited.join(' ') })}</>
+                  )}
+                </>
+              }
+              view={`/${locale}/${p.slug}`}
+              editLabel={t('console.news.editThis', { title: p.title })}
+              onEdit={() => setOpen(p.slug)}
+            />
           ))}
         </ul>
       )}

@@ -279,7 +279,7 @@ describe('sitemap and robots', () => {
 
 describe('failures', () => {
   it('renders the Service error page with status 500 when a page cannot be built', async () => {
-    const broken = Object.create(ContentStore.prototype) as ContentStore;
+    const broken = new ContentStore();
     broken.page = () => {
       throw new Error('disk on fire');
     };

@@ -196,8 +196,14 @@ describe('the wallet', () => {
     await open.getByText('Approved · payment on its way').waitFor();
     await open.getByRole('button', { name: 'Mark paid' }).click();
     const confirm = staff.page.getByRole('dialog', { name: 'Mark paid' });
-    await confirm.getByText('Mark the payment of $50.00 to cash-host@example.com as paid?').waitFor();
-    await confirm.getByRole('button', { name: 'Mark paid' }).click();
+    await confirm
+      .getByText(/^Mark the payment of \$50\.00 to \u2068cash-host@example\.com\u2069 as paid\?/)
+      .waitFor();
+    // With a note of why (the audit log keeps it): the button waits for one.
+    const paid = confirm.getByRole('button', { name: 'Mark paid' });
+    expect(await paid.isDisabled()).toBe(true);
+    await confirm.getByLabel('Note (why; kept in the audit log)').fill('PayPal payout 5TY0 sent');
+    await paid.click();
     await staff.page.getByText('No cash-outs are waiting for a decision.').waitFor();
 
     // The host sees it paid, and the wallet and NFT wallet agree.
@@ -322,6 +328,7 @@ describe('the wallet', () => {
     await confirm
       .getByText(/^Mark the shortfall of 500 coins from \u2068RefundedBuyer\u2069 as settled\?/)
       .waitFor();
+    await confirm.getByLabel(/^How it was settled/).fill('Recovered by bank transfer');
     await confirm.getByRole('button', { name: 'Mark settled' }).click();
     await staff.page.getByRole('status').getByText('Shortfall settled').waitFor();
     await payments.getByText('No shortfalls are waiting to be settled.').waitFor();

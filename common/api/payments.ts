@@ -101,6 +101,8 @@ export const staffOrdersAnswer = z.object({ list: z.array(staffOrderSchema) });
 
 /** POST /api/v1/staff/payments/:orderId/refund: the whole payment back, with the reason. */
 export const refundBody = z.object({ note: z.string().trim().min(1).max(1000) });
+/** POST /api/v1/staff/payments/:orderId/settle: how the shortfall was settled (recovered, written off). */
+export const settleBody = z.object({ note: z.string().trim().min(1).max(1000) });
 
 /** POST /api/v1/staff/payments/:orderId/settle. */
 export const settleParams = z.object({ orderId: z.string().max(64) });

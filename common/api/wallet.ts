@@ -127,10 +127,25 @@ export type StaffQueue = Answer<typeof staffQueueAnswer>;
 
 /** POST /api/v1/staff/payees/:id and /api/v1/staff/withdrawals/:id. */
 export const staffItemParams = z.object({ id: z.coerce.number().int().positive() });
-export const payeeReviewBody = z.object({ approve: z.boolean() });
+/**
+ * A decision's note, kept in the audit log: said for every decision against someone or that
+ * moves money for good (a rejection, a payout marked paid or failed); an approval may go without.
+ */
+const decisionNote = z.string().trim().min(1).max(1000).optional();
+export const payeeReviewBody = z
+  .object({ approve: z.boolean(), note: decisionNote })
+  .refine((b) => b.approve || b.note !== undefined, {
+    message: 'note: a rejection says why',
+    path: ['note'],
+  });
 export const STAFF_ACTIONS = ['approve', 'reject', 'paid', 'failed'] as const;
 export type StaffAction = (typeof STAFF_ACTIONS)[number];
-export const withdrawalReviewBody = z.object({ action: z.enum(STAFF_ACTIONS) });
+export const withdrawalReviewBody = z
+  .object({ action: z.enum(STAFF_ACTIONS), note: decisionNote })
+  .refine((b) => b.action === 'approve' || b.note !== undefined, {
+    message: 'note: a decision that moves diamonds says why',
+    path: ['note'],
+  });
 /** What a staff decision answers. */
 export const okAnswer = z.object({ ok: z.boolean() });
 /** What a decision on a cash-out answers: its state now, and whether it waits for a second approval. */

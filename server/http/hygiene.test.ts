@@ -49,7 +49,7 @@ describe('NUL and lone surrogates', () => {
       },
       { url: '/api/v1/payments/orders/%00' },
       { url: '/api/v1/payments/orders/a%00b' },
-      { method: 'POST', url: '/api/v1/staff/payments/%00/settle' },
+      { method: 'POST', url: '/api/v1/staff/payments/%00/settle', payload: { note: 'x' } },
       {
         method: 'POST',
         url: '/api/v1/whep/%00',

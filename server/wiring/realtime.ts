@@ -110,7 +110,14 @@ export function attachGateway(
     signalCounts: false,
     onKick: (vid, uid) => void live.dropViewer(vid, uid).catch((err: unknown) => app.log.error({ err })),
     canJoin: (room, who) => chat.canJoin(room, who),
-    act: (who, msg) => chat.act(who, msg),
+    // Staff powers are asked again whenever they would be used (a member removed, demoted or
+    // signed out of the console keeps the socket, not the powers): a staff member's every
+    // message, and anyone's delete or warning. The flag read at connect only styles the rest.
+    act: async (who, msg) => {
+      if (who && (who.staff || msg.t !== 'chat'))
+        who = { ...who, staff: who.session !== undefined && (await staff(who.uid, who.session)) };
+      return chat.act(who, msg);
+    },
     roomHooks: {
       shed: (reason, n) => deps.metrics.chatShed.inc({ reason }, n),
       pass: (ms) => deps.metrics.roomPass.observe(ms / 1000),

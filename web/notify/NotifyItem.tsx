@@ -1,3 +1,4 @@
+import { isolate } from '../lib/bidi';
 import { useState } from 'react';
 import type { MuteAnswer, NotificationItem } from '../../common/api/notifications';
 import { formatDate, formatRelativeTime } from '../../common/format';
@@ -23,12 +24,6 @@ function Ago({ iso }: { iso: string }) {
     </time>
   );
 }
-
-/**
- * People's names and titles keep their own direction inside the sentence (a Latin name in an
- * Arabic sentence, say): first-strong isolates, as <bdi> would, in plain text.
- */
-const isolate = (text: string) => `\u2068${text}\u2069`;
 
 /**
  * What an item says and where it leads: a go-live to the live; a festival slot that started (the

@@ -1,12 +1,10 @@
+import { isolate } from '../lib/bidi';
 import { useState } from 'react';
 import type { Locale } from '../../common/locales';
 import { htmlLang } from '../../common/locales';
-import { api, ApiError } from '../lib/api';
-import { errorMessage } from '../lib/errors';
 import { NoContent } from '../ui/feedback';
-import { useFeedback } from '../lib/feedback';
-import { Modal } from '../ui/Modal';
 import { useI18n } from '../i18n/i18n';
+import { NoteDialog } from '../staff/NoteDialog';
 import type { StaffPayments } from './api';
 import { formatAmount, formatDateTime } from './format';
 import { Person } from './StaffQueues';
@@ -31,9 +29,6 @@ export function formatMinor(minor: number, currency: string, locale: Locale): st
     return `${formatAmount(minor, locale)} ${currency.toUpperCase()}`;
   }
 }
-
-/** A value kept in its own direction inside a translated sentence (the text form of <bdi>). */
-const isolate = (text: string) => `\u2068${text}\u2069`;
 
 /**
  * "Payments to look at" on /staff/cashout (docs/money.md "Staff actions"): shortfalls left by
@@ -63,26 +58,7 @@ export function PaymentsQueue() {
 
 function Shortfalls({ shortfalls, onChanged }: { shortfalls: Shortfall[]; onChanged: () => void }) {
   const { t, locale } = useI18n();
-  const { toast } = useFeedback();
-  const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<Shortfall | null>(null);
-  const settle = async (s: Shortfall) => {
-    setBusy(s.order_id);
-    try {
-      await api('POST', `/api/v1/staff/payments/${encodeURIComponent(s.order_id)}/settle`);
-      toast(t('staff.payments.settled'));
-    } catch (err) {
-      // Not open any more: another member of staff settled it first.
-      toast(
-        err instanceof ApiError && err.error === 'not_found'
-          ? t('staff.payments.gone')
-          : errorMessage(t, err),
-      );
-    } finally {
-      setBusy(null);
-      onChanged();
-    }
-  };
   const coins = (n: number) => ({ count: n, formatted: formatAmount(n, locale) });
   return (
     <section className="staff-payments__group" aria-labelledby="staff-shortfalls">
@@ -111,13 +87,7 @@ function Shortfalls({ shortfalls, onChanged }: { shortfalls: Shortfall[]; onChan
                 <Fact label={t('staff.payments.reversedAt')}>{formatDateTime(s.created_at, locale)}</Fact>
               </dl>
               <div className="staff-item__actions">
-                <button
-                  type="button"
-                  className="btn btn--primary btn--sm"
-                  disabled={busy !== null}
-                  aria-busy={busy === s.order_id || undefined}
-                  onClick={() => setAsking(s)}
-                >
+                <button type="button" className="btn btn--primary btn--sm" onClick={() => setAsking(s)}>
                   {t('staff.payments.settle')}
                 </button>
               </div>
@@ -126,31 +96,26 @@ function Shortfalls({ shortfalls, onChanged }: { shortfalls: Shortfall[]; onChan
         </ul>
       )}
       {asking && (
-        <Modal label={t('staff.payments.settle')} onClose={() => setAsking(null)}>
-          <h2 className="dialog__title">{t('staff.payments.settle')}</h2>
-          <p>
-            {t('staff.payments.confirmSettle', {
-              name: isolate(asking.user.nickname),
-              ...coins(asking.owed),
-            })}
-          </p>
-          <div className="dialog__actions">
-            <button type="button" className="btn btn--ghost" onClick={() => setAsking(null)}>
-              {t('common.cancel')}
-            </button>
-            <button
-              type="button"
-              className="btn btn--primary"
-              autoFocus
-              onClick={() => {
-                setAsking(null);
-                void settle(asking);
-              }}
-            >
-              {t('staff.payments.settle')}
-            </button>
-          </div>
-        </Modal>
+        // How it was settled (recovered, written off) goes to the audit log. Settled meanwhile by
+        // someone else, the dialog says it was not found; the list is read again either way.
+        <NoteDialog
+          title={t('staff.payments.settle')}
+          explain={t('staff.payments.confirmSettle', {
+            name: isolate(asking.user.nickname),
+            ...coins(asking.owed),
+          })}
+          noteLabel={t('staff.payments.settleNote')}
+          path={`/api/v1/staff/payments/${encodeURIComponent(asking.order_id)}/settle`}
+          doneMessage={t('staff.payments.settled')}
+          onClose={() => {
+            setAsking(null);
+            onChanged();
+          }}
+          onDone={() => {
+            setAsking(null);
+            onChanged();
+          }}
+        />
       )}
     </section>
   );

@@ -7,7 +7,8 @@ import { Link } from '../ui/Link';
 import { useI18n } from '../i18n/i18n';
 import type { StaffAction, StaffQueue } from './api';
 import { formatAmount, formatDateTime, formatUsd } from './format';
-import { StaffConfirm } from './StaffConfirm';
+import { isolate } from '../lib/bidi';
+import { NoteDialog } from '../staff/NoteDialog';
 import { WithdrawalStatusBadge } from './WithdrawalStatus';
 import { Fact } from './ui';
 
@@ -51,6 +52,8 @@ export function Person({ nickname, shortId }: { nickname: string; shortId: strin
 export function PayeeQueue({ payees, onChanged }: { payees: QueuedPayee[]; onChanged: () => void }) {
   const { t, locale } = useI18n();
   const { busy, decide } = useDecision(onChanged);
+  /** A rejection asks why first (the note goes to the audit log). */
+  const [rejecting, setRejecting] = useState<QueuedPayee | null>(null);
   return (
     <section className="section" aria-labelledby="staff-payees">
       <h2 id="staff-payees">{t('staff.payees', { count: payees.length })}</h2>
@@ -85,7 +88,7 @@ export function PayeeQueue({ payees, onChanged }: { payees: QueuedPayee[]; onCha
                   type="button"
                   className="btn btn--ghost btn--sm"
                   disabled={busy !== null}
-                  onClick={() => void decide(`p${p.id}`, `/api/v1/staff/payees/${p.id}`, { approve: false })}
+                  onClick={() => setRejecting(p)}
                 >
                   {t('staff.action.reject')}
                 </button>
@@ -93,6 +96,23 @@ export function PayeeQueue({ payees, onChanged }: { payees: QueuedPayee[]; onCha
             </li>
           ))}
         </ul>
+      )}
+      {rejecting && (
+        <NoteDialog
+          title={t('staff.action.reject')}
+          explain={t('staff.confirm.rejectPayee', {
+            name: isolate(rejecting.nickname),
+            account: isolate(rejecting.account),
+          })}
+          path={`/api/v1/staff/payees/${rejecting.id}`}
+          body={{ approve: false }}
+          doneMessage={t('staff.done')}
+          onClose={() => setRejecting(null)}
+          onDone={() => {
+            setRejecting(null);
+            onChanged();
+          }}
+        />
       )}
     </section>
   );
@@ -106,7 +126,8 @@ const NEXT: Record<string, StaffAction[]> = {
 
 /**
  * Open cash-outs: approve or reject the new ones, then mark approved ones paid (or failed) once
- * the payout provider has answered. Everything that moves diamonds is confirmed first.
+ * the payout provider has answered. Everything that moves diamonds is confirmed first, with a note
+ * of why (the audit log keeps it).
  */
 export function WithdrawalQueue({
   withdrawals,
@@ -192,13 +213,22 @@ export function WithdrawalQueue({
         </ul>
       )}
       {asking && (
-        <StaffConfirm
-          withdrawal={asking.w}
-          action={asking.action}
-          onCancel={() => setAsking(null)}
-          onConfirm={() => {
+        <NoteDialog
+          title={t(`staff.action.${asking.action}`)}
+          explain={t(`staff.confirm.${asking.action}`, {
+            name: isolate(asking.w.nickname),
+            account: isolate(asking.w.account),
+            usd: formatUsd(asking.w.usd_cents, locale),
+            count: asking.w.diamonds,
+            formatted: formatAmount(asking.w.diamonds, locale),
+          })}
+          path={`/api/v1/staff/withdrawals/${asking.w.id}`}
+          body={{ action: asking.action }}
+          doneMessage={t('staff.done')}
+          onClose={() => setAsking(null)}
+          onDone={() => {
             setAsking(null);
-            void act(asking.w, asking.action);
+            onChanged();
           }}
         />
       )}

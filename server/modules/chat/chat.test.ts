@@ -122,6 +122,15 @@ describe('live room chat', () => {
     await f.wait((x) => !Array.isArray(x) && x.t === 'error' && x.name === 'not_allowed' && x.ref === 'w1');
     s.send({ t: 'warn', room: vid, ref: 'w2' });
     await f.wait((x) => Array.isArray(x) && x.some((e) => e.t === 'notice' && e.key === 'room_warning'));
+    // Signed out of the console, on the same socket: the powers are gone at once, and what they
+    // write now is an ordinary viewer's.
+    const out = await t.app.inject({ method: 'POST', url: '/api/v1/staff/sign-out', headers: staff.headers });
+    expect(out.statusCode).toBe(200);
+    s.send({ t: 'warn', room: vid, ref: 'w3' });
+    await s.wait((x) => !Array.isArray(x) && x.t === 'error' && x.name === 'not_allowed' && x.ref === 'w3');
+    s.send({ t: 'chat', room: vid, text: 'just me now', ref: 'st3' });
+    await f.wait(() => f.chats().some((m) => m.text === 'just me now'));
+    expect(f.chats().find((m) => m.text === 'just me now')?.from.role).toBe('viewer');
   });
 
   it('only the host deletes a message, and everyone is told', async () => {

@@ -8,6 +8,7 @@ import {
   paymentErrors as errors,
   polledOrderAnswer,
   settleAnswer,
+  settleBody,
   settleParams,
   staffPaymentsAnswer,
   staffOrdersAnswer,
@@ -223,13 +224,21 @@ export function paymentRoutes(deps: {
           summary:
             "Staff: mark a reversed recharge's shortfall settled (recovered or written off), which lifts the buyer's cash-out block",
           params: settleParams,
+          body: settleBody,
           response: { 200: okSchema(settleAnswer), ...errors },
         },
       },
       async (req) => {
         const staff = await deps.staff.require(req, 'money.review');
         await payments.settleShortfall(req.params.orderId, staff.uid);
-        await deps.staff.audit(staff, 'payment.settle', `order:${req.params.orderId}`);
+        await deps.staff.audit(
+          staff,
+          'payment.settle',
+          `order:${req.params.orderId}`,
+          undefined,
+          undefined,
+          req.body.note,
+        );
         return { status: 200 as const, data: { ok: true } };
       },
     );

@@ -55,6 +55,7 @@ async function settle(who: Person | null, orderId: string) {
     method: 'POST',
     url: `/api/v1/staff/payments/${orderId}/settle`,
     headers: who?.headers ?? {},
+    payload: { note: 'Recovered from the buyer by bank transfer' },
   });
   return { status: res.statusCode, error: json(res).error };
 }
@@ -189,7 +190,20 @@ describe('staff: payments to look at', () => {
     expect(listed.body.data.shortfalls.map((s) => s.order_id)).not.toContain(whole);
     expect((await requestCashout(t, buyer, 'pay-spender-cash-1')).error).toBe('reversal_shortfall');
 
+    // Settled with a note of how (kept in the audit log); without one, refused.
+    const bare = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/staff/payments/${id}/settle`,
+      headers: named.headers,
+      payload: {},
+    });
+    expect(bare.statusCode).toBe(400);
     expect(await settle(named, id)).toEqual({ status: 200, error: undefined });
+    const [logged] = await t.testDb.db.query<{ note: string | null }>(
+      `SELECT note FROM staff_audit WHERE action = 'payment.settle' AND target = $1`,
+      [`order:${id}`],
+    );
+    expect(logged?.note).toBe('Recovered from the buyer by bank transfer');
     expect((await list(staff)).body.data.shortfalls.map((s) => s.order_id)).not.toContain(id);
     // Settled once: a second click (or another member of staff) finds nothing open.
     expect(await settle(staff, id)).toEqual({ status: 404, error: 'not_found' });

@@ -250,6 +250,7 @@ const ENDPOINTS: { op: string; url: string; body?: object; needs: Permission | '
   {
     op: 'POST /api/v1/staff/payments/{orderId}/settle',
     url: '/api/v1/staff/payments/nothing/settle',
+    body: { note: 'walk' },
     needs: 'money.review',
   },
   {

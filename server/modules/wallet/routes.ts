@@ -166,9 +166,14 @@ export function walletRoutes(deps: {
       async (req) => {
         const staff = await staffOnly(req);
         await cashout.reviewPayee(staff.uid, req.params.id, req.body.approve);
-        await deps.staff.audit(staff, 'payee.review', `payee:${req.params.id}`, undefined, {
-          approve: req.body.approve,
-        });
+        await deps.staff.audit(
+          staff,
+          'payee.review',
+          `payee:${req.params.id}`,
+          undefined,
+          { approve: req.body.approve },
+          req.body.note,
+        );
         return { status: 200 as const, data: { ok: true } };
       },
     );
@@ -188,10 +193,14 @@ export function walletRoutes(deps: {
       async (req) => {
         const staff = await staffOnly(req);
         const done = await cashout.reviewWithdrawal(staff.uid, req.params.id, req.body.action);
-        await deps.staff.audit(staff, 'withdrawal.review', `withdrawal:${req.params.id}`, undefined, {
-          action: req.body.action,
-          ...done,
-        });
+        await deps.staff.audit(
+          staff,
+          'withdrawal.review',
+          `withdrawal:${req.params.id}`,
+          undefined,
+          { action: req.body.action, ...done },
+          req.body.note,
+        );
         return { status: 200 as const, data: { ok: true, ...done } };
       },
     );

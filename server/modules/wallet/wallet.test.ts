@@ -165,8 +165,9 @@ describe('cash out', () => {
         key,
       },
     );
+  /** A staff decision, with the note every decision but an approval needs. */
   const review = (who: Person, kind: 'payees' | 'withdrawals', id: number, body: object) =>
-    call(who, 'POST', `/api/v1/staff/${kind}/${id}`, body);
+    call(who, 'POST', `/api/v1/staff/${kind}/${id}`, { note: 'Checked against the payout records', ...body });
 
   it('needs a payee account proved by a phone code and approved by staff', async () => {
     expect((await request(10_000, 'early-request')).body.error).toBe('payee_not_approved');
@@ -298,7 +299,10 @@ const codes = () => new SmsCodes(kv, sms, { name: 'Beamly' });
 
 describe('staff decisions', () => {
   const decide = (who: Person, id: number, action: string) =>
-    call(who, 'POST', `/api/v1/staff/withdrawals/${id}`, { action });
+    call(who, 'POST', `/api/v1/staff/withdrawals/${id}`, {
+      action,
+      ...(action === 'approve' ? {} : { note: `${action}: checked with the payout provider` }),
+    });
   const requestAs = (who: Person, diamonds: number, key: string) =>
     call<{ withdrawal: { id: number; status: string } }>(who, 'POST', '/api/v1/cashout/withdrawals', {
       diamonds,
@@ -338,6 +342,16 @@ describe('staff decisions', () => {
     expect((await decide(named, id, 'approve')).status).toBe(200);
     expect(await decide(staff, id, 'paid')).toMatchObject({ status: 403, body: { error: 'review_own' } });
     expect(await status(id)).toBe('approved');
+    // A decision that moves diamonds for good says why; the audit log keeps it.
+    const bare = await call(named, 'POST', `/api/v1/staff/withdrawals/${id}`, { action: 'failed' });
+    expect(bare).toMatchObject({ status: 400, body: { error: 'validation_failed' } });
+    expect(await status(id)).toBe('approved');
+    expect((await decide(named, id, 'failed')).status).toBe(200);
+    const [logged] = await db.query<{ note: string | null }>(
+      `SELECT note FROM staff_audit WHERE action = 'withdrawal.review' AND target = $1 ORDER BY id DESC LIMIT 1`,
+      [`withdrawal:${id}`],
+    );
+    expect(logged?.note).toBe('failed: checked with the payout provider');
     await checkInvariants(db);
   });
 

@@ -13,6 +13,12 @@ export interface Queryable {
 }
 
 /**
+ * More to write in a transaction someone else opened: a staff action's audit entry, given to the
+ * service that makes the change so that the change and its record are made together or not at all.
+ */
+export type AlsoInTransaction = (tx: Queryable) => Promise<void>;
+
+/**
  * The one query layer. The same SQL runs on embedded PGlite and on a PostgreSQL server; both
  * return int8 as a JS number (values past 2^53 throw rather than lose precision) and numeric as
  * a string.

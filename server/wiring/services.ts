@@ -329,7 +329,7 @@ export async function buildServices(
       return p ? { method: p.method, account: p.account, status: p.status } : null;
     },
     signOutEverywhere: (uid) => signIn.auth.signOutEverywhere(uid),
-    reset: (uid, what) => users.resetByStaff(uid, what),
+    reset: (uid, what, audit) => users.resetByStaff(uid, what, audit),
   });
   const analytics = new AnalyticsService(db, {
     key: requireSecret(config.ANALYTICS_KEY, 'ANALYTICS_KEY'),

@@ -62,14 +62,19 @@ export class PageDesk {
 
   async save(actor: StaffActor, slug: StaticPageSlug, locale: Locale, text: PageEditBody): Promise<StaffPage> {
     const before = this.store.page(slug, locale);
-    await pagesRepo.save(this.db, { slug, locale, ...text }, actor.uid);
-    await this.opts.staff.audit(
-      actor,
-      'page.edit',
-      `page:${slug}:${locale}`,
-      before && this.store.has(slug, locale) ? { title: before.title, chars: before.markdown.length } : null,
-      { title: text.title, chars: text.body_md.length },
-    );
+    // The text and its entry in the audit log: both or neither.
+    await this.db.transaction(async (tx) => {
+      await pagesRepo.save(tx, { slug, locale, ...text }, actor.uid);
+      await this.opts.staff.audit(
+        actor,
+        'page.edit',
+        `page:${slug}:${locale}`,
+        before && this.store.has(slug, locale) ? { title: before.title, chars: before.markdown.length } : null,
+        { title: text.title, chars: text.body_md.length },
+        null,
+        tx,
+      );
+    });
     await this.opts.changed();
     return this.page(slug);
   }
@@ -77,14 +82,18 @@ export class PageDesk {
   /** Back to the repository's text in this language. */
   async revert(actor: StaffActor, slug: StaticPageSlug, locale: Locale): Promise<StaffPage> {
     const before = this.store.page(slug, locale);
-    if (!(await pagesRepo.remove(this.db, slug, locale))) throw new AppError('not_found');
-    await this.opts.staff.audit(
-      actor,
-      'page.revert',
-      `page:${slug}:${locale}`,
-      before ? { title: before.title, chars: before.markdown.length } : null,
-      { source: 'file' },
-    );
+    await this.db.transaction(async (tx) => {
+      if (!(await pagesRepo.remove(tx, slug, locale))) throw new AppError('not_found');
+      await this.opts.staff.audit(
+        actor,
+        'page.revert',
+        `page:${slug}:${locale}`,
+        before ? { title: before.title, chars: before.markdown.length } : null,
+        { source: 'file' },
+        null,
+        tx,
+      );
+    });
     await this.opts.changed();
     return this.page(slug);
   }

@@ -118,8 +118,9 @@ export function discoveryRoutes(deps: {
       async (req) => {
         const staff = await deps.staff.require(req, 'content.edit');
         const marks = req.body;
-        const { before } = await discovery.setMarks(staff.uid, req.params.uid, marks);
-        await deps.staff.audit(staff, 'host.marks', `user:${req.params.uid}`, before, marks);
+        await discovery.setMarks(staff.uid, req.params.uid, marks, (tx, before) =>
+          deps.staff.audit(staff, 'host.marks', `user:${req.params.uid}`, before, marks, null, tx),
+        );
         return { status: 200 as const, data: { uid: req.params.uid, marks } };
       },
     );

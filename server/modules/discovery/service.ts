@@ -1,7 +1,7 @@
 import type { HostLookup } from '../../../common/api/content';
 import type { ExploreCard, ExploreQuery, HostMarks } from '../../../common/api/explore';
 import { AppError } from '../../../common/errors';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import { Recent } from '../../infra/recent';
 import { card } from './cards';
 import { discoveryRepo, type Position } from './repo';
@@ -102,11 +102,19 @@ export class DiscoveryService {
 
   /** Staff mark a host (the console comes later; the API is here now). */
   /** A host's marks set by staff; what they were before, for the audit log. */
-  async setMarks(staff: number, uid: number, marks: HostMarks): Promise<{ before: HostMarks | null }> {
+  /** `audit` is told the marks before, in the transaction that sets the new ones. */
+  async setMarks(
+    staff: number,
+    uid: number,
+    marks: HostMarks,
+    audit?: (tx: Queryable, before: HostMarks | null) => Promise<void>,
+  ): Promise<void> {
     if (!(await discoveryRepo.userExists(this.db, uid))) throw new AppError('not_found');
-    const before = await discoveryRepo.marksOf(this.db, uid);
-    await discoveryRepo.setMarks(this.db, uid, marks, staff);
-    return { before };
+    await this.db.transaction(async (tx) => {
+      const before = await discoveryRepo.marksOf(tx, uid);
+      await discoveryRepo.setMarks(tx, uid, marks, staff);
+      await audit?.(tx, before);
+    });
   }
 
   /** The console's curation: people by short id or nickname, with their marks. */

@@ -56,10 +56,14 @@ export const festivalRepo = {
     );
   },
 
-  /** A programme and its schedule written in one transaction (a new one, or `id`'s replaced). */
+  /**
+   * A programme and its schedule written in one transaction (a new one, or `id`'s replaced), with
+   * `also` (the staff audit entry) in it too.
+   */
   async save(
     db: Db,
     p: { id: number | null; names: Record<string, string>; slots: NewSlot[]; by: number },
+    also?: (tx: Queryable, id: number) => Promise<void>,
   ): Promise<number | null> {
     const starts = new Date(Math.min(...p.slots.map((s) => s.starts_at.getTime())));
     const ends = new Date(Math.max(...p.slots.map((s) => s.ends_at.getTime())));
@@ -112,6 +116,7 @@ export const festivalRepo = {
           p.slots.map((s) => s.ends_at),
         ],
       );
+      await also?.(tx, id);
       return id;
     });
   },

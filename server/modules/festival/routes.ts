@@ -83,8 +83,9 @@ export function festivalRoutes(deps: {
       },
       async (req) => {
         const actor = await staff.require(req, 'content.edit');
-        const id = await festival.save(actor.uid, null, req.body);
-        await staff.audit(actor, 'programme.create', `programme:${id}`, undefined, req.body);
+        const id = await festival.save(actor.uid, null, req.body, (tx, made) =>
+          staff.audit(actor, 'programme.create', `programme:${made}`, undefined, req.body, null, tx),
+        );
         return { status: 200 as const, data: await festival.get(id, 'en', undefined, actor.uid) };
       },
     );
@@ -102,8 +103,9 @@ export function festivalRoutes(deps: {
       },
       async (req) => {
         const actor = await staff.require(req, 'content.edit');
-        await festival.save(actor.uid, req.params.id, req.body);
-        await staff.audit(actor, 'programme.update', `programme:${req.params.id}`, undefined, req.body);
+        await festival.save(actor.uid, req.params.id, req.body, (tx, id) =>
+          staff.audit(actor, 'programme.update', `programme:${id}`, undefined, req.body, null, tx),
+        );
         return { status: 200 as const, data: await festival.get(req.params.id, 'en', undefined, actor.uid) };
       },
     );
@@ -120,8 +122,17 @@ export function festivalRoutes(deps: {
       },
       async (req) => {
         const actor = await staff.require(req, 'content.edit');
-        await festival.remove(req.params.id);
-        await staff.audit(actor, 'programme.delete', `programme:${req.params.id}`);
+        await festival.remove(req.params.id, (tx) =>
+          staff.audit(
+            actor,
+            'programme.delete',
+            `programme:${req.params.id}`,
+            undefined,
+            undefined,
+            null,
+            tx,
+          ),
+        );
         return { status: 200 as const, data: { id: req.params.id } };
       },
     );

@@ -8,7 +8,7 @@ import { AppError } from '../../../common/errors';
 import { dayIn, isTimeZone, slotState } from '../../../common/festival';
 import type { Locale } from '../../../common/locales';
 import { cleanText } from '../../../common/text';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import type { LiveService } from '../live';
 import type { NotificationService } from '../notifications';
 import type { UsersService } from '../users';
@@ -113,7 +113,13 @@ export class FestivalService {
   }
 
   /** The staff's programme, new (`id` null) or replacing the one there; answers its id. */
-  async save(staff: number, id: number | null, body: ProgrammeBody): Promise<number> {
+  /** `audit` is written in the same transaction as the programme (server/modules/staff: `audit`). */
+  async save(
+    staff: number,
+    id: number | null,
+    body: ProgrammeBody,
+    audit?: (tx: Queryable, id: number) => Promise<void>,
+  ): Promise<number> {
     const names: Record<string, string> = {};
     for (const [locale, name] of Object.entries(body.names)) if (name) names[locale] = cleanText(name).trim();
     if (!names.en) throw new AppError('validation_failed', { field: 'names.en' });
@@ -126,13 +132,16 @@ export class FestivalService {
       if (!(ends_at > starts_at)) throw new AppError('validation_failed', { field: `slots.${i}.ends_at` });
       slots.push({ host: host.uid, title: cleanText(s.title ?? '').trim(), starts_at, ends_at });
     }
-    const saved = await festivalRepo.save(this.db, { id, names, slots, by: staff });
+    const saved = await festivalRepo.save(this.db, { id, names, slots, by: staff }, audit);
     if (saved === null) throw new AppError('not_found');
     return saved;
   }
 
-  async remove(id: number): Promise<void> {
-    if (!(await festivalRepo.remove(this.db, id))) throw new AppError('not_found');
+  async remove(id: number, audit?: (tx: Queryable) => Promise<void>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await festivalRepo.remove(tx, id))) throw new AppError('not_found');
+      await audit?.(tx);
+    });
   }
 
   /**

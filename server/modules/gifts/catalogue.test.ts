@@ -89,6 +89,29 @@ describe('the gift catalogue', () => {
       expect((await call(editor, 'PUT', '/api/v1/staff/gifts/2', body)).statusCode).toBe(400);
   });
 
+  it('makes no change the audit log could not record', async () => {
+    // The database refuses this one entry: the edit it records is not made either.
+    const db = t.testDb.db;
+    await db.query(
+      `ALTER TABLE staff_audit ADD CONSTRAINT refuse_gift_edits CHECK (action <> 'gift.edit') NOT VALID`,
+    );
+    try {
+      const names = { en: 'Unrecorded Heart' };
+      const res = await call(editor, 'PUT', '/api/v1/staff/gifts/3', {
+        names,
+        price: 99,
+        sort: 3,
+        active: true,
+      });
+      expect(res.statusCode).toBe(500);
+      const [gift] = await db.query<{ price: number }>('SELECT price FROM gifts WHERE gift_id = 3');
+      expect(gift?.price).not.toBe(99);
+      expect((await wall(t.app)).some((g) => g.name === 'Unrecorded Heart')).toBe(false);
+    } finally {
+      await db.query('ALTER TABLE staff_audit DROP CONSTRAINT refuse_gift_edits');
+    }
+  });
+
   it('adds a gift that reaches the wall once it has a clip, and takes only real clips and pictures', async () => {
     const gift = data<{ gift_id: number; media_url: string | null }>(
       await call(editor, 'POST', '/api/v1/staff/gifts', {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { StaffGift, StaffSticker } from '../../../common/api/content';
 import { AppError } from '../../../common/errors';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { StaffActor, StaffGuard } from '../staff';
 import { giftRepo, type GiftEdit, type StickerEdit } from './repo';
@@ -46,30 +46,44 @@ export class GiftCatalogue {
     private readonly changed: () => Promise<void>,
   ) {}
 
+  /**
+   * A change and its audit entry in one transaction (both or neither), then every node told. The
+   * entry is what `change` answers, given the row it made.
+   */
+  async #edit<T>(
+    actor: StaffActor,
+    change: (
+      tx: Queryable,
+    ) => Promise<{ row: T; action: string; target: string; before: unknown; after: unknown }>,
+  ): Promise<T> {
+    const row = await this.db.transaction(async (tx) => {
+      const done = await change(tx);
+      await this.staff.audit(actor, done.action, done.target, done.before, done.after, null, tx);
+      return done.row;
+    });
+    await this.changed();
+    return row;
+  }
+
   list(): Promise<StaffGift[]> {
     return giftRepo.allGifts(this.db);
   }
 
   async create(actor: StaffActor, edit: GiftEdit): Promise<StaffGift> {
-    const gift = await giftRepo.createGift(this.db, edit);
-    await this.staff.audit(actor, 'gift.create', `gift:${gift.gift_id}`, null, edit);
-    await this.changed();
-    return gift;
+    return this.#edit(actor, async (tx) => {
+      const gift = await giftRepo.createGift(tx, edit);
+      return { row: gift, action: 'gift.create', target: `gift:${gift.gift_id}`, before: null, after: edit };
+    });
   }
 
   async update(actor: StaffActor, id: number, edit: GiftEdit): Promise<StaffGift> {
     const before = await this.#gift(id);
-    const gift = await giftRepo.updateGift(this.db, id, edit);
-    if (!gift) throw new AppError('gift_not_found');
-    await this.staff.audit(
-      actor,
-      'gift.edit',
-      `gift:${id}`,
-      { names: before.names, price: before.price, sort: before.sort, active: before.active },
-      edit,
-    );
-    await this.changed();
-    return gift;
+    return this.#edit(actor, async (tx) => {
+      const gift = await giftRepo.updateGift(tx, id, edit);
+      if (!gift) throw new AppError('gift_not_found');
+      const was = { names: before.names, price: before.price, sort: before.sort, active: before.active };
+      return { row: gift, action: 'gift.edit', target: `gift:${id}`, before: was, after: edit };
+    });
   }
 
   /** A new animation (an MP4 or WebM clip): the gift plays it from the next send. */
@@ -78,16 +92,13 @@ export class GiftCatalogue {
     const kind = clipKind(bytes);
     if (!kind) throw new AppError('validation_failed', { field: 'animation' });
     const url = await this.files.put('gifts', bytes, kind);
-    const gift = await giftRepo.setGiftFiles(this.db, id, { media_url: url, format: 'video' });
-    await this.staff.audit(
-      actor,
-      'gift.animation',
-      `gift:${id}`,
-      { media_url: before.media_url, format: before.format },
-      { media_url: url, format: 'video' },
-    );
-    await this.changed();
-    return gift ?? before;
+    return this.#edit(actor, async (tx) => ({
+      row: (await giftRepo.setGiftFiles(tx, id, { media_url: url, format: 'video' })) ?? before,
+      action: 'gift.animation',
+      target: `gift:${id}`,
+      before: { media_url: before.media_url, format: before.format },
+      after: { media_url: url, format: 'video' },
+    }));
   }
 
   /** A new icon: any reasonable picture, made a square WebP with its whole picture inside. */
@@ -95,16 +106,13 @@ export class GiftCatalogue {
     const before = await this.#gift(id);
     const webp = await squareWebp(bytes, 'icon');
     const url = await this.files.put('gifts', webp, 'webp');
-    const gift = await giftRepo.setGiftFiles(this.db, id, { icon_url: url });
-    await this.staff.audit(
-      actor,
-      'gift.icon',
-      `gift:${id}`,
-      { icon_url: before.icon_url },
-      { icon_url: url },
-    );
-    await this.changed();
-    return gift ?? before;
+    return this.#edit(actor, async (tx) => ({
+      row: (await giftRepo.setGiftFiles(tx, id, { icon_url: url })) ?? before,
+      action: 'gift.icon',
+      target: `gift:${id}`,
+      before: { icon_url: before.icon_url },
+      after: { icon_url: url },
+    }));
   }
 
   listStickers(): Promise<StaffSticker[]> {
@@ -113,41 +121,34 @@ export class GiftCatalogue {
 
   /** A new sticker: offered once it has a picture. */
   async createSticker(actor: StaffActor, edit: StickerEdit): Promise<StaffSticker> {
-    const sticker = await giftRepo.createSticker(this.db, edit);
-    await this.staff.audit(actor, 'sticker.create', `sticker:${sticker.sticker_id}`, null, edit);
-    await this.changed();
-    return sticker;
+    return this.#edit(actor, async (tx) => {
+      const sticker = await giftRepo.createSticker(tx, edit);
+      const target = `sticker:${sticker.sticker_id}`;
+      return { row: sticker, action: 'sticker.create', target, before: null, after: edit };
+    });
   }
 
   async updateSticker(actor: StaffActor, id: number, edit: StickerEdit): Promise<StaffSticker> {
     const before = await this.#sticker(id);
-    const sticker = await giftRepo.updateSticker(this.db, id, edit);
-    if (!sticker) throw new AppError('not_found');
-    await this.staff.audit(
-      actor,
-      'sticker.edit',
-      `sticker:${id}`,
-      { names: before.names, sort: before.sort, active: before.active },
-      edit,
-    );
-    await this.changed();
-    return sticker;
+    return this.#edit(actor, async (tx) => {
+      const sticker = await giftRepo.updateSticker(tx, id, edit);
+      if (!sticker) throw new AppError('not_found');
+      const was = { names: before.names, sort: before.sort, active: before.active };
+      return { row: sticker, action: 'sticker.edit', target: `sticker:${id}`, before: was, after: edit };
+    });
   }
 
   /** A sticker's picture: made a square WebP like a gift's icon. */
   async setStickerImage(actor: StaffActor, id: number, bytes: Buffer): Promise<StaffSticker> {
     const before = await this.#sticker(id);
     const url = await this.files.put('stickers', await squareWebp(bytes, 'image'), 'webp');
-    const sticker = await giftRepo.setStickerImage(this.db, id, url);
-    await this.staff.audit(
-      actor,
-      'sticker.image',
-      `sticker:${id}`,
-      { image_url: before.image_url },
-      { image_url: url },
-    );
-    await this.changed();
-    return sticker ?? before;
+    return this.#edit(actor, async (tx) => ({
+      row: (await giftRepo.setStickerImage(tx, id, url)) ?? before,
+      action: 'sticker.image',
+      target: `sticker:${id}`,
+      before: { image_url: before.image_url },
+      after: { image_url: url },
+    }));
   }
 
   async #sticker(id: number): Promise<StaffSticker> {

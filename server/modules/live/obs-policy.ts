@@ -60,8 +60,8 @@ export class ObsPolicy {
     await this.db.transaction(async (tx) => {
       await obsRepo.setMode(tx, mode, actor.uid);
       if (before.source === 'config') for (const p of before.list) await obsRepo.add(tx, p.uid, actor.uid);
+      await this.opts.staff.audit(actor, 'obs.mode', 'obs', { mode: before.mode }, { mode }, null, tx);
     });
-    await this.opts.staff.audit(actor, 'obs.mode', 'obs', { mode: before.mode }, { mode });
     return this.#changed();
   }
 
@@ -69,15 +69,20 @@ export class ObsPolicy {
     await this.#takeOver(actor);
     const [person] = await obsRepo.byShortIds(this.db, [shortId]);
     if (!person) throw new AppError('not_found', { field: 'short_id' });
-    await obsRepo.add(this.db, person.uid, actor.uid);
-    await this.opts.staff.audit(actor, 'obs.allow', `user:${person.uid}`, null, { short_id: shortId });
+    await this.db.transaction(async (tx) => {
+      await obsRepo.add(tx, person.uid, actor.uid);
+      const after = { short_id: shortId };
+      await this.opts.staff.audit(actor, 'obs.allow', `user:${person.uid}`, null, after, null, tx);
+    });
     return this.#changed();
   }
 
   async remove(actor: StaffActor, uid: number): Promise<ObsPolicyAnswer> {
     await this.#takeOver(actor);
-    await obsRepo.remove(this.db, uid);
-    await this.opts.staff.audit(actor, 'obs.disallow', `user:${uid}`);
+    await this.db.transaction(async (tx) => {
+      await obsRepo.remove(tx, uid);
+      await this.opts.staff.audit(actor, 'obs.disallow', `user:${uid}`, undefined, undefined, null, tx);
+    });
     return this.#changed();
   }
 

@@ -47,20 +47,24 @@ export class WordLists {
     const before = (await this.lists()).find((l) => l.locale === locale)?.words ?? [];
     // One entry per spelling: the same word twice (or in two cases) is one entry.
     const next = [...new Set(words.map((w) => w.trim().toLowerCase()).filter(Boolean))].sort();
-    await this.db.transaction((tx) => wordsRepo.replace(tx, locale, next, actor.uid));
     const had = new Set(before);
     const has = new Set(next);
-    await this.opts.staff.audit(
-      actor,
-      'words.edit',
-      `words:${locale}`,
-      { count: before.length },
-      {
-        count: next.length,
-        added: next.filter((w) => !had.has(w)),
-        removed: before.filter((w) => !has.has(w)),
-      },
-    );
+    await this.db.transaction(async (tx) => {
+      await wordsRepo.replace(tx, locale, next, actor.uid);
+      await this.opts.staff.audit(
+        actor,
+        'words.edit',
+        `words:${locale}`,
+        { count: before.length },
+        {
+          count: next.length,
+          added: next.filter((w) => !had.has(w)),
+          removed: before.filter((w) => !has.has(w)),
+        },
+        null,
+        tx,
+      );
+    });
     await this.opts.changed();
     const saved = (await this.lists()).find((l) => l.locale === locale);
     if (!saved) throw new Error(`no list for ${locale}`);

@@ -41,11 +41,13 @@ export class NewsDesk {
   async create(actor: StaffActor, edit: NewsEdit): Promise<StaffNews> {
     const id = await this.db.transaction(async (tx) => {
       if (await newsRepo.slugTaken(tx, edit.slug, null)) throw new AppError('news_slug_taken');
-      return newsRepo.create(tx, edit);
+      const made = await newsRepo.create(tx, edit);
+      // Two saving the same new address at once: the later finds it taken.
+      if (made === null) throw new AppError('news_slug_taken');
+      // In the same transaction: the article and its entry in the audit log, both or neither.
+      await this.staff.audit(actor, 'news.create', `news:${made}`, null, auditView(edit), null, tx);
+      return made;
     });
-    // Two saving the same new address at once: the later finds it taken.
-    if (id === null) throw new AppError('news_slug_taken');
-    await this.staff.audit(actor, 'news.create', `news:${id}`, null, auditView(edit));
     await this.changed();
     return this.article(id);
   }
@@ -55,8 +57,8 @@ export class NewsDesk {
     await this.db.transaction(async (tx) => {
       if (await newsRepo.slugTaken(tx, edit.slug, id)) throw new AppError('news_slug_taken');
       if (!(await newsRepo.update(tx, id, edit))) throw new AppError('not_found');
+      await this.staff.audit(actor, 'news.edit', `news:${id}`, auditView(before), auditView(edit), null, tx);
     });
-    await this.staff.audit(actor, 'news.edit', `news:${id}`, auditView(before), auditView(edit));
     await this.changed();
     return this.article(id);
   }

@@ -230,14 +230,9 @@ export function paymentRoutes(deps: {
       },
       async (req) => {
         const staff = await deps.staff.require(req, 'money.review');
-        await payments.settleShortfall(req.params.orderId, staff.uid);
-        await deps.staff.audit(
-          staff,
-          'payment.settle',
-          `order:${req.params.orderId}`,
-          undefined,
-          undefined,
-          req.body.note,
+        const target = `order:${req.params.orderId}`;
+        await payments.settleShortfall(req.params.orderId, staff.uid, (tx) =>
+          deps.staff.audit(staff, 'payment.settle', target, undefined, undefined, req.body.note, tx),
         );
         return { status: 200 as const, data: { ok: true } };
       },

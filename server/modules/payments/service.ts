@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { AppError } from '../../../common/errors';
 import { COIN_PACKAGES, PAY_APP_PATH } from '../../../common/money';
 import { htmlLang, type Locale } from '../../../common/locales';
-import type { Db } from '../../db/client';
+import type { AlsoInTransaction, Db } from '../../db/client';
 import { translate } from '../../i18n';
 import type { Ledger } from '../ledger';
 import { collectibles } from '../collectibles';
@@ -363,12 +363,16 @@ export class PaymentService {
    * no open shortfall (none, or already settled: a second click, another member of staff first);
    * nobody settles their own (`review_own`).
    */
-  async settleShortfall(orderId: string, staffUid: number): Promise<void> {
+  /** `audit` is written in the transaction that settles it. */
+  async settleShortfall(orderId: string, staffUid: number, audit?: AlsoInTransaction): Promise<void> {
     const r = await paymentsRepo.reversal(this.db, orderId);
     if (!r || r.shortfall <= 0 || r.settled_at !== null) throw new AppError('not_found');
     if (r.uid === staffUid) throw new AppError('review_own');
     // Who settled it and when are kept on the reversal (settled_by, settled_at).
-    if (!(await paymentsRepo.settleShortfall(this.db, orderId, staffUid))) throw new AppError('not_found');
+    await this.db.transaction(async (tx) => {
+      if (!(await paymentsRepo.settleShortfall(tx, orderId, staffUid))) throw new AppError('not_found');
+      await audit?.(tx);
+    });
   }
 
   /** Orders for staff to look at (and refund): by order id, or a buyer's by their short id. */

@@ -1,6 +1,6 @@
 import type { PersonDetail, StaffPerson } from '../../../common/api/safety';
 import { AppError } from '../../../common/errors';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import type { StaffActor, StaffGuard } from '../staff';
 import { safetyRepo } from './repo';
 
@@ -24,10 +24,12 @@ export class PeopleLookup {
       wallet: (uid: number) => Promise<PersonDetail['wallet']>;
       payee: (uid: number) => Promise<PersonDetail['payee']>;
       signOutEverywhere: (uid: number) => Promise<number>;
+      /** Replaces it, telling `audit` what was and what is in the same transaction. */
       reset: (
         uid: number,
         what: 'avatar' | 'nickname',
-      ) => Promise<{ before: string | null; after: string | null }>;
+        audit: (tx: Queryable, change: { before: string | null; after: string | null }) => Promise<void>,
+      ) => Promise<void>;
     },
   ) {}
 
@@ -75,14 +77,16 @@ export class PeopleLookup {
   /** An inappropriate avatar taken off, or nickname replaced by a neutral one. */
   async reset(actor: StaffActor, uid: number, what: 'avatar' | 'nickname', note: string): Promise<void> {
     if (uid === actor.uid) throw new AppError('not_allowed');
-    const { before, after } = await this.opts.reset(uid, what);
-    await this.opts.staff.audit(
-      actor,
-      `person.reset_${what}`,
-      `user:${uid}`,
-      { [what]: before },
-      { [what]: after },
-      note,
+    await this.opts.reset(uid, what, (tx, { before, after }) =>
+      this.opts.staff.audit(
+        actor,
+        `person.reset_${what}`,
+        `user:${uid}`,
+        { [what]: before },
+        { [what]: after },
+        note,
+        tx,
+      ),
     );
   }
 }

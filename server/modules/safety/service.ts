@@ -79,12 +79,22 @@ export class SafetyService {
     if (target === actor.uid) throw new AppError('not_allowed');
     if (!(await safetyRepo.exists(this.db, target))) throw new AppError('not_found');
     const category = await safetyRepo.category(this.db, target, vid);
+    // Ended now: the reported live (a suspension or a ban ends whichever one is on).
+    const live =
+      action === 'end'
+        ? vid
+        : action === 'suspend' || action === 'ban'
+          ? await this.opts.onAir(target)
+          : null;
     const after: Record<string, unknown> = { action };
-    if (action === 'dismiss') {
-      after.reports = await safetyRepo.close(this.db, target, vid, 'dismissed', actor.uid, note);
-    } else {
+    if (action === 'suspend') after.days = req.days;
+    if (live) after.ended = live;
+    // The decision (the sanction, the reports closed) and its audit entry are one transaction;
+    // what carries it out follows, and a ban holds at every sign-in, going live and cash-out
+    // (`standing`) even if that is cut short.
+    await this.db.transaction(async (tx) => {
       if (action === 'warn' || action === 'suspend' || action === 'ban')
-        await safetyRepo.sanction(this.db, {
+        await safetyRepo.sanction(tx, {
           uid: target,
           kind: action,
           category,
@@ -92,24 +102,20 @@ export class SafetyService {
           by: actor.uid,
           ...(req.days === undefined ? {} : { days: req.days }),
         });
-      if (action === 'suspend') after.days = req.days;
-      // Ended now: the reported live (a suspension or a ban ends whichever one is on).
-      const live = action === 'end' ? vid : action === 'warn' ? null : await this.opts.onAir(target);
-      if (live) {
-        await this.opts.endLive(live);
-        after.ended = live;
-      }
-      if (action === 'ban') after.sessions = await this.opts.signOutEverywhere(target);
-      after.reports = await safetyRepo.close(this.db, target, vid, 'actioned', actor.uid, note);
-    }
-    await this.opts.staff.audit(
-      actor,
-      `safety.${action}`,
-      `user:${target}`,
-      vid ? { vid } : null,
-      after,
-      note,
-    );
+      const status = action === 'dismiss' ? 'dismissed' : 'actioned';
+      after.reports = await safetyRepo.close(tx, target, vid, status, actor.uid, note);
+      await this.opts.staff.audit(
+        actor,
+        `safety.${action}`,
+        `user:${target}`,
+        vid ? { vid } : null,
+        after,
+        note,
+        tx,
+      );
+    });
+    if (live) await this.opts.endLive(live);
+    if (action === 'ban') await this.opts.signOutEverywhere(target);
   }
 
   /**
@@ -117,16 +123,12 @@ export class SafetyService {
    * sign in, go live and cash out again at once, as everyone asks `standing`.
    */
   async lift(actor: StaffActor, uid: number, id: number, note: string): Promise<void> {
-    const before = await safetyRepo.lift(this.db, uid, id, actor.uid, note);
-    if (!before) throw new AppError('not_found');
-    await this.opts.staff.audit(
-      actor,
-      `safety.lift_${before.kind}`,
-      `user:${uid}`,
-      before,
-      { lifted: id },
-      note,
-    );
+    await this.db.transaction(async (tx) => {
+      const before = await safetyRepo.lift(tx, uid, id, actor.uid, note);
+      if (!before) throw new AppError('not_found');
+      const action = `safety.lift_${before.kind}`;
+      await this.opts.staff.audit(actor, action, `user:${uid}`, before, { lifted: id }, note, tx);
+    });
   }
 
   /** What holds for `uid`: asked at sign-in, going live and cash-out. */

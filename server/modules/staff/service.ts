@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import { AppError } from '../../../common/errors';
 import { can, permissionsOf, STAFF_SESSION_MS, type Permission, type StaffRole } from '../../../common/staff';
 import type { AuditEntry as AuditAnswer, StaffMe, StaffMember } from '../../../common/api/staff';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import type { Kv } from '../../infra/kv';
 import { requireAuth } from '../auth';
 import { staffRepo, type AuditFilter, type AuditRow, type MemberRow } from './repo';
@@ -180,21 +180,28 @@ export class StaffService {
   async invite(actor: StaffActor, email: string, role: StaffRole): Promise<number | null> {
     const uid = await staffRepo.uidByEmail(this.db, email);
     if (uid === null) {
-      await staffRepo.invite(this.db, email, role, actor.uid);
-      await this.audit(actor, 'staff.invite', `email:${email}`, undefined, { role });
+      await this.db.transaction(async (tx) => {
+        await staffRepo.invite(tx, email, role, actor.uid);
+        await this.audit(actor, 'staff.invite', `email:${email}`, undefined, { role }, null, tx);
+      });
       return null;
     }
     const before = await staffRepo.member(this.db, uid);
     if (before?.role === 'admin' && role !== 'admin') await this.#notLastAdmin();
-    await staffRepo.upsert(this.db, uid, role, actor.uid);
+    await this.db.transaction(async (tx) => {
+      await staffRepo.upsert(tx, uid, role, actor.uid);
+      const was = before ? { role: before.role } : null;
+      await this.audit(actor, 'staff.add', `user:${uid}`, was, { role }, null, tx);
+    });
     this.opts.changed?.(uid);
-    await this.audit(actor, 'staff.add', `user:${uid}`, before ? { role: before.role } : null, { role });
     return uid;
   }
 
   async dropInvitation(actor: StaffActor, email: string): Promise<void> {
-    if (!(await staffRepo.dropInvitation(this.db, email))) throw new AppError('not_found');
-    await this.audit(actor, 'staff.uninvite', `email:${email}`);
+    await this.db.transaction(async (tx) => {
+      if (!(await staffRepo.dropInvitation(tx, email))) throw new AppError('not_found');
+      await this.audit(actor, 'staff.uninvite', `email:${email}`, undefined, undefined, null, tx);
+    });
   }
 
   async setRole(actor: StaffActor, uid: number, role: StaffRole): Promise<void> {
@@ -202,31 +209,41 @@ export class StaffService {
     if (!before) throw new AppError('not_found');
     if (before.role === role) return;
     if (before.role === 'admin') await this.#notLastAdmin();
-    await staffRepo.upsert(this.db, uid, role, actor.uid);
-    await this.audit(actor, 'staff.role', `user:${uid}`, { role: before.role }, { role });
+    await this.db.transaction(async (tx) => {
+      await staffRepo.upsert(tx, uid, role, actor.uid);
+      await this.audit(actor, 'staff.role', `user:${uid}`, { role: before.role }, { role }, null, tx);
+    });
   }
 
   async remove(actor: StaffActor, uid: number): Promise<void> {
     const before = await staffRepo.member(this.db, uid);
     if (!before) throw new AppError('not_found');
     if (before.role === 'admin') await this.#notLastAdmin();
-    await staffRepo.remove(this.db, uid);
+    await this.db.transaction(async (tx) => {
+      await staffRepo.remove(tx, uid);
+      await this.audit(actor, 'staff.remove', `user:${uid}`, { role: before.role }, null, null, tx);
+    });
     this.opts.changed?.(uid);
-    await this.audit(actor, 'staff.remove', `user:${uid}`, { role: before.role }, null);
   }
 
   /** A member lost their authenticator: they set up a new one at their next sign-in. */
   async resetMfa(actor: StaffActor, uid: number): Promise<void> {
     if (!(await staffRepo.member(this.db, uid))) throw new AppError('not_found');
-    await staffRepo.resetTotp(this.db, uid);
-    await this.audit(actor, 'staff.mfa_reset', `user:${uid}`);
+    await this.db.transaction(async (tx) => {
+      await staffRepo.resetTotp(tx, uid);
+      await this.audit(actor, 'staff.mfa_reset', `user:${uid}`, undefined, undefined, null, tx);
+    });
   }
 
   async #notLastAdmin(): Promise<void> {
     if ((await staffRepo.admins(this.db)) <= 1) throw new AppError('staff_last_admin');
   }
 
-  /** Records a staff action (the audit log is append-only: nothing here changes an entry). */
+  /**
+   * Records a staff action (the audit log is append-only: nothing here changes an entry). `db` is
+   * the action's own transaction where it has one: the entry and the change it records are then
+   * made together or not at all, so no crash in between leaves a change nobody is named for.
+   */
   async audit(
     actor: StaffActor,
     action: string,
@@ -234,8 +251,9 @@ export class StaffService {
     before?: unknown,
     after?: unknown,
     note?: string | null,
+    db: Queryable = this.db,
   ): Promise<void> {
-    await staffRepo.audit(this.db, {
+    await staffRepo.audit(db, {
       actor: actor.uid,
       actorName: actor.name,
       actorRole: actor.role,

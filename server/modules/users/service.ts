@@ -4,7 +4,7 @@ import { AppError } from '../../../common/errors';
 import { ADDRESS_MAX, ageOn, MIN_AGE, SIGNATURE_MAX, zodiacOf } from '../../../common/profile';
 import { cleanText } from '../../../common/text';
 import { isName } from '../../../common/validation';
-import type { Db } from '../../db/client';
+import type { Db, Queryable } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import { Recent } from '../../infra/recent';
 import { processAvatar, type Crop } from './avatar';
@@ -66,17 +66,24 @@ export class UsersService {
   }
 
   /** Staff replace an inappropriate avatar or nickname; what it was, for the audit log. */
+  /** `audit` is told what was and what is, in the transaction that replaces it. */
   async resetByStaff(
     uid: number,
     what: 'avatar' | 'nickname',
-  ): Promise<{ before: string | null; after: string | null }> {
-    const before = await usersRepo.staffPerson(this.db, uid);
-    if (!before) throw new AppError('not_found');
-    const after = await usersRepo.resetByStaff(this.db, uid, what);
+    audit?: (tx: Queryable, change: { before: string | null; after: string | null }) => Promise<void>,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const before = await usersRepo.staffPerson(tx, uid);
+      if (!before) throw new AppError('not_found');
+      const after = await usersRepo.resetByStaff(tx, uid, what);
+      await audit?.(
+        tx,
+        what === 'avatar'
+          ? { before: before.face, after: after?.face ?? null }
+          : { before: before.nickname, after: after?.nickname ?? null },
+      );
+    });
     this.#changed(uid);
-    return what === 'avatar'
-      ? { before: before.face, after: after?.face ?? null }
-      : { before: before.nickname, after: after?.nickname ?? null };
   }
 
   /** A new avatar from an uploaded photo and the square the user chose. */

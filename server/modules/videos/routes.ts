@@ -213,10 +213,10 @@ export function videoRoutes(deps: {
       },
       async (req) => {
         const actor = await staff.require(req, 'content.edit');
-        const video = await videos.setWonderful(req.params.id, req.body.wonderful);
-        await staff.audit(actor, 'video.wonderful', `video:${req.params.id}`, undefined, {
-          wonderful: req.body.wonderful,
-        });
+        const after = { wonderful: req.body.wonderful };
+        const video = await videos.setWonderful(req.params.id, req.body.wonderful, (tx) =>
+          staff.audit(actor, 'video.wonderful', `video:${req.params.id}`, undefined, after, null, tx),
+        );
         return { status: 200 as const, data: video };
       },
     );

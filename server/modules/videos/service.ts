@@ -19,7 +19,7 @@ import {
   SHORTS_PAGE,
   type ShortTab,
 } from '../../../common/videos';
-import type { Db } from '../../db/client';
+import type { AlsoInTransaction, Db } from '../../db/client';
 import type { FileStore } from '../../infra/files';
 import type { Kv } from '../../infra/kv';
 import { enforceLimits, LocalLimits, type Limit } from '../../infra/ratelimit';
@@ -235,9 +235,12 @@ export class VideoService {
     return { views: await videosRepo.view(this.db, id), counted: true };
   }
 
-  async setWonderful(id: string, on: boolean): Promise<ShortVideo> {
+  async setWonderful(id: string, on: boolean, also?: AlsoInTransaction): Promise<ShortVideo> {
     await this.#ready(id);
-    await videosRepo.setWonderful(this.db, id, on);
+    await this.db.transaction(async (tx) => {
+      await videosRepo.setWonderful(tx, id, on);
+      await also?.(tx);
+    });
     return this.get(id, null);
   }
 

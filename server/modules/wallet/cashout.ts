@@ -7,7 +7,7 @@ import {
   type WithdrawalStatus,
 } from '../../../common/money';
 import { isEmail } from '../../../common/validation';
-import type { Db } from '../../db/client';
+import type { AlsoInTransaction, Db, Queryable } from '../../db/client';
 import { enforceLimits, LIMITS } from '../../infra/ratelimit';
 import type { Kv } from '../../infra/kv';
 import { phoneFromParts, type RequestMeta, type SmsCodes } from '../auth';
@@ -20,6 +20,11 @@ import { cashoutRepo, type PayeeRow, type WithdrawalRow } from './cashout-repo';
 const PAYEE_CODE = 'payee';
 
 export type WithdrawalAction = 'approve' | 'reject' | 'paid' | 'failed';
+/** A decision's outcome: the request's state now, and whether it waits for a second approval. */
+export interface Decided {
+  status: WithdrawalStatus;
+  awaiting_second: boolean;
+}
 
 /** What each staff action does: which states it leaves, where to, and where the held diamonds go. */
 const ACTIONS: Record<
@@ -192,12 +197,21 @@ export class CashoutService {
   }
 
   /** Staff never decide on their own payee account or cash-out: that takes someone else. */
-  async reviewPayee(staffUid: number, payeeId: number, approve: boolean): Promise<void> {
+  /** `audit` is written in the transaction that records the decision. */
+  async reviewPayee(
+    staffUid: number,
+    payeeId: number,
+    approve: boolean,
+    audit?: AlsoInTransaction,
+  ): Promise<void> {
     const payee = await cashoutRepo.payee(this.db, payeeId);
     if (!payee) throw new AppError('not_found');
     if (payee.uid === staffUid) throw new AppError('review_own');
-    if (!(await cashoutRepo.reviewPayee(this.db, payeeId, approve ? 'approved' : 'rejected', staffUid)))
-      throw new AppError('already_reviewed');
+    await this.db.transaction(async (tx) => {
+      if (!(await cashoutRepo.reviewPayee(tx, payeeId, approve ? 'approved' : 'rejected', staffUid)))
+        throw new AppError('already_reviewed');
+      await audit?.(tx);
+    });
   }
 
   /**
@@ -205,21 +219,40 @@ export class CashoutService {
    * meanwhile, this one lost and is refused (`already_reviewed`), even where the new state would
    * allow it (a rejection of a request waiting for review does not undo an approval made at the
    * same moment). The same decision twice (a double click, a retry) answers as done.
+   *
+   * `audit` is told each change this decision makes, in the transaction that makes it (the
+   * diamonds' movement too): a decision answered as done without a change (the same one again)
+   * writes nothing.
    */
   async reviewWithdrawal(
     staffUid: number,
     id: number,
     action: WithdrawalAction,
-  ): Promise<{ status: WithdrawalStatus; awaiting_second: boolean }> {
+    audit?: (tx: Queryable, outcome: Decided) => Promise<void>,
+  ): Promise<Decided> {
     const w = await cashoutRepo.withdrawal(this.db, id);
     if (!w) throw new AppError('not_found');
     if (w.uid === staffUid) throw new AppError('review_own');
     const step = ACTIONS[action];
     if (w.status === step.to) return { status: w.status, awaiting_second: false };
     if (!step.from.includes(w.status)) throw new AppError('already_reviewed');
-    if (action === 'approve' && this.#needsTwo(w.usd_cents)) return this.#approveLarge(staffUid, w);
-    await this.#settle(staffUid, w, action);
+    const record = audit ?? (() => Promise.resolve());
+    if (action === 'approve' && this.#needsTwo(w.usd_cents)) return this.#approveLarge(staffUid, w, record);
+    await this.#settle(staffUid, w, action, record);
     return { status: step.to, awaiting_second: false };
+  }
+
+  /** `change` made in a transaction, with the audit entry of its outcome when it changed anything. */
+  async #write(
+    audit: (tx: Queryable, outcome: Decided) => Promise<void>,
+    outcome: Decided,
+    change: (tx: Queryable) => Promise<boolean>,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const changed = await change(tx);
+      if (changed) await audit(tx, outcome);
+      return changed;
+    });
   }
 
   /**
@@ -230,30 +263,41 @@ export class CashoutService {
   async #approveLarge(
     staffUid: number,
     w: WithdrawalRow,
-  ): Promise<{ status: WithdrawalStatus; awaiting_second: boolean }> {
+    audit: (tx: Queryable, outcome: Decided) => Promise<void>,
+  ): Promise<Decided> {
+    const first: Decided = { status: 'waiting_review', awaiting_second: true };
     if (w.first_approved_by === null) {
-      if (await cashoutRepo.firstApproval(this.db, w.id, staffUid))
-        return { status: 'waiting_review', awaiting_second: true };
+      if (await this.#write(audit, first, (tx) => cashoutRepo.firstApproval(tx, w.id, staffUid)))
+        return first;
       // Someone gave the first approval meanwhile: this one may be the second.
       const now = await cashoutRepo.withdrawal(this.db, w.id);
       if (now?.status === 'waiting_review' && now.first_approved_by === staffUid)
         return { status: 'waiting_review', awaiting_second: true };
       if (!now || now.status !== 'waiting_review') throw new AppError('already_reviewed');
-      return this.#approveLarge(staffUid, now);
+      return this.#approveLarge(staffUid, now, audit);
     }
     if (w.first_approved_by === staffUid) throw new AppError('second_approver_required');
-    if (!(await cashoutRepo.secondApproval(this.db, w.id, staffUid)))
+    const approved: Decided = { status: 'approved', awaiting_second: false };
+    if (!(await this.#write(audit, approved, (tx) => cashoutRepo.secondApproval(tx, w.id, staffUid))))
       await this.#sameDecision(w.id, 'approved');
-    return { status: 'approved', awaiting_second: false };
+    return approved;
   }
 
-  async #settle(staffUid: number, w: WithdrawalRow, action: WithdrawalAction): Promise<void> {
+  async #settle(
+    staffUid: number,
+    w: WithdrawalRow,
+    action: WithdrawalAction,
+    audit: (tx: Queryable, outcome: Decided) => Promise<void>,
+  ): Promise<void> {
     const { id } = w;
     const step = ACTIONS[action];
     const seen = [w.status];
+    const outcome: Decided = { status: step.to, awaiting_second: false };
     if (step.diamonds === 'keep') {
-      if (!(await cashoutRepo.moveWithdrawal(this.db, id, seen, step.to, staffUid, null)))
-        await this.#sameDecision(id, step.to);
+      const moved = await this.#write(audit, outcome, (tx) =>
+        cashoutRepo.moveWithdrawal(tx, id, seen, step.to, staffUid, null),
+      );
+      if (!moved) await this.#sameDecision(id, step.to);
       return;
     }
     const held = { system: 'cashout_hold' as const, currency: 'diamond' as const };
@@ -276,6 +320,7 @@ export class CashoutService {
           if (!(await cashoutRepo.moveWithdrawal(tx, id, seen, step.to, staffUid, txId)))
             throw new AppError('already_reviewed');
           if (step.to === 'successful') await collectibles.award(tx, w.uid, 'first_cashout');
+          await audit(tx, outcome);
         },
       });
     } catch (err) {

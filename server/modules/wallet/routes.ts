@@ -165,14 +165,9 @@ export function walletRoutes(deps: {
       },
       async (req) => {
         const staff = await staffOnly(req);
-        await cashout.reviewPayee(staff.uid, req.params.id, req.body.approve);
-        await deps.staff.audit(
-          staff,
-          'payee.review',
-          `payee:${req.params.id}`,
-          undefined,
-          { approve: req.body.approve },
-          req.body.note,
+        const { approve, note } = req.body;
+        await cashout.reviewPayee(staff.uid, req.params.id, approve, (tx) =>
+          deps.staff.audit(staff, 'payee.review', `payee:${req.params.id}`, undefined, { approve }, note, tx),
         );
         return { status: 200 as const, data: { ok: true } };
       },
@@ -192,14 +187,18 @@ export function walletRoutes(deps: {
       },
       async (req) => {
         const staff = await staffOnly(req);
-        const done = await cashout.reviewWithdrawal(staff.uid, req.params.id, req.body.action);
-        await deps.staff.audit(
-          staff,
-          'withdrawal.review',
-          `withdrawal:${req.params.id}`,
-          undefined,
-          { action: req.body.action, ...done },
-          req.body.note,
+        const { action, note } = req.body;
+        // Each change the decision makes is in the log, in its own transaction.
+        const done = await cashout.reviewWithdrawal(staff.uid, req.params.id, action, (tx, outcome) =>
+          deps.staff.audit(
+            staff,
+            'withdrawal.review',
+            `withdrawal:${req.params.id}`,
+            undefined,
+            { action, ...outcome },
+            note,
+            tx,
+          ),
         );
         return { status: 200 as const, data: { ok: true, ...done } };
       },

@@ -355,6 +355,34 @@ describe('staff decisions', () => {
     await checkInvariants(db);
   });
 
+  it('moves no diamonds for a decision the audit log could not record', async () => {
+    const db = t.testDb.db;
+    const [uid = 0] = await makeUsers(db, 1);
+    await approvedPayee(uid, 'unrecorded@example.com');
+    await grant(uid, 10_000, 'grant-unrecorded-1');
+    const cashout = new CashoutService(db, kv, new Ledger(db), codes(), rules);
+    const id = (await cashout.request(uid, { diamonds: 10_000, key: 'unrecorded-request-1' })).id;
+    await cashout.reviewWithdrawal(staff.uid, id, 'approve');
+    const before = await checkInvariants(db);
+    // The database refuses the entry: the payout it records is not made either, and the same
+    // decision goes through once the log takes it.
+    await db.query(
+      `ALTER TABLE staff_audit ADD CONSTRAINT refuse_reviews CHECK (action <> 'withdrawal.review') NOT VALID`,
+    );
+    try {
+      expect((await decide(named, id, 'paid')).status).toBe(500);
+      expect(await status(id)).toBe('approved');
+      expect(await settlements(id)).toEqual([]);
+      expect(await checkInvariants(db)).toEqual(before);
+    } finally {
+      await db.query('ALTER TABLE staff_audit DROP CONSTRAINT refuse_reviews');
+    }
+    expect((await decide(named, id, 'paid')).status).toBe(200);
+    expect(await status(id)).toBe('successful');
+    expect(await settlements(id)).toEqual([{ kind: 'payout', status: 'successful' }]);
+    await checkInvariants(db);
+  });
+
   it('needs two different approvers for a large cash-out, even when both approve at once', async () => {
     const db = t.testDb.db;
     const [uid = 0] = await makeUsers(db, 1);

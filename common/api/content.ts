@@ -118,6 +118,8 @@ export type HostLookup = Answer<typeof hostLookupAnswer>;
 
 const pageSlug = z.enum(STATIC_PAGES.map((p) => p.slug) as [StaticPageSlug, ...StaticPageSlug[]]);
 
+/** GET /api/v1/staff/pages?locale=: every static page, titled in the reader's language (else English). */
+export const staffPagesQuery = z.object({ locale: locale.default('en') });
 /** GET /api/v1/staff/pages: every static page, with the languages staff edited. */
 export const staffPagesAnswer = z.object({
   list: z.array(z.object({ slug: pageSlug, title: z.string(), edited: z.array(locale) })),

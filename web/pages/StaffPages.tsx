@@ -29,7 +29,7 @@ export default function StaffPages() {
 
 function Pages() {
   const { t, locale } = useI18n();
-  const { data, error, loading, reload } = useApiData<PageList>('/api/v1/staff/pages');
+  const { data, error, loading, reload } = useApiData<PageList>(`/api/v1/staff/pages?locale=${locale}`);
   const [open, setOpen] = useState<StaticPageSlug | null>(null);
   if (open)
     return (
@@ -140,7 +140,9 @@ function PageForm({
       await send('DELETE');
   };
   const title = t('console.news.editTitle', {
-    title: page.texts.find((x) => x.locale === 'en')?.title ?? page.slug,
+    title:
+      (page.texts.find((x) => x.locale === locale) ?? page.texts.find((x) => x.locale === 'en'))?.title ??
+      page.slug,
   });
   return (
     <form className="staff-gift__form staff-news" onSubmit={submit} aria-label={title}>

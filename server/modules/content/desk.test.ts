@@ -54,10 +54,14 @@ describe('static pages in the console', () => {
     expect(html).not.toContain('<script>alert(1)');
     // English is as shipped.
     expect(await page(t.app, '/en/terms')).not.toContain('Neue Bedingungen');
-    const list = (await call(editor, 'GET', '/api/v1/staff/pages')).json<{
-      data: { list: { slug: string; edited: string[] }[] };
-    }>().data.list;
-    expect(list.find((p) => p.slug === 'terms')?.edited).toEqual(['de']);
+    const list = async (locale: string) =>
+      (await call(editor, 'GET', `/api/v1/staff/pages?locale=${locale}`)).json<{
+        data: { list: { slug: string; title: string; edited: string[] }[] };
+      }>().data.list;
+    expect((await list('en')).find((p) => p.slug === 'terms')?.edited).toEqual(['de']);
+    // Titled in the reader's language: staff's German title, the shipped English one.
+    expect((await list('de')).find((p) => p.slug === 'terms')?.title).toBe('Neue Bedingungen');
+    expect((await list('en')).find((p) => p.slug === 'terms')?.title).not.toBe('Neue Bedingungen');
 
     expect((await call(editor, 'DELETE', '/api/v1/staff/pages/terms/de')).statusCode).toBe(200);
     await until('the other node shows the shipped text', async () =>

@@ -29,11 +29,12 @@ export class PageDesk {
     this.store.setEdits(await pagesRepo.all(this.db));
   }
 
-  async list(): Promise<StaffPages['list']> {
+  /** Every page, titled in `locale` (in English where it has no text in that language). */
+  async list(locale: Locale): Promise<StaffPages['list']> {
     const edits = await pagesRepo.all(this.db);
     return STATIC_PAGES.map(({ slug }) => ({
       slug,
-      title: this.store.page(slug, 'en')?.title ?? slug,
+      title: this.store.page(slug, locale)?.title ?? slug,
       edited: edits.filter((e) => e.slug === slug).map((e) => e.locale),
     }));
   }

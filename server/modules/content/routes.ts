@@ -6,6 +6,7 @@ import {
   staffPageAnswer,
   staffPageParams,
   staffPagesAnswer,
+  staffPagesQuery,
   staffPageTextParams,
 } from '../../../common/api/content';
 import type { StaffGuard } from '../staff';
@@ -22,13 +23,14 @@ export function staffPageRoutes(deps: { desk: PageDesk; staff: StaffGuard }): Fa
         schema: {
           tags: ['staff'],
           summary: 'Every static page, with the languages staff edited (content editors)',
+          querystring: staffPagesQuery,
           response: { 200: okSchema(staffPagesAnswer), ...errors },
         },
       },
       async (req, reply) => {
         await staff.require(req, 'content.edit');
         void reply.header('cache-control', 'no-store');
-        return { status: 200 as const, data: { list: await desk.list() } };
+        return { status: 200 as const, data: { list: await desk.list(req.query.locale) } };
       },
     );
 

@@ -132,6 +132,15 @@ describe('the news desk', () => {
       data: { translations: Record<string, unknown> };
     }>().data;
     expect(Object.keys(again.translations)).toEqual(['en']);
+
+    // Moved to a new address: the seed does not bring it back at the old one.
+    const moved = { ...only, slug: 'welcome-to-beamly-2026' };
+    expect((await call(editor, 'PUT', `/api/v1/staff/news/${seeded?.id ?? 0}`, moved)).statusCode).toBe(200);
+    expect(await new NewsService(t.testDb.db).seedFromContent()).toBe(0);
+    const slugs = await t.testDb.db.query<{ slug: string }>(
+      `SELECT slug FROM news WHERE slug LIKE 'welcome-to-beamly%'`,
+    );
+    expect(slugs).toEqual([{ slug: 'welcome-to-beamly-2026' }]);
   });
 
   it('is for content editors only', async () => {

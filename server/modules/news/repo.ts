@@ -74,15 +74,22 @@ export const newsRepo = {
     article: { slug: string; publishedAt: Date },
     translations: { locale: Locale; title: string; summary: string; description: string; bodyMd: string }[],
   ): Promise<number> {
-    await db.query('INSERT INTO news (slug, published_at) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING', [
-      article.slug,
-      article.publishedAt,
-    ]);
-    const [row] = await db.query<{ id: number; edited: boolean }>(
-      'SELECT id, edited_at IS NOT NULL AS edited FROM news WHERE slug = $1',
+    // The article seeded from this file, wherever staff moved it; else a new one at the file's
+    // address, or the article already there (seeded before articles kept their file's name).
+    let [row] = await db.query<{ id: number; edited: boolean }>(
+      'SELECT id, edited_at IS NOT NULL AS edited FROM news WHERE seed = $1',
       [article.slug],
     );
-    if (!row) throw new Error(`news ${article.slug} vanished`);
+    row ??= (
+      await db.query<{ id: number; edited: boolean }>(
+        `INSERT INTO news (slug, published_at, seed) VALUES ($1, $2, $1)
+         ON CONFLICT (slug) DO UPDATE SET seed = $1 WHERE news.seed IS NULL
+         RETURNING id, edited_at IS NOT NULL AS edited`,
+        [article.slug, article.publishedAt],
+      )
+    )[0];
+    // Its address is another article's (staff gave it to one of theirs): nothing to seed.
+    if (!row) return 0;
     // Staff edited it in the console: a language they removed stays removed.
     if (row.edited) return 0;
     let added = 0;

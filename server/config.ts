@@ -128,6 +128,8 @@ const schema = z
     CASHOUT_WEEKLY_CAP_USD: moneyCount(4200, 1_000_000),
     /** Cash-outs of at least this many US dollars need two different staff approvers. */
     CASHOUT_SECOND_APPROVAL_USD: moneyCount(1000, 1_000_000),
+    /** Staff refunds of recharges of at least this many US dollars need two different staff members. */
+    REFUND_SECOND_APPROVAL_USD: moneyCount(50, 1_000_000),
     /** Spec §9: the cash-out week's time zone, hours from UTC. */
     CASHOUT_WEEK_UTC_OFFSET: z.coerce.number().int().min(-12).max(14).default(-7),
     /** Files the embedded defaults keep (PGlite, uploads, recordings); relative to the working directory. */

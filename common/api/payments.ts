@@ -95,6 +95,10 @@ export const staffOrderSchema = z.object({
   provider: z.string(),
   created_at: z.date(),
   paid_at: z.date().nullable(),
+  /** A refund of it needs two staff members (REFUND_SECOND_APPROVAL_USD). */
+  needs_two: z.boolean(),
+  /** The first of those, once given. */
+  refund_first: z.object({ uid: z.number(), nickname: z.string(), at: z.date() }).nullable(),
 });
 export type StaffOrder = Answer<typeof staffOrderSchema>;
 export const staffOrdersAnswer = z.object({ list: z.array(staffOrderSchema) });
@@ -107,6 +111,8 @@ export const settleBody = z.object({ note: z.string().trim().min(1).max(1000) })
 /** POST /api/v1/staff/payments/:orderId/settle. */
 export const settleParams = z.object({ orderId: z.string().max(64) });
 export const settleAnswer = z.object({ ok: z.boolean() });
+/** What a refund answers: asked of the provider, or a first approval waiting for a second. */
+export const refundAnswer = z.object({ ok: z.boolean(), awaiting_second: z.boolean() });
 
 /** POST /api/v1/payments/webhook/{provider}. */
 export const webhookAnswer = z.object({ received: z.boolean() });

@@ -234,6 +234,7 @@ export async function buildServices(
   const provider = deps.payments ?? paymentProvider(app, config, infra);
   const payments = new PaymentService(db, ledger, provider, {
     publicBaseUrl: config.publicBaseUrl,
+    refundSecondApprovalCents: config.REFUND_SECOND_APPROVAL_USD * 100,
     log: (msg, detail) => app.log.error({ detail }, msg),
   });
   const discovery = new DiscoveryService(db);

@@ -36,7 +36,7 @@ function Review({ self }: { self: number }) {
           <WithdrawalQueue withdrawals={data.withdrawals} self={self} onChanged={reload} />
           {/* Asked once the page knows the reader is staff (a visitor is not asked twice). */}
           <PaymentsQueue />
-          <Refunds />
+          <Refunds self={self} />
         </>
       )}
     </div>

@@ -29,8 +29,8 @@ export function NoteDialog({
   body?: object;
   /** The note's label when the action needs its own wording. */
   noteLabel?: string;
-  /** Told once it is done (default: done). */
-  doneMessage?: string;
+  /** Told once it is done (default: done); a function reads the server's answer. */
+  doneMessage?: string | ((answer: Record<string, unknown>) => string);
   /** Fields the action asks for besides its note. */
   children?: ReactNode;
   onClose: () => void;
@@ -47,8 +47,12 @@ export function NoteDialog({
     setBusy(true);
     setError(null);
     try {
-      await api('POST', path, { ...body, note: note.trim() });
-      toast(doneMessage ?? t('console.reports.done'));
+      const answer = await api<Record<string, unknown> | null>('POST', path, { ...body, note: note.trim() });
+      toast(
+        typeof doneMessage === 'function'
+          ? doneMessage(answer ?? {})
+          : (doneMessage ?? t('console.reports.done')),
+      );
       onDone();
     } catch (err) {
       setError(errorMessage(t, err));

@@ -13,7 +13,7 @@ import { Fact, LoadError, Loading } from './ui';
  * short id, and give a paid one back with a reason. The provider refunds the payment; its refund
  * webhook takes the coins back (what was spent becomes a shortfall above).
  */
-export function Refunds() {
+export function Refunds({ self }: { self: number }) {
   const { t, locale } = useI18n();
   const [refunding, setRefunding] = useState<StaffOrder | null>(null);
   // The same search again reads again (a refund the provider has confirmed since).
@@ -46,12 +46,20 @@ export function Refunds() {
                   <span dir="ltr">{o.order_id}</span>
                 </Fact>
                 <Fact label={t('staff.requested')}>{formatDateTime(o.created_at, locale)}</Fact>
+                {o.status === 'paid' && o.needs_two && (
+                  <Fact label={t('staff.approvals')}>
+                    {o.refund_first
+                      ? t('staff.approvedOnceBy', {
+                          name: o.refund_first.nickname,
+                          when: formatDateTime(o.refund_first.at, locale),
+                        })
+                      : t('staff.needsTwo')}
+                  </Fact>
+                )}
               </dl>
               {o.status === 'paid' && (
                 <div className="staff-item__actions">
-                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => setRefunding(o)}>
-                    {t('staff.refunds.refund')}
-                  </button>
+                  <RefundButton order={o} self={self} onClick={() => setRefunding(o)} />
                 </div>
               )}
             </li>
@@ -69,6 +77,30 @@ export function Refunds() {
         />
       )}
     </section>
+  );
+}
+
+/**
+ * Refund, or for a large one its first or second approval; the first approver waits for someone
+ * else's (the server refuses the same member twice).
+ */
+function RefundButton({ order, self, onClick }: { order: StaffOrder; self: number; onClick: () => void }) {
+  const { t } = useI18n();
+  const mine = order.refund_first?.uid === self;
+  return (
+    <button
+      type="button"
+      className="btn btn--ghost btn--sm"
+      disabled={mine}
+      title={mine ? t('error.second_approver_required') : undefined}
+      onClick={onClick}
+    >
+      {!order.needs_two
+        ? t('staff.refunds.refund')
+        : order.refund_first
+          ? t('staff.action.secondApproval')
+          : t('staff.refunds.first')}
+    </button>
   );
 }
 
@@ -94,7 +126,7 @@ function RefundDialog({
       })}
       path={`/api/v1/staff/payments/${encodeURIComponent(order.order_id)}/refund`}
       noteLabel={t('staff.refunds.note')}
-      doneMessage={t('staff.refunds.asked')}
+      doneMessage={(answer) => t(answer.awaiting_second ? 'staff.firstApprovalDone' : 'staff.refunds.asked')}
       onClose={onClose}
       onDone={onDone}
     />

@@ -32,6 +32,15 @@ export interface OrderRow {
   paid_at: Date | null;
 }
 
+/** An order as staff look it up: its buyer, and a large refund's first approval. */
+export interface StaffOrderRow extends OrderRow {
+  nickname: string;
+  short_id: string;
+  refund_first_by: number | null;
+  refund_first_at: Date | null;
+  refund_first_name: string | null;
+}
+
 /** What a refunded or disputed order took back (payment_reversals). */
 export interface ReversalRow {
   order_id: string;
@@ -390,17 +399,33 @@ export const paymentsRepo = {
    * Orders for staff: the one with this id, or a buyer's (by short id) newest first; at most
    * `limit`, with who bought.
    */
-  async staffOrders(
-    db: Queryable,
-    q: string,
-    limit: number,
-  ): Promise<(OrderRow & { nickname: string; short_id: string })[]> {
-    return db.query<OrderRow & { nickname: string; short_id: string }>(
-      `SELECT o.*, u.nickname, u.short_id FROM payment_orders o JOIN users u ON u.uid = o.uid
+  async staffOrders(db: Queryable, q: string, limit: number): Promise<StaffOrderRow[]> {
+    return db.query<StaffOrderRow>(
+      `SELECT o.*, u.nickname, u.short_id, f.nickname AS refund_first_name
+       FROM payment_orders o JOIN users u ON u.uid = o.uid LEFT JOIN users f ON f.uid = o.refund_first_by
        WHERE o.id = $1 OR u.short_id = $1
        ORDER BY o.created_at DESC LIMIT $2`,
       [q, limit],
     );
+  },
+
+  /** Who gave a large refund's first approval, if anyone has. */
+  async refundFirst(db: Queryable, id: string): Promise<number | null> {
+    const [row] = await db.query<{ by: number | null }>(
+      'SELECT refund_first_by AS by FROM payment_orders WHERE id = $1',
+      [id],
+    );
+    return row?.by ?? null;
+  },
+
+  /** A large refund's first approval: true when `staffUid` gave it now (nobody had, it is still paid). */
+  async refundFirstApproval(db: Queryable, id: string, staffUid: number): Promise<boolean> {
+    const rows = await db.query(
+      `UPDATE payment_orders SET refund_first_by = $2, refund_first_at = now()
+       WHERE id = $1 AND refund_first_by IS NULL AND status = 'paid' RETURNING 1`,
+      [id, staffUid],
+    );
+    return rows.length > 0;
   },
 
   async hasBoundContact(db: Queryable, uid: number): Promise<boolean> {

@@ -7,6 +7,7 @@ import {
   packagesAnswer,
   paymentErrors as errors,
   polledOrderAnswer,
+  refundAnswer,
   settleAnswer,
   settleBody,
   settleParams,
@@ -183,6 +184,11 @@ export function paymentRoutes(deps: {
               provider: o.provider,
               created_at: o.created_at,
               paid_at: o.paid_at,
+              needs_two: payments.refundNeedsTwo(o),
+              refund_first:
+                o.refund_first_by !== null && o.refund_first_at !== null
+                  ? { uid: o.refund_first_by, nickname: o.refund_first_name ?? '', at: o.refund_first_at }
+                  : null,
             })),
           },
         };
@@ -195,24 +201,23 @@ export function paymentRoutes(deps: {
         schema: {
           tags: ['staff'],
           summary:
-            "Staff: give a paid recharge's payment back through the provider; its refund webhook takes the coins back",
+            "Staff: give a paid recharge's payment back through the provider (its refund webhook takes the coins back); a large one's first approval waits for a second member's",
           params: settleParams,
           body: refundBody,
-          response: { 200: okSchema(settleAnswer), ...errors },
+          response: { 200: okSchema(refundAnswer), ...errors },
         },
       },
       async (req) => {
         const staff = await deps.staff.require(req, 'money.review');
-        await payments.refund(req.params.orderId, staff.uid);
-        await deps.staff.audit(
-          staff,
-          'payment.refund',
-          `order:${req.params.orderId}`,
-          undefined,
-          undefined,
-          req.body.note,
+        const target = `order:${req.params.orderId}`;
+        const { note } = req.body;
+        const done = await payments.refund(req.params.orderId, staff.uid, (tx) =>
+          deps.staff.audit(staff, 'payment.refund_first', target, undefined, undefined, note, tx),
         );
-        return { status: 200 as const, data: { ok: true } };
+        // The provider's refund is outside this database: recorded once it has been asked.
+        if (!done.awaiting_second)
+          await deps.staff.audit(staff, 'payment.refund', target, undefined, undefined, note);
+        return { status: 200 as const, data: { ok: true, ...done } };
       },
     );
 

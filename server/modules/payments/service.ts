@@ -80,7 +80,12 @@ export class PaymentService {
     private readonly db: Db,
     private readonly ledger: Ledger,
     readonly provider: PaymentProvider,
-    private readonly opts: { publicBaseUrl: string; log?: (msg: string, detail: unknown) => void },
+    private readonly opts: {
+      publicBaseUrl: string;
+      /** Refunds of orders of at least this many US cents need two staff members (unset: one). */
+      refundSecondApprovalCents?: number;
+      log?: (msg: string, detail: unknown) => void;
+    },
   ) {
     this.#reversals = new Reversals(db, ledger, provider.name, opts.log);
   }
@@ -380,23 +385,54 @@ export class PaymentService {
     return paymentsRepo.staffOrders(this.db, q, STAFF_LIST_LIMIT);
   }
 
+  /** Whether a refund of this order needs two staff members. */
+  refundNeedsTwo(order: { amount_cents: number; currency: string }): boolean {
+    const at = this.opts.refundSecondApprovalCents;
+    // Orders are charged in US dollars; any other currency is not compared, and needs two.
+    return at !== undefined && (order.currency.toLowerCase() !== 'usd' || order.amount_cents >= at);
+  }
+
   /**
    * Staff give a paid recharge back (issue 24 item 5): the provider refunds the payment, and its
    * refund webhook takes the coins back as any refund does (a shortfall when they were spent).
    * Nobody refunds their own (`review_own`); an order not paid, or refunded or disputed already,
    * is `order_not_refundable`.
+   *
+   * A large one (REFUND_SECOND_APPROVAL_USD) needs two members: the first approval is recorded
+   * (with `onFirst`, the audit entry, in its transaction) and answered `awaiting_second`; the
+   * second, by someone else, asks the provider. The first approver again is refused
+   * (`second_approver_required`).
    */
-  async refund(orderId: string, staffUid: number): Promise<void> {
+  async refund(
+    orderId: string,
+    staffUid: number,
+    onFirst?: AlsoInTransaction,
+  ): Promise<{ awaiting_second: boolean }> {
     const order = await paymentsRepo.order(this.db, orderId);
     if (!order) throw new AppError('not_found');
     if (order.uid === staffUid) throw new AppError('review_own');
     if (order.status !== 'paid' || !order.provider_ref || order.provider !== this.provider.name)
       throw new AppError('order_not_refundable');
+    if (this.refundNeedsTwo(order)) {
+      const first = await paymentsRepo.refundFirst(this.db, order.id);
+      if (first === staffUid) throw new AppError('second_approver_required');
+      if (first === null) {
+        const given = await this.db.transaction(async (tx) => {
+          const now = await paymentsRepo.refundFirstApproval(tx, order.id, staffUid);
+          if (now) await onFirst?.(tx);
+          return now;
+        });
+        if (given) return { awaiting_second: true };
+        // Someone else gave the first meanwhile: this is the second (or the order moved on).
+        return this.refund(orderId, staffUid, onFirst);
+      }
+    }
     await this.provider.refundOrder({
       ref: order.provider_ref,
       paymentRef: order.payment_ref,
       key: `refund:${order.id}`,
     });
+    return { awaiting_second: false };
   }
 
   /**

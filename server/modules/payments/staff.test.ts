@@ -162,6 +162,51 @@ describe('staff: refunds', () => {
     expect(entry?.note).toBe('Bought by mistake, asked by mail');
     await checkInvariants(t.testDb.db);
   });
+
+  it('needs two different members to refund a large recharge', async () => {
+    // 99.99 USD: at least REFUND_SECOND_APPROVAL_USD (50).
+    const buyer = await signedInPerson(t, kv, 'pay-large@example.com', 'buyer pass 1');
+    const { id, ref } = await ordered(buyer, 'c7000', 'key-staff-large');
+    await sandbox.pay(ref, '4242424242424242');
+    await sandbox.settled();
+    const refund = async (who: Person) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/staff/payments/${id}/refund`,
+        headers: who.headers,
+        payload: { note: `Charged twice (${who.uid})` },
+      });
+      return json<{ awaiting_second: boolean }>(res);
+    };
+    const listed = async () => {
+      const res = await t.app.inject({ url: `/api/v1/staff/orders?q=${id}`, headers: named.headers });
+      return json<{ list: { status: string; needs_two: boolean; refund_first: { uid: number } | null }[] }>(
+        res,
+      ).data.list[0];
+    };
+    expect(await listed()).toMatchObject({ status: 'paid', needs_two: true, refund_first: null });
+    // The first approval is recorded, and the provider is not asked yet.
+    expect((await refund(staff)).data).toEqual({ ok: true, awaiting_second: true });
+    await sandbox.settled();
+    expect(await listed()).toMatchObject({ status: 'paid', refund_first: { uid: staff.uid } });
+    expect((await ledger.balances(buyer.uid)).coin).toBe(7000);
+    // The same member cannot give the second.
+    expect((await refund(staff)).error).toBe('second_approver_required');
+    // Someone else can: the provider refunds, and the coins go back.
+    expect((await refund(named)).data).toEqual({ ok: true, awaiting_second: false });
+    await sandbox.settled();
+    expect((await listed())?.status).toBe('refunded');
+    expect((await ledger.balances(buyer.uid)).coin).toBe(0);
+    const log = await t.testDb.db.query<{ action: string; actor: number }>(
+      'SELECT action, actor FROM staff_audit WHERE target = $1 ORDER BY id',
+      [`order:${id}`],
+    );
+    expect(log).toEqual([
+      { action: 'payment.refund_first', actor: staff.uid },
+      { action: 'payment.refund', actor: named.uid },
+    ]);
+    await checkInvariants(t.testDb.db);
+  });
 });
 
 describe('staff: payments to look at', () => {

@@ -3,6 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaStreamTrack } from 'werift';
+import { Turns } from '../infra/turns';
 import { runFfmpeg } from './ffmpeg';
 import { LiveRecording } from './recording';
 
@@ -14,6 +15,13 @@ const KEYFRAME_WAIT_MS = 5_000;
 const WRITTEN_BYTES = 1024;
 /** The frame's width in pixels (a monitor tile). */
 const FRAME_WIDTH = 320;
+/**
+ * Grabs made at once on a node (each records for a moment and runs one ffmpeg decode), and grabs
+ * that may wait for one of them: past that, a room's still is skipped this round (the monitor
+ * asks again in a few seconds) rather than a grid of a hundred lives starting a hundred ffmpegs.
+ */
+const GRABS_AT_ONCE = 4;
+const GRABS_WAITING = 32;
 
 /** A room's video as a grab needs it: the track, its codec, and a way to ask for a keyframe. */
 export interface VideoSource {
@@ -27,10 +35,11 @@ export interface VideoSource {
  * seconds per room, not a video each). A grab asks the publisher for a keyframe, records from it
  * for a moment (the replay's own recorder, so the file starts with a picture a decoder can read),
  * and has ffmpeg decode its first frame. Grabs are made only when asked, kept a few seconds, and
- * concurrent asks for one room share one grab.
+ * concurrent asks for one room share one grab; a few run at once per node (GRABS_AT_ONCE).
  */
 export class FrameGrabber {
   readonly #frames = new Map<string, { at: number; frame: Promise<Buffer | null> }>();
+  readonly #turns = new Turns(GRABS_AT_ONCE, GRABS_WAITING);
 
   constructor(private readonly opts: { dir: string; ffmpeg: string; log?: (err: unknown) => void }) {
     mkdirSync(opts.dir, { recursive: true });
@@ -40,10 +49,13 @@ export class FrameGrabber {
     const kept = this.#frames.get(room);
     if (kept && Date.now() - kept.at < FRAME_TTL_MS) return kept.frame;
     if (!source) return Promise.resolve(null);
-    const frame = this.#grab(source).catch((err: unknown) => {
-      this.opts.log?.(err);
-      return null;
-    });
+    const frame = this.#turns
+      .run(() => this.#grab(source))
+      .then((r) => (r === 'skipped' ? null : r.done))
+      .catch((err: unknown) => {
+        this.opts.log?.(err);
+        return null;
+      });
     this.#frames.set(room, { at: Date.now(), frame });
     // Rooms come and go: nothing is kept past its time.
     setTimeout(() => {

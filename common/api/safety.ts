@@ -89,6 +89,8 @@ export const monitorLiveSchema = z.object({
   viewers: z.number(),
   /** Open reports about the host (of this broadcast or not). */
   reports: z.number(),
+  /** Of those, the ones made about this broadcast. */
+  live_reports: z.number(),
   host: z.object({
     uid: z.number(),
     short_id: z.string(),
@@ -126,7 +128,16 @@ export const personDetailAnswer = z.object({
   person: staffPersonSchema,
   /** Signed-in sessions now: the device each is on, when it began and ends. */
   sessions: z.array(
-    z.object({ id: z.number(), device_id: z.string(), created_at: z.string(), expires_at: z.string() }),
+    z.object({
+      id: z.number(),
+      device_id: z.string(),
+      /** The address it was signed in from, and its browser and system (from the User-Agent). */
+      ip: z.string().nullable(),
+      browser: z.string().nullable(),
+      os: z.string().nullable(),
+      created_at: z.string(),
+      expires_at: z.string(),
+    }),
   ),
   lives: z.array(
     z.object({

@@ -90,6 +90,8 @@ export async function signIn(
   email: string,
   password: string,
   device = 'device-test-user',
+  /** Headers of the session's request (a browser's User-Agent, say). */
+  sessionRequestHeaders: Record<string, string> = {},
 ): Promise<{ headers: Record<string, string>; shortId: string }> {
   const app = t.app;
   const pubkey = (await app.inject({ url: '/api/v1/auth/public-key' })).json<{ data: { pubkey: string } }>()
@@ -103,6 +105,7 @@ export async function signIn(
   const session = await app.inject({
     method: 'POST',
     url: '/api/v1/auth/session',
+    headers: sessionRequestHeaders,
     payload: {
       access_token: verify.json<{ data: { access_token: string } }>().data.access_token,
       deviceid: device,

@@ -8,7 +8,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
-import { ItemRow } from '../staff/ItemRow';
+import { DeskList, ItemRow } from '../staff/ItemRow';
 import { fromLocalInput, toLocalInput } from '../staff/local-time';
 import { filledNames, NamesFields, type Names } from '../staff/NamesFields';
 import { formatDateTime } from '../wallet/format';
@@ -29,9 +29,7 @@ export default function StaffFestival() {
 
 function Programmes() {
   const { t, locale } = useI18n();
-  const { data, error, loading, reload } = useApiData<{ list: ProgrammeCard[] }>(
-    `/api/v1/programmes?locale=${locale}`,
-  );
+  const list = useApiData<{ list: ProgrammeCard[] }>(`/api/v1/programmes?locale=${locale}`);
   const [open, setOpen] = useState<number | 'new' | null>(null);
   if (open !== null)
     return (
@@ -39,42 +37,34 @@ function Programmes() {
         id={open}
         onDone={(saved) => {
           setOpen(null);
-          if (saved) reload();
+          if (saved) list.reload();
         }}
       />
     );
   return (
-    <>
-      <header className="page-head staff-head">
-        <h1>{t('console.nav.festival')}</h1>
-        <button type="button" className="btn btn--primary" onClick={() => setOpen('new')}>
-          {t('console.festival.add')}
-        </button>
-      </header>
-      <p className="muted">{t('console.festival.help')}</p>
-      {loading && <Loading />}
-      {error !== null && <LoadError error={error} onRetry={reload} />}
-      {data && data.list.length === 0 && <p className="muted">{t('console.festival.empty')}</p>}
-      {data && data.list.length > 0 && (
-        <ul className="staff-gifts">
-          {data.list.map((p) => (
-            <ItemRow
-              key={p.id}
-              title={p.name}
-              meta={
-                <>
-                  {formatDateTime(p.starts_at, locale)} – {formatDateTime(p.ends_at, locale)}
-                  {p.on_now && <> · {t('console.festival.onNow')}</>}
-                </>
-              }
-              view={`/${locale}/festival/${p.id}`}
-              editLabel={t('console.festival.editThis', { name: p.name })}
-              onEdit={() => setOpen(p.id)}
-            />
-          ))}
-        </ul>
+    <DeskList
+      title={t('console.nav.festival')}
+      add={{ label: t('console.festival.add'), onClick: () => setOpen('new') }}
+      help={t('console.festival.help')}
+      list={list}
+      empty={t('console.festival.empty')}
+    >
+      {(p) => (
+        <ItemRow
+          key={p.id}
+          title={p.name}
+          meta={
+            <>
+              {formatDateTime(p.starts_at, locale)} – {formatDateTime(p.ends_at, locale)}
+              {p.on_now && <> · {t('console.festival.onNow')}</>}
+            </>
+          }
+          view={`/${locale}/festival/${p.id}`}
+          editLabel={t('console.festival.editThis', { name: p.name })}
+          onEdit={() => setOpen(p.id)}
+        />
       )}
-    </>
+    </DeskList>
   );
 }
 

@@ -1,14 +1,12 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { useI18n } from '../i18n/i18n';
-import { errorMessage } from '../lib/errors';
 import { useFeedback } from '../lib/feedback';
 import { giftName } from '../live/room-api';
 import { Field } from '../ui/fields';
-import { BusyButton, FormError } from '../ui/form';
+import { CatalogueForm, CatalogueItem, FilePick } from '../staff/Catalogue';
 import { Console } from '../staff/Console';
-import { filledNames, NamesFields, type Names } from '../staff/NamesFields';
 import { Stickers } from '../staff/Stickers';
-import { contentApi, type GiftEdit, type StaffGift } from '../staff/content-api';
+import { contentApi, type StaffGift } from '../staff/content-api';
 import { LoadError, Loading } from '../wallet/ui';
 import { useApiData } from '../wallet/use-api';
 
@@ -29,6 +27,10 @@ function GiftsPage() {
   const { data, error, loading, reload } = useApiData<{ list: StaffGift[] }>('/api/v1/staff/gifts');
   /** The gift being edited ('new' for one being added). */
   const [open, setOpen] = useState<number | 'new' | null>(null);
+  const done = () => {
+    setOpen(null);
+    reload();
+  };
   const status = (g: StaffGift) =>
     !g.active
       ? t('console.gifts.hidden')
@@ -44,56 +46,26 @@ function GiftsPage() {
         </button>
       </header>
       <p className="muted">{t('console.gifts.help')}</p>
-      {open === 'new' && (
-        <GiftForm
-          gift={null}
-          onDone={() => {
-            setOpen(null);
-            reload();
-          }}
-        />
-      )}
+      {open === 'new' && <GiftForm gift={null} onDone={done} />}
       {loading && <Loading />}
       {error !== null && <LoadError error={error} onRetry={reload} />}
       {data && (
         <ul className="staff-gifts">
           {data.list.map((g) => (
-            <li key={g.gift_id} className="staff-gift">
-              <div className="staff-gift__row">
-                {g.icon_url ? (
-                  <img className="staff-gift__icon" src={g.icon_url} alt="" width={48} height={48} />
-                ) : (
-                  <span className="staff-gift__icon staff-gift__icon--none" aria-hidden="true" />
-                )}
-                <div className="staff-gift__what">
-                  <strong>
-                    <bdi>{giftName(locale, g)}</bdi>
-                  </strong>
-                  <span className="muted small">
-                    {t('console.gifts.priceIs', { count: g.price })} · {status(g)}
-                  </span>
-                </div>
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--sm"
-                  aria-expanded={open === g.gift_id}
-                  aria-label={t('console.gifts.editThis', { name: giftName(locale, g) })}
-                  onClick={() => setOpen(open === g.gift_id ? null : g.gift_id)}
-                >
-                  {t('console.gifts.edit')}
-                </button>
-              </div>
-              {open === g.gift_id && (
-                <GiftForm
-                  gift={g}
-                  onDone={() => {
-                    setOpen(null);
-                    reload();
-                  }}
-                  onFiles={reload}
-                />
-              )}
-            </li>
+            <CatalogueItem
+              key={g.gift_id}
+              icon={g.icon_url}
+              name={giftName(locale, g)}
+              detail={
+                <>
+                  {t('console.gifts.priceIs', { count: g.price })} · {status(g)}
+                </>
+              }
+              open={open === g.gift_id}
+              onToggle={() => setOpen(open === g.gift_id ? null : g.gift_id)}
+            >
+              <GiftForm gift={g} onDone={done} onFiles={reload} />
+            </CatalogueItem>
           ))}
         </ul>
       )}
@@ -113,39 +85,12 @@ function GiftForm({
   onFiles?: () => void;
 }) {
   const { t } = useI18n();
-  const { toast } = useFeedback();
-  const [names, setNames] = useState<Names>((gift?.names as Names | undefined) ?? {});
   const [price, setPrice] = useState(String(gift?.price ?? 10));
-  const [sort, setSort] = useState(String(gift?.sort ?? 100));
-  const [active, setActive] = useState(gift?.active ?? true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    const edit: GiftEdit = {
-      names: filledNames(names),
-      price: Number(price),
-      sort: Number(sort),
-      active,
-    };
-    try {
-      if (gift) await contentApi.saveGift(gift.gift_id, edit);
-      else await contentApi.createGift(edit);
-      toast(t('console.gifts.saved', { name: edit.names.en ?? '' }));
-      onDone();
-    } catch (err) {
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const title = gift ? t('console.gifts.editTitle', { name: gift.name }) : t('console.gifts.add');
   return (
-    <form className="staff-gift__form" onSubmit={(e) => void submit(e)} aria-label={title}>
-      <NamesFields legend={t('console.gifts.names')} names={names} onChange={setNames} />
-      <div className="staff-gift__numbers">
+    <CatalogueForm
+      title={gift ? t('console.gifts.editTitle', { name: gift.name }) : t('console.gifts.add')}
+      item={gift}
+      extra={
         <Field
           label={t('console.gifts.price')}
           type="number"
@@ -156,98 +101,64 @@ function GiftForm({
           value={price}
           onChange={(e) => setPrice(e.target.value)}
         />
-        <Field
-          label={t('console.gifts.order')}
-          type="number"
-          min={0}
-          step={1}
-          inputMode="numeric"
-          required
-          value={sort}
-          onChange={(e) => setSort(e.target.value)}
-        />
-        <label className="check">
-          <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />{' '}
-          {t('console.gifts.offer')}
-        </label>
-      </div>
-      {gift ? (
-        <GiftFiles gift={gift} onChange={onFiles} />
-      ) : (
-        <p className="muted small">{t('console.gifts.filesAfter')}</p>
-      )}
-      <FormError message={error} />
-      <div className="staff-gift__actions">
-        <BusyButton busy={busy} disabled={busy} className="btn btn--primary">
-          {t('console.gifts.save')}
-        </BusyButton>
-        <button type="button" className="btn btn--ghost" onClick={onDone}>
-          {t('common.cancel')}
-        </button>
-      </div>
-    </form>
+      }
+      files={
+        gift ? (
+          <GiftFiles gift={gift} onChange={onFiles} />
+        ) : (
+          <p className="muted small">{t('console.gifts.filesAfter')}</p>
+        )
+      }
+      save={async (base) => {
+        const edit = { ...base, price: Number(price) };
+        if (gift) await contentApi.saveGift(gift.gift_id, edit);
+        else await contentApi.createGift(edit);
+      }}
+      onDone={onDone}
+    />
   );
 }
 
 /** The gift's clip and icon, each replaced by choosing a file (sent at once). */
-function GiftFiles({ gift, onChange }: { gift: StaffGift; onChange?: () => void }) {
+function GiftFiles({ gift, onChange }: { gift: StaffGift; onChange?: (() => void) | undefined }) {
   const { t } = useI18n();
   const { toast } = useFeedback();
   const [shown, setShown] = useState(gift);
-  const [busy, setBusy] = useState<'animation' | 'icon' | null>(null);
-  const send = async (what: 'animation' | 'icon', file: File | undefined) => {
-    if (!file) return;
-    setBusy(what);
-    try {
-      setShown(
-        what === 'animation'
-          ? await contentApi.giftAnimation(gift.gift_id, file)
-          : await contentApi.giftIcon(gift.gift_id, file),
-      );
-      toast(t(what === 'animation' ? 'console.gifts.animationSaved' : 'console.gifts.iconSaved'));
-      onChange?.();
-    } catch (err) {
-      toast(errorMessage(t, err));
-    } finally {
-      setBusy(null);
-    }
+  const saved = (g: StaffGift, message: string) => {
+    setShown(g);
+    toast(message);
+    onChange?.();
   };
   return (
     <div className="staff-gift__files">
-      <div className="field">
-        <span className="staff-gift__label">{t('console.gifts.animation')}</span>
-        {shown.media_url ? (
-          <video className="staff-gift__clip" src={shown.media_url} muted loop autoPlay playsInline />
-        ) : (
-          <p className="muted small">{t('console.gifts.noAnimation')}</p>
-        )}
-        <label className="btn btn--ghost btn--sm staff-gift__pick" aria-busy={busy === 'animation'}>
-          {t('console.gifts.chooseAnimation')}
-          <input
-            type="file"
-            className="sr-only"
-            accept="video/mp4,video/webm"
-            disabled={busy !== null}
-            onChange={(e) => void send('animation', e.target.files?.[0])}
-          />
-        </label>
-      </div>
-      <div className="field">
-        <span className="staff-gift__label">{t('console.gifts.icon')}</span>
-        {shown.icon_url && (
-          <img className="staff-gift__icon" src={shown.icon_url} alt="" width={64} height={64} />
-        )}
-        <label className="btn btn--ghost btn--sm staff-gift__pick" aria-busy={busy === 'icon'}>
-          {t('console.gifts.chooseIcon')}
-          <input
-            type="file"
-            className="sr-only"
-            accept="image/png,image/jpeg,image/webp"
-            disabled={busy !== null}
-            onChange={(e) => void send('icon', e.target.files?.[0])}
-          />
-        </label>
-      </div>
+      <FilePick
+        label={t('console.gifts.animation')}
+        preview={
+          shown.media_url ? (
+            <video className="staff-gift__clip" src={shown.media_url} muted loop autoPlay playsInline />
+          ) : (
+            <p className="muted small">{t('console.gifts.noAnimation')}</p>
+          )
+        }
+        choose={t('console.gifts.chooseAnimation')}
+        accept="video/mp4,video/webm"
+        upload={async (file) =>
+          saved(await contentApi.giftAnimation(gift.gift_id, file), t('console.gifts.animationSaved'))
+        }
+      />
+      <FilePick
+        label={t('console.gifts.icon')}
+        preview={
+          shown.icon_url && (
+            <img className="staff-gift__icon" src={shown.icon_url} alt="" width={64} height={64} />
+          )
+        }
+        choose={t('console.gifts.chooseIcon')}
+        accept="image/png,image/jpeg,image/webp"
+        upload={async (file) =>
+          saved(await contentApi.giftIcon(gift.gift_id, file), t('console.gifts.iconSaved'))
+        }
+      />
     </div>
   );
 }

@@ -140,7 +140,10 @@ function Tile({
         )}
         <span className="staff-tile__viewers">{t('console.monitor.viewers', { count: l.viewers })}</span>
         {l.reports > 0 && (
-          <span className="staff-tile__reports">{t('console.monitor.reports', { count: l.reports })}</span>
+          <span className="staff-tile__reports">
+            {t('console.monitor.reports', { count: l.reports })}
+            {l.live_reports > 0 && <> · {t('console.monitor.liveReports', { count: l.live_reports })}</>}
+          </span>
         )}
       </div>
       <div className="staff-tile__body">

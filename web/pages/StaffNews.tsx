@@ -8,7 +8,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
-import { ItemRow } from '../staff/ItemRow';
+import { DeskList, ItemRow } from '../staff/ItemRow';
 import { LanguageChips } from '../staff/LanguageChips';
 import { fromLocalInput, toLocalInput } from '../staff/local-time';
 import { formatDateTime } from '../wallet/format';
@@ -29,7 +29,7 @@ export default function StaffNews() {
 
 function Desk() {
   const { t, locale } = useI18n();
-  const { data, error, loading, reload } = useApiData<{ list: StaffNewsSummary[] }>('/api/v1/staff/news');
+  const list = useApiData<{ list: StaffNewsSummary[] }>('/api/v1/staff/news');
   /** The article open in the editor ('new' for one being written). */
   const [open, setOpen] = useState<number | 'new' | null>(null);
   if (open !== null)
@@ -38,7 +38,7 @@ function Desk() {
         id={open}
         onDone={(saved) => {
           setOpen(null);
-          if (saved) reload();
+          if (saved) list.reload();
         }}
       />
     );
@@ -47,37 +47,29 @@ function Desk() {
       ? t('console.news.status.scheduled', { when: formatDateTime(n.published_at, locale) })
       : t(`console.news.status.${n.state}`);
   return (
-    <>
-      <header className="page-head staff-head">
-        <h1>{t('console.nav.news')}</h1>
-        <button type="button" className="btn btn--primary" onClick={() => setOpen('new')}>
-          {t('console.news.write')}
-        </button>
-      </header>
-      <p className="muted">{t('console.news.help')}</p>
-      {loading && <Loading />}
-      {error !== null && <LoadError error={error} onRetry={reload} />}
-      {data && data.list.length === 0 && <p className="muted">{t('console.news.empty')}</p>}
-      {data && data.list.length > 0 && (
-        <ul className="staff-gifts">
-          {data.list.map((n) => (
-            <ItemRow
-              key={n.id}
-              title={n.title}
-              meta={
-                <>
-                  {status(n)} · {formatDateTime(n.published_at, locale)} ·{' '}
-                  <span dir="ltr">{n.locales.join(' ')}</span>
-                </>
-              }
-              view={n.state === 'published' ? `/${locale}/news/${n.slug}` : null}
-              editLabel={t('console.news.editThis', { title: n.title })}
-              onEdit={() => setOpen(n.id)}
-            />
-          ))}
-        </ul>
+    <DeskList
+      title={t('console.nav.news')}
+      add={{ label: t('console.news.write'), onClick: () => setOpen('new') }}
+      help={t('console.news.help')}
+      list={list}
+      empty={t('console.news.empty')}
+    >
+      {(n) => (
+        <ItemRow
+          key={n.id}
+          title={n.title}
+          meta={
+            <>
+              {status(n)} · {formatDateTime(n.published_at, locale)} ·{' '}
+              <span dir="ltr">{n.locales.join(' ')}</span>
+            </>
+          }
+          view={n.state === 'published' ? `/${locale}/news/${n.slug}` : null}
+          editLabel={t('console.news.editThis', { title: n.title })}
+          onEdit={() => setOpen(n.id)}
+        />
       )}
-    </>
+    </DeskList>
   );
 }
 

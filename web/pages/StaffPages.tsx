@@ -9,7 +9,7 @@ import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
 import { BusyButton, FormError } from '../ui/form';
 import { Console } from '../staff/Console';
-import { ItemRow } from '../staff/ItemRow';
+import { DeskList, ItemRow } from '../staff/ItemRow';
 import { LanguageChips } from '../staff/LanguageChips';
 import { formatDateTime } from '../wallet/format';
 import { LoadError, Loading } from '../wallet/ui';
@@ -29,7 +29,7 @@ export default function StaffPages() {
 
 function Pages() {
   const { t, locale } = useI18n();
-  const { data, error, loading, reload } = useApiData<PageList>(`/api/v1/staff/pages?locale=${locale}`);
+  const list = useApiData<PageList>(`/api/v1/staff/pages?locale=${locale}`);
   const [open, setOpen] = useState<StaticPageSlug | null>(null);
   if (open)
     return (
@@ -37,40 +37,28 @@ function Pages() {
         slug={open}
         onBack={() => {
           setOpen(null);
-          reload();
+          list.reload();
         }}
       />
     );
   return (
-    <>
-      <header className="page-head">
-        <h1>{t('console.nav.pages')}</h1>
-      </header>
-      <p className="muted">{t('console.pages.help')}</p>
-      {loading && <Loading />}
-      {error !== null && <LoadError error={error} onRetry={reload} />}
-      {data && (
-        <ul className="staff-gifts">
-          {data.list.map((p) => (
-            <ItemRow
-              key={p.slug}
-              title={p.title}
-              meta={
-                <>
-                  <bdi dir="ltr">/{p.slug}</bdi>
-                  {p.edited.length > 0 && (
-                    <> · {t('console.pages.edited', { languages: p.edited.join(' ') })}</>
-                  )}
-                </>
-              }
-              view={`/${locale}/${p.slug}`}
-              editLabel={t('console.news.editThis', { title: p.title })}
-              onEdit={() => setOpen(p.slug)}
-            />
-          ))}
-        </ul>
+    <DeskList title={t('console.nav.pages')} help={t('console.pages.help')} list={list}>
+      {(p) => (
+        <ItemRow
+          key={p.slug}
+          title={p.title}
+          meta={
+            <>
+              <bdi dir="ltr">/{p.slug}</bdi>
+              {p.edited.length > 0 && <> · {t('console.pages.edited', { languages: p.edited.join(' ') })}</>}
+            </>
+          }
+          view={`/${locale}/${p.slug}`}
+          editLabel={t('console.news.editThis', { title: p.title })}
+          onEdit={() => setOpen(p.slug)}
+        />
       )}
-    </>
+    </DeskList>
   );
 }
 

@@ -165,7 +165,17 @@ function Person({ uid, onBack }: { uid: number; onBack: () => void }) {
         <ul className="staff-person-detail__list">
           {data.sessions.map((s) => (
             <li key={s.id}>
-              <span dir="ltr">{s.device_id}</span> · {when(s.created_at)}
+              {[s.browser, s.os].filter(Boolean).join(' · ')}
+              {(s.browser || s.os) && ' · '}
+              {s.ip && (
+                <>
+                  <span dir="ltr">{s.ip}</span> ·{' '}
+                </>
+              )}
+              <span dir="ltr" className="muted">
+                {s.device_id}
+              </span>{' '}
+              · {when(s.created_at)}
             </li>
           ))}
         </ul>

@@ -143,12 +143,20 @@ export const authRepo = {
 
   async insertSession(
     db: Queryable,
-    s: { tokenHash: Buffer; uid: number; deviceId: string; keep: boolean; ttlSeconds: number },
+    s: {
+      tokenHash: Buffer;
+      uid: number;
+      deviceId: string;
+      keep: boolean;
+      ttlSeconds: number;
+      ip: string | null;
+      userAgent: string | null;
+    },
   ): Promise<{ id: number; expires_at: Date }> {
     const [row] = await db.query<{ id: number; expires_at: Date }>(
-      `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING id, expires_at`,
-      [s.tokenHash, s.uid, s.deviceId, s.keep, s.ttlSeconds],
+      `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at, ip, user_agent)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6, left($7, 512)) RETURNING id, expires_at`,
+      [s.tokenHash, s.uid, s.deviceId, s.keep, s.ttlSeconds, s.ip, s.userAgent],
     );
     if (!row) throw new Error('session insert returned nothing');
     return row;
@@ -196,9 +204,18 @@ export const authRepo = {
   async activeSessions(
     db: Queryable,
     uid: number,
-  ): Promise<{ id: number; device_id: string; created_at: string; expires_at: string }[]> {
+  ): Promise<
+    {
+      id: number;
+      device_id: string;
+      ip: string | null;
+      user_agent: string | null;
+      created_at: string;
+      expires_at: string;
+    }[]
+  > {
     return db.query(
-      `SELECT id, device_id,
+      `SELECT id, device_id, ip, user_agent,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
               to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS expires_at
        FROM sessions WHERE uid = $1 AND revoked_at IS NULL AND expires_at > now()

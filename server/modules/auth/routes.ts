@@ -139,10 +139,15 @@ export function authRoutes(
         },
       },
       async (req, reply) => {
+        const ua = req.headers['user-agent'];
         const session = await auth.createSession(
           req.body.access_token,
           req.body.keep === 1,
           req.body.deviceid,
+          {
+            ip: req.ip,
+            userAgent: typeof ua === 'string' ? ua : undefined,
+          },
         );
         const user = await auth.user(session.uid);
         if (!user) throw new Error('session user vanished');

@@ -1,3 +1,4 @@
+import Bowser from 'bowser';
 import { randomInt } from 'node:crypto';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { AppError } from '../../../common/errors';
@@ -158,7 +159,13 @@ export class AuthService {
   }
 
   /** Second half: exchanges the access token (once) for a session. keep gives a long session. */
-  async createSession(accessToken: string, keep: boolean, deviceId: string): Promise<NewSession> {
+  /** `from`: the client's address and browser, shown to staff beside the session. */
+  async createSession(
+    accessToken: string,
+    keep: boolean,
+    deviceId: string,
+    from?: { ip: string; userAgent?: string | undefined },
+  ): Promise<NewSession> {
     const uid = await authRepo.consumeToken(this.db, hashToken(accessToken), 'access');
     if (uid === null) throw new AppError('access_token_invalid');
     // Every way in (password, SMS code, Google) ends here: a banned account gets no session.
@@ -171,6 +178,8 @@ export class AuthService {
       deviceId,
       keep,
       ttlSeconds: ttl,
+      ip: from?.ip ?? null,
+      userAgent: from?.userAgent ?? null,
     });
     return { token, uid, deviceId, keep, expiresAt: new Date(row.expires_at) };
   }
@@ -202,9 +211,15 @@ export class AuthService {
     await this.#ended(await authRepo.revokeSession(this.db, sessionId));
   }
 
-  /** A person's signed-in sessions now, for staff: the device of each, when it began and ends. */
-  activeSessions(uid: number) {
-    return authRepo.activeSessions(this.db, uid);
+  /**
+   * A person's signed-in sessions now, for staff: the device of each, the address and browser it
+   * was signed in from, when it began and ends.
+   */
+  async activeSessions(uid: number) {
+    return (await authRepo.activeSessions(this.db, uid)).map(({ user_agent, ...s }) => ({
+      ...s,
+      ...browserOf(user_agent),
+    }));
   }
 
   /** Ends every session of the user; answers how many there were. */
@@ -358,4 +373,13 @@ export class AuthService {
       .join('');
     await this.mailer.send({ to: user.email, subject, text, html });
   }
+}
+
+/** "Chrome 131" and "Android 14" from a User-Agent (bowser), or nulls where it says nothing. */
+function browserOf(ua: string | null): { browser: string | null; os: string | null } {
+  if (!ua) return { browser: null, os: null };
+  const { browser, os } = Bowser.parse(ua);
+  const named = (name: string | undefined, version: string | undefined) =>
+    name ? [name, version?.split('.')[0]].filter(Boolean).join(' ') : null;
+  return { browser: named(browser.name, browser.version), os: named(os.name, os.version ?? os.versionName) };
 }

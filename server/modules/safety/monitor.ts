@@ -46,10 +46,16 @@ export class LiveMonitor {
     const lives = (await this.opts.onAir(MONITOR_MAX)).filter(
       (l) => !needle || l.short_id === needle || l.nickname.toLowerCase().includes(needle),
     );
-    const reports = await safetyRepo.openCounts(
-      this.db,
-      lives.map((l) => l.uid),
-    );
+    const [reports, here] = await Promise.all([
+      safetyRepo.openCounts(
+        this.db,
+        lives.map((l) => l.uid),
+      ),
+      safetyRepo.openCountsOfLives(
+        this.db,
+        lives.map((l) => l.vid),
+      ),
+    ]);
     const list = lives.map((l) => ({
       vid: l.vid,
       title: l.title,
@@ -57,13 +63,18 @@ export class LiveMonitor {
       started_at: l.started_at?.toISOString() ?? null,
       viewers: l.viewers,
       reports: reports.get(l.uid) ?? 0,
+      live_reports: here.get(l.vid) ?? 0,
       host: { uid: l.uid, short_id: l.short_id, nickname: l.nickname, face: l.face },
     }));
-    const key = (l: MonitorLive) => (sort === 'reports' ? [l.reports, l.viewers] : [l.viewers, l.reports]);
+    // Most reported: about this broadcast first, then about its host, then the most watched.
+    const key = (l: MonitorLive) =>
+      sort === 'reports' ? [l.live_reports, l.reports, l.viewers] : [l.viewers, l.live_reports, l.reports];
     return list.sort((a, b) => {
-      const [a1 = 0, a2 = 0] = key(a);
-      const [b1 = 0, b2 = 0] = key(b);
-      return b1 - a1 || b2 - a2;
+      const ka = key(a);
+      const kb = key(b);
+      for (let i = 0; i < ka.length; i++)
+        if ((kb[i] ?? 0) !== (ka[i] ?? 0)) return (kb[i] ?? 0) - (ka[i] ?? 0);
+      return 0;
     });
   }
 

@@ -151,6 +151,16 @@ export const safetyRepo = {
   },
 
   /** Open reports about each of these people, by uid (none: absent). */
+  /** Open reports naming each of these broadcasts. */
+  async openCountsOfLives(db: Queryable, vids: readonly string[]): Promise<Map<string, number>> {
+    if (!vids.length) return new Map();
+    const rows = await db.query<{ vid: string; n: number }>(
+      `SELECT vid, count(*)::int AS n FROM reports WHERE status = 'open' AND vid = ANY($1::text[]) GROUP BY vid`,
+      [vids],
+    );
+    return new Map(rows.map((r) => [r.vid, r.n]));
+  },
+
   async openCounts(db: Queryable, uids: readonly number[]): Promise<Map<number, number>> {
     if (!uids.length) return new Map();
     const rows = await db.query<{ uid: number; n: number }>(

@@ -222,12 +222,25 @@ describe('the live monitor', () => {
       });
       expect(sent.statusCode, sent.body).toBe(200);
     }
-    type Tile = { vid: string; reports: number; host: { uid: number; short_id: string } };
+    // And one about the calm host outside any broadcast: the tile counts it for the host, not the live.
+    const outside = await call(fans[2] ?? null, 'POST', '/api/v1/reports', {
+      target: b,
+      category: 'other',
+      reason: 'dm',
+    });
+    expect(outside.statusCode, outside.body).toBe(200);
+    type Tile = {
+      vid: string;
+      reports: number;
+      live_reports: number;
+      host: { uid: number; short_id: string };
+    };
     const lives = async (query: string) =>
       (await call(mod, 'GET', `/api/v1/staff/lives${query}`)).json<{ data: { list: Tile[] } }>().data.list;
     const byReports = await lives('?sort=reports');
     expect(byReports.map((l) => l.vid).filter((v) => v === loud || v === calm)).toEqual([loud, calm]);
-    expect(byReports.find((l) => l.vid === loud)?.reports).toBe(2);
+    expect(byReports.find((l) => l.vid === loud)).toMatchObject({ reports: 2, live_reports: 2 });
+    expect(byReports.find((l) => l.vid === calm)).toMatchObject({ reports: 1, live_reports: 0 });
     const shortId = byReports.find((l) => l.vid === calm)?.host.short_id ?? '';
     expect((await lives(`?q=${shortId}`)).map((l) => l.vid)).toEqual([calm]);
     // No media here (makeLive): no still, said plainly.
@@ -253,12 +266,25 @@ describe('people', () => {
     expect((await find(byMail?.short_id ?? '')).map((p) => p.uid)).toEqual([someone.uid]);
     expect((await find('rudew')).map((p) => p.uid)).toEqual([someone.uid]);
 
+    // Signed in from a phone too: staff see the browser, system and address of each session.
+    const phone =
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+    await signIn(t, 'safety-person@example.com', 'person pass 1', 'device-person-phone', {
+      'user-agent': phone,
+    });
     const detail = await call(mod, 'GET', `/api/v1/staff/people/${someone.uid}`);
     expect(detail.statusCode, detail.body).toBe(200);
     const page = detail.json<{
       data: { sessions: unknown[]; wallet: { coin: number }; reports: { made: number }; payee: unknown };
     }>().data;
-    expect(page.sessions.length).toBeGreaterThan(0);
+    expect(page.sessions).toContainEqual(
+      expect.objectContaining({
+        device_id: 'device-person-phone',
+        browser: 'Chrome 131',
+        os: 'Android 14',
+        ip: '127.0.0.1',
+      }),
+    );
     expect(page).toMatchObject({ wallet: { coin: 0 }, payee: null });
 
     // A note is required; then the nickname is a neutral one, and every session ended.

@@ -108,6 +108,8 @@ describe('report to ban', () => {
     if (process.env.SCREENSHOTS) {
       await mod.page.getByLabel('Find a host (nickname or short id)').fill('');
       await tile.waitFor();
+      // The sign-in's "Please sign in first" may still be showing on a fast run.
+      await mod.page.locator('.toast').waitFor({ state: 'detached' });
       await screenshot(mod.page, 'staff-monitor-en-1366');
     }
 

@@ -348,7 +348,8 @@ describe('the staff console', () => {
     await admin.page.getByRole('button', { name: 'Delete the programme' }).click();
     await admin.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await admin.page.getByText('Programme deleted.').waitFor();
-    expect(await admin.page.locator('.staff-gift', { hasText: 'Night market' }).count()).toBe(0);
+    // The list is read again after the delete: waited for, not read once.
+    await admin.page.locator('.staff-gift', { hasText: 'Night market' }).waitFor({ state: 'detached' });
     const audit = await e2e.app.testDb.db.query<{ action: string }>(
       `SELECT action FROM staff_audit WHERE target = $1 ORDER BY id`,
       [`programme:${programme?.id ?? 0}`],

@@ -5,9 +5,17 @@ import { MemoryKv } from '../../infra/kv';
 import { WeriftEngine } from '../../media/werift-engine';
 import { addNode, createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
+import { asStaff } from '../../testing/staff';
 import { pumpH264, testPeer, type TestPeer } from '../../testing/media';
 import { until } from '../../testing/wait';
-import { MemoryNodeRegistry, RedisNodeRegistry, relayToken, RELAY_HEADER, validRelayToken } from './cluster';
+import {
+  MemoryNodeRegistry,
+  RedisNodeRegistry,
+  relayToken,
+  RELAY_FRAME_PATH,
+  RELAY_HEADER,
+  validRelayToken,
+} from './cluster';
 
 // Media beyond one node (issue 22 items 1 and 2), with real WebRTC on 127.0.0.1: a broadcast
 // published to node A is watched through node B, which pulls it once from A over WHEP (the
@@ -158,6 +166,33 @@ describe('media on several nodes', () => {
     await until('two viewers counted on A', async () => (await viewers(t.app, vid)) === 2);
     await until('two viewers counted on B', async () => (await viewers(b, vid)) === 2);
   }, 90_000);
+
+  it('shows a moderator on B the still A makes of a broadcast published to A', async () => {
+    // The still itself (a keyframe recorded, ffmpeg) is e2e/safety.e2e.ts's: here A's engine
+    // answers a known picture, and the question is whether B's monitor gets it from A.
+    const still = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
+    const made = media.a.frame.bind(media.a);
+    media.a.frame = (room) => (room === vid ? Promise.resolve(still) : made(room));
+    try {
+      const mod = await signedInPerson(t, kv, 'cascade-mod@example.com');
+      await asStaff(t, mod, 'moderator');
+      const onB = await b.inject({ url: `/api/v1/staff/lives/${vid}/frame`, headers: mod.headers });
+      expect(onB.statusCode, onB.body).toBe(200);
+      expect(onB.headers['content-type']).toBe('image/jpeg');
+      expect(onB.rawPayload.equals(still)).toBe(true);
+      // Only with the nodes' credential: A answers nobody else.
+      const bare = await fetch(`${url.a}${RELAY_FRAME_PATH}/${vid}`);
+      expect(bare.status).toBe(403);
+      await bare.body?.cancel();
+      const forged = await fetch(`${url.a}${RELAY_FRAME_PATH}/${vid}`, {
+        headers: { [RELAY_HEADER]: relayToken('not the secret at all', vid) },
+      });
+      expect(forged.status).toBe(403);
+      await forged.body?.cancel();
+    } finally {
+      media.a.frame = made;
+    }
+  }, 30_000);
 
   it('sends a viewer of a full node to a node that has the broadcast (307)', async () => {
     const res = await fetch(`${url.c}/api/v1/whep/${vid}`, {

@@ -147,6 +147,29 @@ function signViewer(secret: string, vid: string, uid: number, until: number): st
 }
 
 /**
+ * A still of the broadcast from its origin node (the staff's monitor asked another node): the
+ * JPEG, or null when the origin has none now or cannot be reached.
+ */
+export async function originFrame(origin: string, vid: string, secret: string): Promise<Buffer | null> {
+  try {
+    const res = await fetch(`${origin}${RELAY_FRAME_PATH}/${encodeURIComponent(vid)}`, {
+      headers: { [RELAY_HEADER]: relayToken(secret, vid) },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      return null;
+    }
+    return Buffer.from(await res.arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+/** Where a node asks another for a still of a broadcast published there (with the relay credential). */
+export const RELAY_FRAME_PATH = '/api/v1/relay/frame';
+
+/**
  * The link an edge pulls a broadcast over: a WHEP request to the origin with the relay credential
  * (an offer, or for engines whose pulls are RTP forwards, where to forward to: Janus); its
  * session there is deleted when the pulled room here ends.

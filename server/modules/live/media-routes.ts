@@ -4,7 +4,7 @@ import { layerWish } from '../../../common/api/live';
 import { LAYER_REL } from '../../../common/media';
 import { AppError } from '../../../common/errors';
 import { MAX_SDP_BYTES } from '../../media/sdp';
-import { RELAY_HEADER } from './cluster';
+import { RELAY_FRAME_PATH, RELAY_HEADER } from './cluster';
 import type { MediaSession } from '../../media/engine';
 import type { LiveService } from './service';
 
@@ -115,6 +115,17 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
       return reply.code(204).header('allow', methods).header('access-control-allow-methods', methods).send();
     });
   }
+
+  // Another node's staff monitor asks for a still of a broadcast published here (cluster.ts
+  // originFrame): the still this node makes from its own media, or 404.
+  app.get(`${RELAY_FRAME_PATH}/:vid`, hide, async (req, reply) => {
+    const { vid } = params(req);
+    const relay = req.headers[RELAY_HEADER];
+    if (typeof relay !== 'string' || !live.relayAllowed(vid, relay)) throw new AppError('not_allowed');
+    const frame = await live.localFrame(vid);
+    if (!frame) throw new AppError('not_found');
+    return reply.type('image/jpeg').header('cache-control', 'no-store').send(frame);
+  });
 
   // OBS and other standard clients: one URL, the stream key as the bearer token.
   app.post('/api/v1/whip', hide, async (req, reply) => {

@@ -16,7 +16,7 @@ import type {
   MediaSession,
   PullLink,
 } from '../../media/engine';
-import { validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
+import { originFrame, validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
 import type { SensitiveWords } from '../moderation';
@@ -761,8 +761,22 @@ export class LiveService {
     return liveRepo.latestOf(this.db, uid, limit);
   }
 
-  /** A still of a broadcast whose media is on this node (the staff's monitor); null otherwise. */
-  frame(vid: string): Promise<Buffer | null> {
+  /**
+   * A still of a broadcast (the staff's monitor): made here when it is published here, else asked
+   * of the node it is published to (with several nodes; that node makes it from its own media
+   * only, so a request never goes round); null when there is none now.
+   */
+  async frame(vid: string): Promise<Buffer | null> {
+    const here = await this.localFrame(vid);
+    const cluster = this.opts.cluster;
+    if (here || !cluster || this.media.room(vid)?.pulled === false) return here;
+    const origin = await liveRepo.leaseHolder(this.db, vid);
+    const url = origin && origin !== this.#leases.node ? await cluster.urlOf(origin) : null;
+    return url ? originFrame(url, vid, cluster.me.secret) : null;
+  }
+
+  /** A still of a broadcast published to this node; null otherwise. */
+  localFrame(vid: string): Promise<Buffer | null> {
     return this.media.frame ? this.media.frame(vid) : Promise.resolve(null);
   }
 

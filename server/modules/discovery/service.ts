@@ -100,9 +100,10 @@ export class DiscoveryService {
     return this.#countries.get('all', () => discoveryRepo.countries(this.db));
   }
 
-  /** Staff mark a host (the console comes later; the API is here now). */
-  /** A host's marks set by staff; what they were before, for the audit log. */
-  /** `audit` is told the marks before, in the transaction that sets the new ones. */
+  /**
+   * A host's marks set by staff; `audit` is told the marks before, in the transaction that sets
+   * the new ones.
+   */
   async setMarks(
     staff: number,
     uid: number,

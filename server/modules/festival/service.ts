@@ -112,8 +112,10 @@ export class FestivalService {
     return festivalRepo.follows(this.db, id, uid);
   }
 
-  /** The staff's programme, new (`id` null) or replacing the one there; answers its id. */
-  /** `audit` is written in the same transaction as the programme (server/modules/staff: `audit`). */
+  /**
+   * The staff's programme, new (`id` null) or replacing the one there; answers its id. `audit` is
+   * written in the same transaction as the programme.
+   */
   async save(
     staff: number,
     id: number | null,

@@ -394,7 +394,6 @@ export const paymentsRepo = {
     );
   },
 
-  /** Whether the user has a phone or a verified e-mail (spec §6: recharge needs one). */
   /**
    * Orders for staff: the one with this id, or a buyer's (by short id) newest first; at most
    * `limit`, with who bought.
@@ -428,6 +427,7 @@ export const paymentsRepo = {
     return rows.length > 0;
   },
 
+  /** Whether the user has a phone or a verified e-mail (spec §6: recharge needs one). */
   async hasBoundContact(db: Queryable, uid: number): Promise<boolean> {
     const [row] = await db.query<{ ok: boolean }>(
       'SELECT (phone IS NOT NULL OR (email IS NOT NULL AND email_verified_at IS NOT NULL)) AS ok FROM users WHERE uid = $1',

@@ -366,9 +366,8 @@ export class PaymentService {
    * Staff settled a reversal's shortfall (recovered it, or wrote it off): the buyer's cash-out is
    * open again (unless another shortfall of theirs is still open). `not_found` when the order has
    * no open shortfall (none, or already settled: a second click, another member of staff first);
-   * nobody settles their own (`review_own`).
+   * nobody settles their own (`review_own`). `audit` is written in the transaction that settles it.
    */
-  /** `audit` is written in the transaction that settles it. */
   async settleShortfall(orderId: string, staffUid: number, audit?: AlsoInTransaction): Promise<void> {
     const r = await paymentsRepo.reversal(this.db, orderId);
     if (!r || r.shortfall <= 0 || r.settled_at !== null) throw new AppError('not_found');

@@ -65,8 +65,10 @@ export class UsersService {
     return usersRepo.staffPerson(this.db, uid);
   }
 
-  /** Staff replace an inappropriate avatar or nickname; what it was, for the audit log. */
-  /** `audit` is told what was and what is, in the transaction that replaces it. */
+  /**
+   * Staff replace an inappropriate avatar or nickname; `audit` is told what was and what is, in
+   * the transaction that replaces it.
+   */
   async resetByStaff(
     uid: number,
     what: 'avatar' | 'nickname',

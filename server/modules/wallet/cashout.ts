@@ -196,8 +196,10 @@ export class CashoutService {
     return this.opts.secondApprovalCents !== undefined && usdCents >= this.opts.secondApprovalCents;
   }
 
-  /** Staff never decide on their own payee account or cash-out: that takes someone else. */
-  /** `audit` is written in the transaction that records the decision. */
+  /**
+   * Staff never decide on their own payee account or cash-out: that takes someone else. `audit`
+   * is written in the transaction that records the decision.
+   */
   async reviewPayee(
     staffUid: number,
     payeeId: number,

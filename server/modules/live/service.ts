@@ -558,10 +558,15 @@ export class LiveService {
 
   /** The node the broadcast's media is published to (its lease holder), when that is another. */
   async #originUrl(cluster: MediaCluster, vid: string): Promise<string> {
-    const origin = await liveRepo.leaseHolder(this.db, vid);
-    const url = origin && origin !== this.#leases.node ? await cluster.urlOf(origin) : null;
+    const url = await this.#originUrlOrNull(cluster, vid);
     if (!url) throw new AppError('no_publisher');
     return url;
+  }
+
+  /** The same, or null when it is this node or no other node announces it. */
+  async #originUrlOrNull(cluster: MediaCluster, vid: string): Promise<string | null> {
+    const origin = await liveRepo.leaseHolder(this.db, vid);
+    return origin && origin !== this.#leases.node ? cluster.urlOf(origin) : null;
   }
 
   /** Where the broadcast's LL-HLS is served from (see HlsOrigins). */
@@ -770,8 +775,7 @@ export class LiveService {
     const here = await this.localFrame(vid);
     const cluster = this.opts.cluster;
     if (here || !cluster || this.media.room(vid)?.pulled === false) return here;
-    const origin = await liveRepo.leaseHolder(this.db, vid);
-    const url = origin && origin !== this.#leases.node ? await cluster.urlOf(origin) : null;
+    const url = await this.#originUrlOrNull(cluster, vid);
     return url ? originFrame(url, vid, cluster.me.secret) : null;
   }
 

@@ -35,6 +35,7 @@ const MEDIA_SERVER_TESTS = [
   'server/main.test.ts',
   'server/media/audio-only.test.ts',
   'server/modules/audio/audio.test.ts',
+  'server/modules/audio/nodes.test.ts',
   'server/media/janus/engine.test.ts',
   'server/modules/live/cascade.test.ts',
   'server/modules/live/hls.test.ts',

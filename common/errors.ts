@@ -118,6 +118,9 @@ export const ERRORS = {
   clip_range_invalid: { code: 1804, http: 400 },
   /** The video is still being transcoded or cut (or was refused): it cannot be liked or commented. */
   short_not_ready: { code: 1805, http: 409 },
+  // Audio rooms (issue 23 item 3).
+  /** The site's media engine carries no audio-only rooms (Janus): none can be opened. */
+  audio_unavailable: { code: 1810, http: 409 },
   // The staff console (issue 24).
   /** A staff member's sign-in lacks its second factor (or it is older than STAFF_SESSION_MS). */
   staff_mfa_required: { code: 1901, http: 403 },

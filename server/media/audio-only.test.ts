@@ -1,6 +1,6 @@
-import { RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
+import type { RTCRtpTransceiver } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testPeer, until, type TestPeer } from '../testing/media';
+import { pumpOpus, testPeer, until, type TestPeer } from '../testing/media';
 import { WeriftEngine } from './werift-engine';
 
 // Audio rooms' media (issue 23 item 3): a speaker publishes Opus alone, and listeners get it
@@ -12,24 +12,6 @@ afterAll(async () => {
   for (const p of peers) await p.close();
   await engine.shutdown();
 });
-
-/** Opus-shaped packets (20 ms apart) on a sendonly transceiver. */
-function pumpOpus(t: RTCRtpTransceiver): () => void {
-  let seq = 1;
-  let timestamp = 0;
-  // The payload type the offer gave Opus.
-  const payloadType = t.codecs.find((c) => c.mimeType.toLowerCase() === 'audio/opus')?.payloadType ?? 111;
-  const timer = setInterval(() => {
-    void t.sender.sendRtp(
-      new RtpPacket(
-        new RtpHeader({ payloadType, sequenceNumber: seq++, timestamp, marker: false }),
-        Buffer.alloc(60, 7),
-      ),
-    );
-    timestamp += 960;
-  }, 20);
-  return () => clearInterval(timer);
-}
 
 function peer(kinds: ('audio' | 'video')[], direction: 'sendonly' | 'recvonly'): TestPeer {
   const p = testPeer(kinds, direction);

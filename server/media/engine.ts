@@ -11,6 +11,8 @@ export interface MediaEngine {
    * sends the room's viewers to its origin node instead (WHEP 307).
    */
   readonly cascades: boolean;
+  /** Whether it carries audio-only rooms (`publish` with `audioOnly`): audio rooms need it. */
+  readonly audioOnly: boolean;
   /**
    * Reaches what the engine stands on (Janus), so a site that cannot have media fails when it
    * starts rather than at its first broadcast. Engines in this process need nothing.

@@ -240,6 +240,7 @@ async function answerOf(pc: RTCPeerConnection): Promise<string> {
  */
 export class WeriftEngine implements MediaEngine {
   readonly cascades = true;
+  readonly audioOnly = true;
   readonly #rooms = new Map<string, Room>();
   readonly #frames: FrameGrabber | null;
   readonly #sessions = new Map<

@@ -9,6 +9,7 @@ import type { MediaEngine, MediaSession, MediaStats, PublisherState, SessionInfo
  */
 export class FakeEngine implements MediaEngine {
   readonly cascades = true;
+  readonly audioOnly: boolean = true;
   readonly #rooms = new Map<string, { publisher: string; viewers: Set<string> }>();
   readonly #sessions = new Map<string, { room: string; role: 'publisher' | 'viewer' }>();
   readonly #listeners = new Set<(room: string, state: PublisherState) => void>();

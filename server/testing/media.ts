@@ -107,6 +107,24 @@ export function pumpH264(
   return { stop: () => clearInterval(timer), sent: () => frames };
 }
 
+/** Sends Opus-shaped packets, 20 ms apart, on a sendonly transceiver (a speaker's microphone); answers how to stop. */
+export function pumpOpus(t: RTCRtpTransceiver): () => void {
+  let seq = 1;
+  let timestamp = 0;
+  // The payload type the offer gave Opus.
+  const payloadType = t.codecs.find((c) => c.mimeType.toLowerCase() === 'audio/opus')?.payloadType ?? 111;
+  const timer = setInterval(() => {
+    void t.sender.sendRtp(
+      new RtpPacket(
+        new RtpHeader({ payloadType, sequenceNumber: seq++ & 0xffff, timestamp, marker: false }),
+        Buffer.alloc(60, 7),
+      ),
+    );
+    timestamp += 960;
+  }, 20);
+  return () => clearInterval(timer);
+}
+
 /** Waits (bounded) until `check` holds; throws with `what` otherwise. */
 export async function until(
   check: () => boolean | Promise<boolean>,

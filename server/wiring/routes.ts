@@ -103,5 +103,5 @@ export async function registerApiRoutes(
   registerHlsRoutes(app, s.live, { base: config.MEDIA_HLS_BASE_URL });
   // After the media routes: their application/sdp parser is the app's, and a plugin takes the
   // parsers there are when it is registered.
-  await app.register(audioRoutes({ audio: s.audio, meta: s.meta }));
+  await app.register(audioRoutes({ audio: s.audio, meta: s.meta, live: s.live }));
 }

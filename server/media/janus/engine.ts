@@ -118,6 +118,8 @@ async function freeUdpPorts(count: number, host: string): Promise<number[]> {
 
 export class JanusEngine implements MediaEngine {
   readonly cascades = true;
+  /** Audio rooms are carried by the embedded SFU only (docs/media-engines.md). */
+  readonly audioOnly = false;
   readonly #rooms = new Map<string, Room>();
   readonly #sessions = new Map<string, Session>();
   readonly #viewerListeners = new Set<(room: string) => void>();
@@ -214,8 +216,7 @@ export class JanusEngine implements MediaEngine {
 
   /** Publishes to one room one at a time: the check for a publisher there and the join are one step. */
   async publish(roomName: string, offer: string, opts: { audioOnly?: boolean } = {}): Promise<MediaSession> {
-    // Audio rooms are carried by the embedded SFU only (docs/decisions.md, "Audio rooms").
-    if (opts.audioOnly) throw new AppError('bad_sdp');
+    if (opts.audioOnly) throw new AppError('audio_unavailable');
     checkOffer(offer);
     const before = this.#publishing.get(roomName) ?? Promise.resolve();
     const done = before.catch(() => undefined).then(() => this.#publish(roomName, offer));

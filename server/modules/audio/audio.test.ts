@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
+import type { RTCRtpTransceiver } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioState } from '../../../common/api/audio';
 import { MemoryKv } from '../../infra/kv';
@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { grant } from '../../testing/people';
 import { realtimeClients, type Frame } from '../../testing/realtime';
-import { testPeer, until, type TestPeer } from '../../testing/media';
+import { pumpOpus, testPeer, until, type TestPeer } from '../../testing/media';
 
 // Audio rooms through HTTP with the embedded SFU: who may take a seat and how (raised hands the
 // host accepts, invitations), the eight seats, mutes, and every speaker's voice reaching a
@@ -56,21 +56,6 @@ type Pushed = { t: 'audio'; seats: ({ person: { uid: number } } | null)[]; hand_
 const pushes = (frames: Frame[]): Pushed[] =>
   frames.flatMap((f) => (Array.isArray(f) ? (f as unknown as Pushed[]).filter((e) => e.t === 'audio') : []));
 
-/** Opus-shaped packets, 20 ms apart, on a sendonly transceiver. */
-function pumpOpus(tr: RTCRtpTransceiver): void {
-  const payloadType = tr.codecs.find((c) => c.mimeType.toLowerCase() === 'audio/opus')?.payloadType ?? 111;
-  let seq = 1;
-  const timer = setInterval(() => {
-    void tr.sender.sendRtp(
-      new RtpPacket(
-        new RtpHeader({ payloadType, sequenceNumber: seq++, timestamp: seq * 960 }),
-        Buffer.alloc(60, 7),
-      ),
-    );
-  }, 20);
-  pumps.push(() => clearInterval(timer));
-}
-
 /** `who` speaks (POST …/speak with their microphone's offer), sending Opus once connected. */
 async function speak(who: Person): Promise<void> {
   const p = testPeer(['audio'], 'sendonly');
@@ -84,7 +69,7 @@ async function speak(who: Person): Promise<void> {
   expect(res.statusCode, res.body).toBe(201);
   await p.answer(res.body);
   await p.connected();
-  pumpOpus(p.transceivers[0] as RTCRtpTransceiver);
+  pumps.push(pumpOpus(p.transceivers[0] as RTCRtpTransceiver));
 }
 
 /** A listener's connection to one speaker's voice; counts the packets heard. */

@@ -5,6 +5,8 @@ export interface SeatRow {
   seat: number;
   muted: boolean;
   host_muted: boolean;
+  /** The media node their voice is published to; null while they are silent. */
+  node: string | null;
   short_id: string;
   nickname: string;
   face: string | null;
@@ -68,7 +70,7 @@ export const audioRepo = {
 
   async seats(db: Queryable, vid: string): Promise<SeatRow[]> {
     return db.query<SeatRow>(
-      `SELECT s.uid, s.seat::int AS seat, s.muted, s.host_muted, ${PERSON}
+      `SELECT s.uid, s.seat::int AS seat, s.muted, s.host_muted, s.node, ${PERSON}
        FROM audio_seats s JOIN users u ON u.uid = s.uid WHERE s.vid = $1 ORDER BY s.seat`,
       [vid],
     );
@@ -138,20 +140,57 @@ export const audioRepo = {
     });
   },
 
-  async leave(db: Queryable, vid: string, uid: number): Promise<boolean> {
-    return (
-      (await db.query('DELETE FROM audio_seats WHERE vid = $1 AND uid = $2 RETURNING 1', [vid, uid])).length >
-      0
+  /** Takes `uid` off their seat: the node their voice was on (null: silent), or undefined when not seated. */
+  async leave(db: Queryable, vid: string, uid: number): Promise<{ node: string | null } | undefined> {
+    const [row] = await db.query<{ node: string | null }>(
+      'DELETE FROM audio_seats WHERE vid = $1 AND uid = $2 RETURNING node',
+      [vid, uid],
     );
+    return row;
   },
 
-  async mute(db: Queryable, vid: string, uid: number, muted: boolean, byHost: boolean): Promise<boolean> {
-    const rows = await db.query(
+  /** Mutes or unmutes: as `leave` answers. */
+  async mute(
+    db: Queryable,
+    vid: string,
+    uid: number,
+    muted: boolean,
+    byHost: boolean,
+  ): Promise<{ node: string | null } | undefined> {
+    const [row] = await db.query<{ node: string | null }>(
       byHost
-        ? 'UPDATE audio_seats SET muted = $3, host_muted = $3 WHERE vid = $1 AND uid = $2 RETURNING 1'
-        : 'UPDATE audio_seats SET muted = $3 WHERE vid = $1 AND uid = $2 RETURNING 1',
+        ? 'UPDATE audio_seats SET muted = $3, host_muted = $3 WHERE vid = $1 AND uid = $2 RETURNING node'
+        : 'UPDATE audio_seats SET muted = $3 WHERE vid = $1 AND uid = $2 RETURNING node',
       [vid, uid, muted],
     );
+    return row;
+  },
+
+  /** A seated speaker's voice is published to `node` now (false when they hold no seat). */
+  async voiceAt(db: Queryable, vid: string, uid: number, node: string): Promise<boolean> {
+    const rows = await db.query('UPDATE audio_seats SET node = $3 WHERE vid = $1 AND uid = $2 RETURNING 1', [
+      vid,
+      uid,
+      node,
+    ]);
     return rows.length > 0;
+  },
+
+  /** Their voice on `node` is gone (a voice they publish on another node now is left alone). */
+  async voiceGone(db: Queryable, vid: string, uid: number, node: string): Promise<void> {
+    await db.query('UPDATE audio_seats SET node = NULL WHERE vid = $1 AND uid = $2 AND node = $3', [
+      vid,
+      uid,
+      node,
+    ]);
+  },
+
+  /** The node a speaker's voice is published to, or null. */
+  async voiceNode(db: Queryable, vid: string, uid: number): Promise<string | null> {
+    const [row] = await db.query<{ node: string | null }>(
+      'SELECT node FROM audio_seats WHERE vid = $1 AND uid = $2',
+      [vid, uid],
+    );
+    return row?.node ?? null;
   },
 };

@@ -13,6 +13,7 @@ import { okSchema } from '../../../common/api/envelope';
 import { AppError } from '../../../common/errors';
 import type { MediaSession } from '../../media/engine';
 import { requireAuth, type MetaReader } from '../auth';
+import type { LiveService } from '../live';
 import type { AudioService } from './service';
 
 const tags = ['audio'];
@@ -31,9 +32,22 @@ function answer(reply: FastifyReply, session: MediaSession) {
   return reply.code(201).header('content-type', SDP).header('cache-control', 'no-store').send(session.answer);
 }
 
+/**
+ * A listener may be sent to another node (WHEP's 307, as a broadcast's viewers are): the answer
+ * there is for any origin, as WHEP's, and shows its Location.
+ */
+function listenCors(reply: FastifyReply): FastifyReply {
+  return reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'location');
+}
+
 /** Audio rooms' endpoints: seats, hands, invitations, mutes, and each speaker's voice. */
-export function audioRoutes(deps: { audio: AudioService; meta: MetaReader }): FastifyPluginAsyncZod {
-  const { audio } = deps;
+export function audioRoutes(deps: {
+  audio: AudioService;
+  meta: MetaReader;
+  /** Who a listener sent on to another node is there (their cookies stay here): see LiveService. */
+  live: Pick<LiveService, 'redirectedAs' | 'redirectedViewer'>;
+}): FastifyPluginAsyncZod {
+  const { audio, live } = deps;
   return async (app) => {
     app.post(
       '/api/v1/audio',
@@ -185,14 +199,32 @@ export function audioRoutes(deps: { audio: AudioService; meta: MetaReader }): Fa
         },
       },
       async (req, reply) => {
+        const { vid } = req.params;
         const meta = deps.meta(req);
-        const session = await audio.listen(req.params.vid, req.params.uid, offerOf(req), {
-          uid: req.auth?.uid ?? null,
+        listenCors(reply);
+        // Sent here by a full node: its token says who the listener is.
+        const token = (req.query as Record<string, unknown> | undefined)?.as;
+        const uid = req.auth?.uid ?? (typeof token === 'string' ? live.redirectedViewer(vid, token) : null);
+        const played = await audio.listen(vid, req.params.uid, offerOf(req), {
+          uid,
           deviceId: meta.deviceId,
           ip: meta.ip,
         });
-        return answer(reply, session);
+        if ('session' in played) return answer(reply, played.session);
+        const to = new URL(req.url, played.redirect);
+        const as = uid ? live.redirectedAs(vid, uid) : null;
+        if (as) to.searchParams.set('as', as);
+        return reply.code(307).header('location', to.href).header('cache-control', 'no-store').send();
       },
+    );
+
+    // The preflight of a listen sent here from another node (its page's origin is the site's).
+    app.options('/api/v1/audio/:vid/listen/:uid', { schema: { hide: true } }, async (_req, reply) =>
+      listenCors(reply)
+        .header('access-control-allow-methods', 'POST, OPTIONS')
+        .header('access-control-allow-headers', 'content-type, x-device-id, x-csrf-token')
+        .code(204)
+        .send(),
     );
   };
 }

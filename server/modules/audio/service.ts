@@ -3,7 +3,7 @@ import type { audioStateSchema } from '../../../common/api/audio';
 import { AUDIO_SEATS, speakerRoom } from '../../../common/audio';
 import { AppError } from '../../../common/errors';
 import type { Db } from '../../db/client';
-import type { MediaEngine, MediaSession } from '../../media/engine';
+import type { MediaEngine, MediaSession, PublisherState } from '../../media/engine';
 import type { Bus } from '../../realtime/bus';
 import { userTopic } from '../../realtime/inbox';
 import type { LiveService } from '../live';
@@ -34,8 +34,8 @@ export class AudioService {
   constructor(
     private readonly db: Db,
     private readonly opts: {
-      live: Pick<LiveService, 'start' | 'get' | 'publishVoice' | 'play'>;
-      media: Pick<MediaEngine, 'publish' | 'play' | 'closeRoom' | 'room' | 'onPublisher'>;
+      live: Pick<LiveService, 'start' | 'get' | 'publishVoice' | 'play' | 'sides'>;
+      media: Pick<MediaEngine, 'publish' | 'play' | 'closeRoom' | 'room' | 'onPublisher' | 'audioOnly'>;
       room: Pick<RoomService, 'isBlocked'>;
       /** Where the seats are pushed (the room's /ws topic) and invitations told (the person's). */
       bus: Pick<Bus, 'signal'>;
@@ -44,7 +44,29 @@ export class AudioService {
   ) {
     // A voice that connects or goes (a co-host's room here, or the host's broadcast) changes who
     // speaks: every page in the room hears it (rooms that are not audio rooms are left alone).
-    this.#unsubscribe = opts.media.onPublisher((room) => void this.#tell(room.split('~')[0] ?? room));
+    this.#unsubscribe = opts.media.onPublisher((room, state) => void this.#voice(room, state));
+  }
+
+  /**
+   * A voice published here connected or went. A co-host's is noted as on this node (listeners on
+   * other nodes pull it from here; a mute made on any node cuts it here), or as gone; a voice
+   * whose speaker has no seat any more is cut. Then the room hears who speaks.
+   */
+  async #voice(room: string, state: PublisherState): Promise<void> {
+    const [vid = room, uid] = room.split('~');
+    const node = this.opts.live.sides.node;
+    try {
+      if (uid !== undefined && state === 'closed') await audioRepo.voiceGone(this.db, vid, Number(uid), node);
+      if (
+        uid !== undefined &&
+        state === 'connected' &&
+        !(await audioRepo.voiceAt(this.db, vid, Number(uid), node))
+      )
+        await this.opts.media.closeRoom(room);
+    } catch (err) {
+      this.opts.log?.(err);
+    }
+    await this.#tell(vid);
   }
 
   close(): void {
@@ -53,6 +75,8 @@ export class AudioService {
 
   /** The host opens a room: their one broadcast (as the studio's), marked as an audio room. */
   async open(uid: number, title: string): Promise<string> {
+    // Refused before a broadcast is made: nobody could speak in it.
+    if (!this.opts.media.audioOnly) throw new AppError('audio_unavailable');
     const { live } = await this.opts.live.start(uid, {
       title,
       orientation: 'portrait',
@@ -102,6 +126,9 @@ export class AudioService {
     if (!found) throw new AppError('video_not_found');
     const host = person(found);
     const out: AudioState['seats'] = Array.from({ length: AUDIO_SEATS }, () => null);
+    const speaking = await Promise.all(
+      seats.map((s) => this.#speaking(speakerRoom(vid, s.uid, live.uid), s.node)),
+    );
     out[0] = {
       seat: 0,
       person: host,
@@ -109,7 +136,7 @@ export class AudioService {
       host_muted: false,
       speaking: live.status === 'live',
     };
-    for (const s of seats) out[s.seat] = this.#seat(vid, live.uid, s);
+    seats.forEach((s, i) => (out[s.seat] = this.#seat(s, speaking[i] === true)));
     const hands = requests.filter((r) => r.kind === 'hand');
     const mine = (kind: RequestRow['kind']) => requests.some((r) => r.uid === reader && r.kind === kind);
     return {
@@ -128,13 +155,24 @@ export class AudioService {
     };
   }
 
-  #seat(vid: string, host: number, s: SeatRow): NonNullable<AudioState['seats'][number]> {
+  /**
+   * Whether a co-host's voice is on: published here (this node knows at once), or to another node
+   * that is up.
+   */
+  async #speaking(room: string, node: string | null): Promise<boolean> {
+    const { sides } = this.opts.live;
+    if (node === sides.node) return this.opts.media.room(room)?.pulled === false;
+    return node !== null && sides.up(node);
+  }
+
+  /** A co-host's seat; `speaking`: see #speaking. */
+  #seat(s: SeatRow, speaking: boolean): NonNullable<AudioState['seats'][number]> {
     return {
       seat: s.seat,
       person: person(s),
       muted: s.muted,
       host_muted: s.host_muted,
-      speaking: this.opts.media.room(speakerRoom(vid, s.uid, host)) !== null,
+      speaking,
     };
   }
 
@@ -191,8 +229,9 @@ export class AudioService {
   async leave(vid: string, uid: number, by: number): Promise<void> {
     const live = await this.#room(vid, false);
     if (by !== uid && by !== live.uid) throw new AppError('not_room_owner');
-    if (!(await audioRepo.leave(this.db, vid, uid))) throw new AppError('not_found');
-    await this.opts.media.closeRoom(speakerRoom(vid, uid, live.uid));
+    const left = await audioRepo.leave(this.db, vid, uid);
+    if (!left) throw new AppError('not_found');
+    await this.opts.live.sides.close(speakerRoom(vid, uid, live.uid), left.node);
     await this.#tell(vid);
   }
 
@@ -205,12 +244,17 @@ export class AudioService {
     const byHost = by === live.uid;
     if (!byHost && by !== uid) throw new AppError('not_room_owner');
     if (!byHost) {
-      const seat = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
-      if (!seat) throw new AppError('not_found');
-      if (seat.host_muted && !muted) throw new AppError('not_allowed');
+      const mine = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+      if (!mine) throw new AppError('not_found');
+      if (mine.host_muted && !muted) throw new AppError('not_allowed');
     }
-    if (!(await audioRepo.mute(this.db, vid, uid, muted, byHost))) throw new AppError('not_found');
-    if (byHost && muted) await this.opts.media.closeRoom(speakerRoom(vid, uid, live.uid));
+    const seat = await audioRepo.mute(this.db, vid, uid, muted, byHost);
+    if (!seat) throw new AppError('not_found');
+    if (byHost && muted) {
+      await this.opts.live.sides.close(speakerRoom(vid, uid, live.uid), seat.node);
+      // Not speaking from now on, wherever this is read (the node that had it says so too).
+      if (seat.node) await audioRepo.voiceGone(this.db, vid, uid, seat.node);
+    }
     await this.#tell(vid);
   }
 
@@ -218,10 +262,24 @@ export class AudioService {
   async speak(vid: string, uid: number, offer: string): Promise<MediaSession> {
     const live = await this.#room(vid);
     if (uid === live.uid) return this.opts.live.publishVoice(vid, uid, offer);
-    const seat = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
-    if (!seat) throw new AppError('not_allowed');
-    if (seat.host_muted) throw new AppError('not_allowed', { reason: 'host_muted' });
-    return this.opts.media.publish(speakerRoom(vid, uid, live.uid), offer, { audioOnly: true });
+    const seatOf = async () => (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+    const before = await seatOf();
+    if (!before) throw new AppError('not_allowed');
+    if (before.host_muted) throw new AppError('not_allowed', { reason: 'host_muted' });
+    const room = speakerRoom(vid, uid, live.uid);
+    const { sides } = this.opts.live;
+    const session = await this.opts.media.publish(room, offer, { audioOnly: true });
+    // Noted as on this node, then asked again: a mute or removal made meanwhile on any node either
+    // found it noted (and cut it here) or is seen now (and cut here).
+    const now = (await audioRepo.voiceAt(this.db, vid, uid, sides.node)) ? await seatOf() : undefined;
+    if (!now || now.host_muted) {
+      await this.opts.media.closeRoom(room);
+      throw new AppError('not_allowed', now ? { reason: 'host_muted' } : undefined);
+    }
+    // The voice they had on another node (they came back through this one) ends there.
+    if (before.node && before.node !== sides.node)
+      await sides.close(room, before.node).catch((err: unknown) => this.opts.log?.(err));
+    return session;
   }
 
   /**
@@ -233,17 +291,16 @@ export class AudioService {
     speaker: number,
     offer: string,
     who: { uid: number | null; deviceId: string | null; ip: string },
-  ): Promise<MediaSession> {
+  ): Promise<{ session: MediaSession } | { redirect: string }> {
     const live = await this.#room(vid);
-    if (speaker === live.uid) {
-      const played = await this.opts.live.play(vid, offer, who);
-      // Audio rooms are served by the node their host speaks to (no redirects between nodes yet).
-      if ('redirect' in played) throw new AppError('no_publisher');
-      return played.session;
-    }
+    // The host's voice is the broadcast: played as its viewers are (pulled from its origin node,
+    // or sent to a node with room when this one is full).
+    if (speaker === live.uid) return this.opts.live.play(vid, offer, who);
     if (who.uid && (await this.opts.room.isBlocked(live.uid, who.uid)))
       throw new AppError('blocked_permanently');
     const room = speakerRoom(vid, speaker, live.uid);
+    // A co-host's voice published to another node is pulled from there.
+    await this.opts.live.sides.pull(room, () => audioRepo.voiceNode(this.db, vid, speaker));
     const voice = this.opts.media.room(room);
     if (!voice) throw new AppError('no_publisher');
     // A co-host's voice is heard by the room's listeners, whom the host's voice (the broadcast's
@@ -251,6 +308,6 @@ export class AudioService {
     // cannot be made to carry more than the broadcast itself.
     const listeners = this.opts.media.room(live.vid)?.viewers ?? 0;
     if (voice.viewers >= listeners + AUDIO_SEATS) throw new AppError('media_full');
-    return this.opts.media.play(room, offer);
+    return { session: await this.opts.media.play(room, offer) };
   }
 }

@@ -5,6 +5,7 @@ import { LAYER_REL } from '../../../common/media';
 import { AppError } from '../../../common/errors';
 import { MAX_SDP_BYTES } from '../../media/sdp';
 import { RELAY_FRAME_PATH, RELAY_HEADER } from './cluster';
+import { SIDE_ROOM_PATH } from './side-rooms';
 import type { MediaSession } from '../../media/engine';
 import type { LiveService } from './service';
 
@@ -125,6 +126,15 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     const frame = await live.localFrame(vid);
     if (!frame) throw new AppError('not_found');
     return reply.type('image/jpeg').header('cache-control', 'no-store').send(frame);
+  });
+
+  // Another node closes a side room published here (a host muted a co-host there: side-rooms.ts).
+  app.delete(`${SIDE_ROOM_PATH}/:room`, hide, async (req, reply) => {
+    const { room } = req.params as { room: string };
+    const relay = req.headers[RELAY_HEADER];
+    if (typeof relay !== 'string' || !live.relayAllowed(room, relay)) throw new AppError('not_allowed');
+    await live.sides.close(room, null);
+    return reply.code(200).send();
   });
 
   // OBS and other standard clients: one URL, the stream key as the bearer token.

@@ -25,6 +25,7 @@ import { hashToken, newToken } from '../auth';
 import { HlsOrigins } from './hls';
 import { Leases, type LeaseOptions } from './lease';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
+import { SideRooms, sideOf } from './side-rooms';
 
 /**
  * A publisher that lost its connection (or whose media stopped) may come back (ICE restart or
@@ -66,6 +67,8 @@ export class LiveService {
   readonly #blockWatch = new Map<string, () => void>();
   readonly #leases: Leases;
   readonly #hls: HlsOrigins;
+  /** The broadcasts' side rooms (an audio room's co-hosts' voices) on a site of several nodes. */
+  readonly sides: SideRooms;
   #closing = false;
 
   constructor(
@@ -151,6 +154,7 @@ export class LiveService {
       },
       log: (err) => opts.log?.(err),
     });
+    this.sides = new SideRooms(media, this.#leases.node, opts.cluster);
     media.onPublisher((vid, state) => {
       void this.#publisherState(vid, state).catch((err: unknown) => opts.log?.(err));
     });
@@ -177,8 +181,9 @@ export class LiveService {
   }
 
   async #publisherState(vid: string, state: 'connected' | 'interrupted' | 'closed'): Promise<void> {
-    // Shutting down closes every room here: the lease (released with the grace) decides.
-    if (this.#closing) return;
+    // Shutting down closes every room here: the lease (released with the grace) decides. A side
+    // room (a co-host's voice) is not a broadcast: its owner follows its publisher.
+    if (this.#closing || sideOf(vid)) return;
     if (state === 'connected') {
       this.#disarm(vid);
       this.#leases.hold(vid);
@@ -591,10 +596,13 @@ export class LiveService {
    * Another node pulls the broadcast to serve its own viewers (cascading, cluster.ts): a session
    * like a viewer's that counts for nobody and is not limited as viewers are.
    */
-  async relay(vid: string, offer: string): Promise<MediaSession> {
-    const live = await existingLive(this.db, vid);
+  async relay(room: string, offer: string): Promise<MediaSession> {
+    const vid = sideOf(room);
+    const live = await existingLive(this.db, vid ?? room);
     if (live.status !== 'live' && live.status !== 'created') throw new AppError('video_ended');
-    return this.media.play(vid, offer, { relay: true });
+    // A side room of the broadcast (an audio room's co-host's voice) published here.
+    if (vid) return this.sides.relay(room, offer);
+    return this.media.play(room, offer, { relay: true });
   }
 
   /**

@@ -9,8 +9,7 @@ import { WeriftEngine } from '../../media/werift-engine';
 import { addNode, createTestApp, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { pumpOpus, testPeer, until, type TestPeer } from '../../testing/media';
-import { MemoryNodeRegistry, relayToken, RELAY_HEADER } from '../live/cluster';
-import { SIDE_ROOM_PATH } from '../live/side-rooms';
+import { MemoryNodeRegistry, relayToken, RELAY_HEADER, RELAY_ROOM_PATH } from '../live/cluster';
 
 // Audio rooms on a site of several nodes, with real WebRTC on 127.0.0.1: the host speaks to node
 // A and a co-host to node B; a listener on either node hears both (each node pulls the voice it
@@ -198,10 +197,10 @@ describe('audio rooms on several nodes', () => {
 
   it('closes a voice on another node only for the nodes themselves', async () => {
     const room = speakerRoom(vid, fan.uid, host.uid);
-    const bare = await fetch(`${url.a}${SIDE_ROOM_PATH}/${encodeURIComponent(room)}`, { method: 'DELETE' });
+    const bare = await fetch(`${url.a}${RELAY_ROOM_PATH}/${encodeURIComponent(room)}`, { method: 'DELETE' });
     expect(bare.status).toBe(403);
     await bare.body?.cancel();
-    const forged = await fetch(`${url.a}${SIDE_ROOM_PATH}/${encodeURIComponent(room)}`, {
+    const forged = await fetch(`${url.a}${RELAY_ROOM_PATH}/${encodeURIComponent(room)}`, {
       method: 'DELETE',
       headers: { [RELAY_HEADER]: relayToken('not the nodes’ secret', room) },
     });

@@ -170,6 +170,26 @@ export async function originFrame(origin: string, vid: string, secret: string): 
 export const RELAY_FRAME_PATH = '/api/v1/relay/frame';
 
 /**
+ * Where a node tells another that a room published there is over: a broadcast ended through the
+ * first node, or an audio room's co-host's voice cut there (side-rooms.ts).
+ */
+export const RELAY_ROOM_PATH = '/api/v1/relay/room';
+
+/**
+ * Asks the node at `origin` to stop a room's media there (RELAY_ROOM_PATH, with the relay
+ * credential); rejects when it answers otherwise than 200.
+ */
+export async function closeAt(origin: string, room: string, secret: string): Promise<void> {
+  const res = await fetch(`${origin}${RELAY_ROOM_PATH}/${encodeURIComponent(room)}`, {
+    method: 'DELETE',
+    headers: { [RELAY_HEADER]: relayToken(secret, room) },
+    signal: AbortSignal.timeout(5000),
+  });
+  await res.body?.cancel();
+  if (!res.ok) throw new Error(`closing ${room} at ${origin} answered ${res.status}`);
+}
+
+/**
  * The link an edge pulls a broadcast over: a WHEP request to the origin with the relay credential
  * (an offer, or for engines whose pulls are RTP forwards, where to forward to: Janus); its
  * session there is deleted when the pulled room here ends.

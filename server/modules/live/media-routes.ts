@@ -4,8 +4,7 @@ import { layerWish } from '../../../common/api/live';
 import { LAYER_REL } from '../../../common/media';
 import { AppError } from '../../../common/errors';
 import { MAX_SDP_BYTES } from '../../media/sdp';
-import { RELAY_FRAME_PATH, RELAY_HEADER } from './cluster';
-import { SIDE_ROOM_PATH } from './side-rooms';
+import { RELAY_FRAME_PATH, RELAY_HEADER, RELAY_ROOM_PATH } from './cluster';
 import type { MediaSession } from '../../media/engine';
 import type { LiveService } from './service';
 
@@ -128,12 +127,13 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     return reply.type('image/jpeg').header('cache-control', 'no-store').send(frame);
   });
 
-  // Another node closes a side room published here (a host muted a co-host there: side-rooms.ts).
-  app.delete(`${SIDE_ROOM_PATH}/:room`, hide, async (req, reply) => {
+  // Another node says a room published here is over: a broadcast ended there, or a co-host's
+  // voice cut there (side-rooms.ts). Its media here stops now.
+  app.delete(`${RELAY_ROOM_PATH}/:room`, hide, async (req, reply) => {
     const { room } = req.params as { room: string };
     const relay = req.headers[RELAY_HEADER];
     if (typeof relay !== 'string' || !live.relayAllowed(room, relay)) throw new AppError('not_allowed');
-    await live.sides.close(room, null);
+    await live.closedElsewhere(room);
     return reply.code(200).send();
   });
 

@@ -16,7 +16,7 @@ import type {
   MediaSession,
   PullLink,
 } from '../../media/engine';
-import { originFrame, validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
+import { closeAt, originFrame, validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
 import { MemoryPresence, type Counted, type Presence } from '../../realtime/presence';
 import { DEFAULT_VIEWER_LIMITS, ViewerBook, ViewerCounts, type ViewerLimits, type Watcher } from './viewers';
 import type { SensitiveWords } from '../moderation';
@@ -224,6 +224,9 @@ export class LiveService {
     this.#disarm(vid);
     this.#ending.add(vid);
     let row: LiveRow | null;
+    // Its origin, when that is another node (the host's end or the staff's came through this one).
+    const origin =
+      this.opts.cluster && !holderOnly ? await this.#originUrlOrNull(this.opts.cluster, vid) : null;
     try {
       await this.media.closeRoom(vid);
       this.#forgetViewers(vid);
@@ -233,7 +236,21 @@ export class LiveService {
       this.#ending.delete(vid);
     }
     if (row) this.#tell(vid, 'ended', reason);
+    // Its media there stops now, not at that node's next lease renewal (which would find it ended).
+    if (row && origin && this.opts.cluster)
+      await closeAt(origin, vid, this.opts.cluster.me.secret).catch((err: unknown) => this.opts.log?.(err));
     return row;
+  }
+
+  /**
+   * Another node says a room published here is over (cluster.ts RELAY_ROOM_PATH): a co-host's
+   * voice it cut, or a broadcast ended through it, whose row must say so (a node's word is not
+   * enough to stop a broadcast that is on).
+   */
+  async closedElsewhere(room: string): Promise<void> {
+    if (sideOf(room)) return this.sides.close(room, null);
+    if (await liveRepo.isActive(this.db, room)) throw new AppError('not_allowed');
+    await this.#drop(room);
   }
 
   /** The broadcast is not this node's any more (ended or taken elsewhere): its media here stops. */

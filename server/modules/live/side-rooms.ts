@@ -5,10 +5,7 @@
 // (cluster.ts), and closing it (a host's mute) is done on the node that publishes it.
 import { AppError } from '../../../common/errors';
 import type { MediaEngine, MediaSession, PullLink } from '../../media/engine';
-import { RELAY_HEADER, relayToken, type MediaCluster } from './cluster';
-
-/** Where a node asks another to close a side room published there (with the relay credential). */
-export const SIDE_ROOM_PATH = '/api/v1/relay/side';
+import { closeAt, type MediaCluster } from './cluster';
 
 /** The broadcast a side room belongs to; null for a room that is not one (a broadcast's own). */
 export function sideOf(room: string): string | null {
@@ -69,15 +66,7 @@ export class SideRooms {
     const cluster = this.cluster;
     if (node !== null && node !== this.node && cluster) {
       const url = await cluster.urlOf(node);
-      if (url) {
-        const res = await fetch(`${url}${SIDE_ROOM_PATH}/${encodeURIComponent(room)}`, {
-          method: 'DELETE',
-          headers: { [RELAY_HEADER]: relayToken(cluster.me.secret, room) },
-          signal: AbortSignal.timeout(5000),
-        });
-        await res.body?.cancel();
-        if (!res.ok) throw new Error(`closing ${room} on ${node} answered ${res.status}`);
-      }
+      if (url) await closeAt(url, room, cluster.me.secret);
     }
     const here = this.media.room(room);
     if (here && (here.pulled || node === null || node === this.node)) await this.media.closeRoom(room);

@@ -79,6 +79,9 @@ async function goLiveOnPhone(locale: 'en' | 'ar', email: string, title: string) 
   await page.locator('.device-check__controls select').first().waitFor();
   // A phone is held upright: portrait unless the host chooses otherwise.
   expect(await page.locator('.studio__orientation input').first().isChecked()).toBe(true);
+  // The setup form on the studio's dark page reads as well as the signed-out pages the route
+  // sweep checks (its audio room link was once too faint).
+  expect(await serious(page)).toEqual([]);
   await page.locator('form.studio__section input').first().fill(title);
   await page.locator('form.studio__section button[type="submit"]').click();
   await page.locator('.studio--live .live-badge:not(.live-badge--waiting)').waitFor({ timeout: 20_000 });

@@ -1,11 +1,10 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { localizedPath } from '../../common/routes';
 import { useI18n } from '../i18n/i18n';
-import { errorMessage } from '../lib/errors';
 import { useRouter } from '../lib/router';
 import { useAuth } from '../lib/session';
 import { Field } from '../ui/fields';
-import { BusyButton, FormError } from '../ui/form';
+import { BusyButton, FormError, useSubmit } from '../ui/form';
 import { SignInPrompt } from '../ui/SignInPrompt';
 import { audioApi } from './audio-api';
 
@@ -15,24 +14,15 @@ export function NewAudioRoom() {
   const { user } = useAuth();
   const router = useRouter();
   const [title, setTitle] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, onSubmit } = useSubmit();
   if (!user)
     return <SignInPrompt className="audio-new" title={t('audio.newTitle')} text={t('audio.newText')} />;
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const { vid } = await audioApi.open(title.trim());
-      router.navigate(localizedPath(locale, `/audio/${vid}`));
-    } catch (err) {
-      setError(errorMessage(t, err));
-      setBusy(false);
-    }
-  };
+  const submit = onSubmit(async () => {
+    const { vid } = await audioApi.open(title.trim());
+    router.navigate(localizedPath(locale, `/audio/${vid}`));
+  });
   return (
-    <form className="audio-new" onSubmit={(e) => void submit(e)}>
+    <form className="audio-new" onSubmit={submit}>
       <h1>{t('audio.newTitle')}</h1>
       <p className="muted">{t('audio.newText')}</p>
       <Field

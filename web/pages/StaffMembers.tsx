@@ -1,10 +1,10 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { STAFF_ROLES, type StaffRole } from '../../common/staff';
 import { useI18n } from '../i18n/i18n';
 import { errorMessage } from '../lib/errors';
 import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
-import { BusyButton, FormError } from '../ui/form';
+import { BusyButton, FormError, useSubmit } from '../ui/form';
 import { Console } from '../staff/Console';
 import { staffApi, type StaffMembers as Members } from '../staff/staff-api';
 import { LoadError, Loading } from '../wallet/ui';
@@ -152,29 +152,19 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
   const { toast } = useFeedback();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<StaffRole>('moderator');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const { uid } = await staffApi.invite(email.trim(), role);
-      toast(
-        uid === null
-          ? t('console.members.invited', { email: email.trim(), role: t(`console.role.${role}`) })
-          : t('console.members.added', { email: email.trim(), role: t(`console.role.${role}`) }),
-      );
-      setEmail('');
-      onInvited();
-    } catch (err) {
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useSubmit();
+  const submit = onSubmit(async () => {
+    const { uid } = await staffApi.invite(email.trim(), role);
+    toast(
+      uid === null
+        ? t('console.members.invited', { email: email.trim(), role: t(`console.role.${role}`) })
+        : t('console.members.added', { email: email.trim(), role: t(`console.role.${role}`) }),
+    );
+    setEmail('');
+    onInvited();
+  });
   return (
-    <form className="staff-invite" onSubmit={(e) => void submit(e)} aria-labelledby="staff-invite-title">
+    <form className="staff-invite" onSubmit={submit} aria-labelledby="staff-invite-title">
       <h2 id="staff-invite-title">{t('console.members.invite')}</h2>
       <p className="muted small">{t('console.members.inviteHelp')}</p>
       <div className="staff-invite__row">

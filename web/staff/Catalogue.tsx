@@ -1,9 +1,9 @@
-import { useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n';
 import { errorMessage } from '../lib/errors';
 import { useFeedback } from '../lib/feedback';
 import { Field } from '../ui/fields';
-import { BusyButton, FormError } from '../ui/form';
+import { BusyButton, FormError, useSubmit } from '../ui/form';
 import { filledNames, NamesFields, type Names } from './NamesFields';
 
 /**
@@ -91,25 +91,15 @@ export function CatalogueForm({
   const [names, setNames] = useState<Names>((item?.names as Names | undefined) ?? {});
   const [sort, setSort] = useState(String(item?.sort ?? 100));
   const [active, setActive] = useState(item?.active ?? true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, onSubmit } = useSubmit();
+  const submit = onSubmit(async () => {
     const base = { names: filledNames(names), sort: Number(sort), active };
-    try {
-      await save(base);
-      toast(t('console.gifts.saved', { name: base.names.en ?? '' }));
-      onDone();
-    } catch (err) {
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    await save(base);
+    toast(t('console.gifts.saved', { name: base.names.en ?? '' }));
+    onDone();
+  });
   return (
-    <form className="staff-gift__form" onSubmit={(e) => void submit(e)} aria-label={title}>
+    <form className="staff-gift__form" onSubmit={submit} aria-label={title}>
       <NamesFields legend={t('console.gifts.names')} names={names} onChange={setNames} />
       <div className="staff-gift__numbers">
         {extra}

@@ -1,9 +1,8 @@
-import { useId, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n';
 import { api } from '../lib/api';
-import { errorMessage } from '../lib/errors';
 import { useFeedback } from '../lib/feedback';
-import { BusyButton, FormError } from '../ui/form';
+import { BusyButton, FormError, useSubmit } from '../ui/form';
 import { Modal } from '../ui/Modal';
 
 /**
@@ -40,29 +39,17 @@ export function NoteDialog({
   const { toast } = useFeedback();
   const noteId = useId();
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await api<Record<string, unknown> | null>('POST', path, { ...body, note: note.trim() });
-      toast(
-        typeof doneMessage === 'function'
-          ? doneMessage(answer ?? {})
-          : (doneMessage ?? t('console.reports.done')),
-      );
-      onDone();
-    } catch (err) {
-      setError(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useSubmit();
+  const submit = onSubmit(async () => {
+    const answer = await api<Record<string, unknown> | null>('POST', path, { ...body, note: note.trim() });
+    toast(
+      typeof doneMessage === 'function' ? doneMessage(answer ?? {}) : (doneMessage ?? t('console.reports.done')),
+    );
+    onDone();
+  });
   return (
     <Modal label={title} onClose={onClose} className="dialog">
-      <form className="staff-act" onSubmit={(e) => void submit(e)}>
+      <form className="staff-act" onSubmit={submit}>
         <h2>{title}</h2>
         {explain && <p className="muted">{explain}</p>}
         {children}

@@ -30,13 +30,14 @@ export interface OrderRow {
   ledger_tx_id: number | null;
   created_at: Date;
   paid_at: Date | null;
+  /** Who gave a large refund's first approval (REFUND_SECOND_APPROVAL_USD), if anyone has. */
+  refund_first_by: number | null;
 }
 
 /** An order as staff look it up: its buyer, and a large refund's first approval. */
 export interface StaffOrderRow extends OrderRow {
   nickname: string;
   short_id: string;
-  refund_first_by: number | null;
   refund_first_at: Date | null;
   refund_first_name: string | null;
 }
@@ -97,7 +98,7 @@ export interface MismatchRow {
 }
 
 const COLUMNS = `id, uid, client_key, package_id, coins, amount_cents, currency, provider, provider_ref,
-  checkout_url, payment_ref, status, ledger_tx_id, created_at, paid_at`;
+  checkout_url, payment_ref, status, ledger_tx_id, created_at, paid_at, refund_first_by`;
 const REVERSAL_COLUMNS = 'order_id, uid, reason, coins, taken, shortfall, settled_at';
 
 export const paymentsRepo = {
@@ -406,15 +407,6 @@ export const paymentsRepo = {
        ORDER BY o.created_at DESC LIMIT $2`,
       [q, limit],
     );
-  },
-
-  /** Who gave a large refund's first approval, if anyone has. */
-  async refundFirst(db: Queryable, id: string): Promise<number | null> {
-    const [row] = await db.query<{ by: number | null }>(
-      'SELECT refund_first_by AS by FROM payment_orders WHERE id = $1',
-      [id],
-    );
-    return row?.by ?? null;
   },
 
   /** A large refund's first approval: true when `staffUid` gave it now (nobody had, it is still paid). */

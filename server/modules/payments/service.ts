@@ -413,7 +413,7 @@ export class PaymentService {
     if (order.status !== 'paid' || !order.provider_ref || order.provider !== this.provider.name)
       throw new AppError('order_not_refundable');
     if (this.refundNeedsTwo(order)) {
-      const first = await paymentsRepo.refundFirst(this.db, order.id);
+      const first = order.refund_first_by;
       if (first === staffUid) throw new AppError('second_approver_required');
       if (first === null) {
         const given = await this.db.transaction(async (tx) => {

@@ -43,7 +43,9 @@ export function NoteDialog({
   const submit = onSubmit(async () => {
     const answer = await api<Record<string, unknown> | null>('POST', path, { ...body, note: note.trim() });
     toast(
-      typeof doneMessage === 'function' ? doneMessage(answer ?? {}) : (doneMessage ?? t('console.reports.done')),
+      typeof doneMessage === 'function'
+        ? doneMessage(answer ?? {})
+        : (doneMessage ?? t('console.reports.done')),
     );
     onDone();
   });

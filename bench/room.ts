@@ -173,8 +173,8 @@ export async function roomBench(seconds: number): Promise<RoomReport> {
     // Lighthouse, mobile: the live page (the room still live) and the signed-in studio.
     const consent = { cookie_consent: 'all' };
     lighthouse = [
-      ...(await lighthouseAudit([`/en/v/${vid}`, `/ar/v/${vid}`], 3, { url: origin, cookies: consent })),
-      ...(await lighthouseAudit(['/en/broadcast', '/ar/broadcast'], 3, {
+      ...(await lighthouseAudit([`/en/v/${vid}`, `/ar/v/${vid}`], 5, { url: origin, cookies: consent })),
+      ...(await lighthouseAudit(['/en/broadcast', '/ar/broadcast'], 5, {
         url: origin,
         cookies: {
           ...consent,

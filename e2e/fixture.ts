@@ -1,9 +1,11 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../server/testing/app';
+import { createTestApp, freePort, type TestApp } from '../server/testing/app';
+
+export { freePort };
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
 import { generate } from 'otplib';
 import { Totp } from '../server/modules/staff';
@@ -35,15 +37,6 @@ export async function startE2E(
       await app.close();
     },
   };
-}
-
-/** A port nothing listens on right now (for servers that must know their address up front). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Collects console errors and uncaught page errors. */

@@ -2,8 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../app';
+import type { MediaEngine } from '../media/engine';
 import { loadConfig, type Config } from '../config';
 import { NewsService } from '../modules/news';
 import { seedDemoUsers } from '../modules/users';
@@ -64,4 +66,46 @@ export async function createTestApp(
  */
 export async function addNode(first: TestApp, overrides: Partial<AppDeps> = {}): Promise<FastifyInstance> {
   return buildApp({ config: first.config, db: first.testDb.db, ...overrides });
+}
+
+/**
+ * One site's media nodes on 127.0.0.1, each with its own engine, announced in one registry: the
+ * first is a new test app, the others nodes added to it. `env` is each node's own configuration
+ * (the first's as environment text, the others' as configuration). Answers the app, the other
+ * nodes and every node's base URL, in order.
+ */
+export async function startMediaNodes(
+  deps: Pick<AppDeps, 'kv' | 'mediaNodes'> & { engines: [MediaEngine, ...MediaEngine[]] },
+  env: { first?: Record<string, string>; others?: Partial<Config>[] } = {},
+): Promise<{ t: TestApp; nodes: FastifyInstance[]; urls: string[] }> {
+  const { kv, mediaNodes, engines } = deps;
+  const ports: number[] = [];
+  for (let i = 0; i < engines.length; i++) ports.push(await freePort());
+  const urls = ports.map((p) => `http://127.0.0.1:${p}`);
+  const t = await createTestApp(
+    { kv, media: engines[0], mediaNodes },
+    { MEDIA_NODE_URL: urls[0] ?? '', ...env.first },
+  );
+  await t.app.listen({ host: '127.0.0.1', port: ports[0] });
+  const nodes: FastifyInstance[] = [];
+  for (let i = 1; i < engines.length; i++) {
+    const node = await addNode(t, {
+      kv,
+      media: engines[i],
+      mediaNodes,
+      config: { ...t.config, MEDIA_NODE_URL: urls[i], ...env.others?.[i - 1] },
+    });
+    await node.listen({ host: '127.0.0.1', port: ports[i] });
+    nodes.push(node);
+  }
+  return { t, nodes, urls };
+}
+
+/** A port nothing listens on right now (for servers that must know their address up front). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

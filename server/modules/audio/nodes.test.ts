@@ -3,10 +3,9 @@ import type { RTCRtpTransceiver } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioState } from '../../../common/api/audio';
 import { speakerRoom } from '../../../common/audio';
-import { freePort } from '../../../e2e/fixture';
 import { MemoryKv } from '../../infra/kv';
 import { WeriftEngine } from '../../media/werift-engine';
-import { addNode, createTestApp, type TestApp } from '../../testing/app';
+import { startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { pumpOpus, testPeer, until, type TestPeer } from '../../testing/media';
 import { MemoryNodeRegistry, relayToken, RELAY_HEADER, RELAY_ROOM_PATH } from '../live/cluster';
@@ -37,27 +36,14 @@ let fan: Person;
 let vid = '';
 
 beforeAll(async () => {
-  const [pa, pb, pc] = [await freePort(), await freePort(), await freePort()];
-  url.a = `http://127.0.0.1:${pa}`;
-  url.b = `http://127.0.0.1:${pb}`;
-  url.c = `http://127.0.0.1:${pc}`;
-  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a });
-  await t.app.listen({ host: '127.0.0.1', port: pa });
-  b = await addNode(t, {
-    kv,
-    media: media.b,
-    mediaNodes: registry,
-    config: { ...t.config, MEDIA_NODE_URL: url.b },
-  });
-  await b.listen({ host: '127.0.0.1', port: pb });
   // C takes no listeners of its own: it sends every one to a node with room.
-  c = await addNode(t, {
-    kv,
-    media: media.c,
-    mediaNodes: registry,
-    config: { ...t.config, MEDIA_NODE_URL: url.c, MEDIA_CAPACITY: 0 },
-  });
-  await c.listen({ host: '127.0.0.1', port: pc });
+  const started = await startMediaNodes(
+    { kv, mediaNodes: registry, engines: [media.a, media.b, media.c] },
+    { others: [{}, { MEDIA_CAPACITY: 0 }] },
+  );
+  t = started.t;
+  [b, c] = started.nodes as [FastifyInstance, FastifyInstance];
+  [url.a, url.b, url.c] = started.urls as [string, string, string];
   host = await signedInPerson(t, kv, 'nodes-audio-host@example.com');
   fan = await signedInPerson(t, kv, 'nodes-audio-fan@example.com');
 }, 60_000);

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../e2e/fixture';
 import { MemoryKv } from '../../infra/kv';
 import { WeriftEngine } from '../../media/werift-engine';
-import { addNode, createTestApp, type TestApp } from '../../testing/app';
+import { startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { asStaff } from '../../testing/staff';
 import { pumpH264, testPeer, type TestPeer } from '../../testing/media';
@@ -45,27 +44,14 @@ const peers: TestPeer[] = [];
 const pumps: { stop(): void }[] = [];
 
 beforeAll(async () => {
-  const [pa, pb, pc] = [await freePort(), await freePort(), await freePort()];
-  url.a = `http://127.0.0.1:${pa}`;
-  url.b = `http://127.0.0.1:${pb}`;
-  url.c = `http://127.0.0.1:${pc}`;
-  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a, ...LEASE });
-  await t.app.listen({ host: '127.0.0.1', port: pa });
-  b = await addNode(t, {
-    kv,
-    media: media.b,
-    mediaNodes: registry,
-    config: { ...t.config, MEDIA_NODE_URL: url.b },
-  });
-  await b.listen({ host: '127.0.0.1', port: pb });
   // C takes no viewers of its own: it sends every one elsewhere.
-  c = await addNode(t, {
-    kv,
-    media: media.c,
-    mediaNodes: registry,
-    config: { ...t.config, MEDIA_NODE_URL: url.c, MEDIA_CAPACITY: 0 },
-  });
-  await c.listen({ host: '127.0.0.1', port: pc });
+  const started = await startMediaNodes(
+    { kv, mediaNodes: registry, engines: [media.a, media.b, media.c] },
+    { first: LEASE, others: [{}, { MEDIA_CAPACITY: 0 }] },
+  );
+  t = started.t;
+  [b, c] = started.nodes as [FastifyInstance, FastifyInstance];
+  [url.a, url.b, url.c] = started.urls as [string, string, string];
 }, 60_000);
 
 afterAll(async () => {

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import M3U8Parse from 'm3u8parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../e2e/fixture';
 import { MemoryKv } from '../../infra/kv';
 import { WeriftEngine } from '../../media/werift-engine';
-import { addNode, createTestApp, type TestApp } from '../../testing/app';
+import { createTestApp, startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { pumpH264, testPeer, type TestPeer } from '../../testing/media';
 import { until } from '../../testing/wait';
@@ -35,18 +34,10 @@ let hostHeaders: Record<string, string> = {};
 let pub: TestPeer;
 
 beforeAll(async () => {
-  const [pa, pb] = [await freePort(), await freePort()];
-  url.a = `http://127.0.0.1:${pa}`;
-  url.b = `http://127.0.0.1:${pb}`;
-  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a });
-  await t.app.listen({ host: '127.0.0.1', port: pa });
-  b = await addNode(t, {
-    kv,
-    media: media.b,
-    mediaNodes: registry,
-    config: { ...t.config, MEDIA_NODE_URL: url.b },
-  });
-  await b.listen({ host: '127.0.0.1', port: pb });
+  const started = await startMediaNodes({ kv, mediaNodes: registry, engines: [media.a, media.b] });
+  t = started.t;
+  [b] = started.nodes as [FastifyInstance];
+  [url.a, url.b] = started.urls as [string, string];
 
   const { headers } = await signedInPerson(t, kv, 'hls-host@example.com');
   hostHeaders = headers;

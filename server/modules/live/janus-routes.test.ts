@@ -4,8 +4,7 @@ import { MemoryKv } from '../../infra/kv';
 import { JanusEngine } from '../../media/janus/engine';
 import { janusInstalled } from '../../media/janus/process';
 import type { FastifyInstance } from 'fastify';
-import { freePort } from '../../../e2e/fixture';
-import { addNode, createTestApp, type TestApp } from '../../testing/app';
+import { startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { MemoryNodeRegistry } from './cluster';
 import { h264, opus, pumpH264, testPeer, until } from '../../testing/media';
@@ -30,18 +29,10 @@ const closers: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
   if (!run) return;
-  const [pa, pb] = [await freePort(), await freePort()];
-  url.a = `http://127.0.0.1:${pa}`;
-  url.b = `http://127.0.0.1:${pb}`;
-  t = await createTestApp({ kv, media: media.a, mediaNodes: registry }, { MEDIA_NODE_URL: url.a });
-  await t.app.listen({ host: '127.0.0.1', port: pa });
-  b = await addNode(t, {
-    kv,
-    media: media.b,
-    mediaNodes: registry,
-    config: { ...t.config, MEDIA_NODE_URL: url.b },
-  });
-  await b.listen({ host: '127.0.0.1', port: pb });
+  const started = await startMediaNodes({ kv, mediaNodes: registry, engines: [media.a, media.b] });
+  t = started.t;
+  [b] = started.nodes as [FastifyInstance];
+  [url.a, url.b] = started.urls as [string, string];
 }, 60_000);
 afterAll(async () => {
   if (!run) return;

@@ -5,6 +5,7 @@ import {
   RtpPacket,
   type RTCRtpTransceiver,
 } from 'werift';
+import { WeriftEngine } from '../media/werift-engine';
 
 /** werift peers on 127.0.0.1 that publish and play through the app's WHIP and WHEP routes. */
 
@@ -137,4 +138,20 @@ export async function until(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * The embedded SFU as the media tests run it: ICE on 127.0.0.1 only, no STUN, and a connection
+ * that is not up within 5 s given up (`extra` adds to or changes that, `hls: true` say).
+ */
+export function loopbackEngine(
+  extra: Partial<ConstructorParameters<typeof WeriftEngine>[0]> = {},
+): WeriftEngine {
+  return new WeriftEngine({
+    iceServers: [],
+    portRange: undefined,
+    hostAddresses: ['127.0.0.1'],
+    connectTimeoutMs: 5000,
+    ...extra,
+  });
 }

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioState } from '../../../common/api/audio';
 import { speakerRoom } from '../../../common/audio';
 import { MemoryKv } from '../../infra/kv';
-import { WeriftEngine } from '../../media/werift-engine';
 import { startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
-import { pumpOpus, testPeer, until, type TestPeer } from '../../testing/media';
+import { loopbackEngine, pumpOpus, testPeer, until, type TestPeer } from '../../testing/media';
 import { MemoryNodeRegistry, relayToken, RELAY_HEADER, RELAY_ROOM_PATH } from '../live/cluster';
 
 // Audio rooms on a site of several nodes, with real WebRTC on 127.0.0.1: the host speaks to node
@@ -17,14 +16,7 @@ import { MemoryNodeRegistry, relayToken, RELAY_HEADER, RELAY_ROOM_PATH } from '.
 type Person = Awaited<ReturnType<typeof signedInPerson>>;
 const kv = new MemoryKv();
 const registry = new MemoryNodeRegistry();
-const engine = () =>
-  new WeriftEngine({
-    iceServers: [],
-    portRange: undefined,
-    hostAddresses: ['127.0.0.1'],
-    connectTimeoutMs: 5000,
-  });
-const media = { a: engine(), b: engine(), c: engine() };
+const media = { a: loopbackEngine(), b: loopbackEngine(), c: loopbackEngine() };
 let t: TestApp;
 let b: FastifyInstance;
 let c: FastifyInstance;

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
-import { WeriftEngine } from '../../media/werift-engine';
 import { startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { asStaff } from '../../testing/staff';
-import { pumpH264, testPeer, type TestPeer } from '../../testing/media';
+import { loopbackEngine, pumpH264, testPeer, type TestPeer } from '../../testing/media';
 import { until } from '../../testing/wait';
 import {
   MemoryNodeRegistry,
@@ -25,14 +24,7 @@ import {
 // connections they have.
 const kv = new MemoryKv();
 const registry = new MemoryNodeRegistry();
-const engine = () =>
-  new WeriftEngine({
-    iceServers: [],
-    portRange: undefined,
-    hostAddresses: ['127.0.0.1'],
-    connectTimeoutMs: 5000,
-    hls: true,
-  });
+const engine = () => loopbackEngine({ hls: true });
 const media = { a: engine(), b: engine(), c: engine() };
 // Short leases: a node that lost a broadcast to another lets it go within a second.
 const LEASE = { LIVE_LEASE_MS: '4000' };

@@ -5,7 +5,7 @@ import { MemoryKv } from '../../infra/kv';
 import { WeriftEngine } from '../../media/werift-engine';
 import { createTestApp, startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
-import { pumpH264, testPeer, type TestPeer } from '../../testing/media';
+import { loopbackEngine, pumpH264, testPeer, type TestPeer } from '../../testing/media';
 import { until } from '../../testing/wait';
 import { MemoryNodeRegistry } from './cluster';
 
@@ -15,14 +15,7 @@ import { MemoryNodeRegistry } from './cluster';
 // blocking reloads wait for the part they name; the cache rules are the ones an edge needs.
 const kv = new MemoryKv();
 const registry = new MemoryNodeRegistry();
-const engine = () =>
-  new WeriftEngine({
-    iceServers: [],
-    portRange: undefined,
-    hostAddresses: ['127.0.0.1'],
-    connectTimeoutMs: 5000,
-    hls: true,
-  });
+const engine = () => loopbackEngine({ hls: true });
 const media = { a: engine(), b: engine() };
 let t: TestApp;
 let b: FastifyInstance;

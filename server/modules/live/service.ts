@@ -228,14 +228,16 @@ export class LiveService {
     const origin =
       this.opts.cluster && !holderOnly ? await this.#originUrlOrNull(this.opts.cluster, vid) : null;
     try {
+      this.#leases.forget(vid);
+      // The row ends and the room hears it before the media closes: a player that sees its
+      // connection drop then finds the broadcast over instead of asking for it again.
+      row = await liveRepo.end(this.db, vid, reason, holderOnly ? this.#leases.node : null);
+      if (row) this.#tell(vid, 'ended', reason);
       await this.media.closeRoom(vid);
       this.#forgetViewers(vid);
-      this.#leases.forget(vid);
-      row = await liveRepo.end(this.db, vid, reason, holderOnly ? this.#leases.node : null);
     } finally {
       this.#ending.delete(vid);
     }
-    if (row) this.#tell(vid, 'ended', reason);
     // Its media there stops now, not at that node's next lease renewal (which would find it ended).
     if (row && origin && this.opts.cluster)
       await closeAt(origin, vid, this.opts.cluster.me.secret).catch((err: unknown) => this.opts.log?.(err));

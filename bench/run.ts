@@ -69,7 +69,7 @@ if (only === 'pk') {
   const rate = Number(arg('rate') ?? 1000);
   const pk = await pkBench(seconds, viewers, rate);
   console.log(
-    `\nA PK battle: ${rate} gifts/s offered into its two rooms (${pk.acceptedPerSec}/s accepted, ${pk.refused} refused, answer p99 ${pk.giftP99Ms} ms), ${viewers} viewers in each; CPU: server ${pk.serverCpuPct}%, viewers ${pk.viewersCpuPct}%, senders ${pk.senderCpuPct}% (of 200%)`,
+    `\nA PK battle: ${rate} gifts/s offered into its two rooms (${pk.acceptedPerSec}/s accepted, ${pk.refused} refused, answer p50 ${pk.giftP50Ms} ms, p99 ${pk.giftP99Ms} ms), ${viewers} viewers in each; CPU: server ${pk.serverCpuPct}%, viewers ${pk.viewersCpuPct}%, senders ${pk.senderCpuPct}% (of 200%)`,
   );
   console.table(pk.rows);
   const score = pk.rows[1];

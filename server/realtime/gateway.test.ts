@@ -9,6 +9,7 @@ import { MemoryBus, type Bus } from './bus';
 import type { RoomEvent, RoomEventBody } from './events';
 import { Gateway, type GatewayOptions, type Identity } from './gateway';
 import { MemoryPresence, RedisPresence, type Presence } from './presence';
+import { SHOWN_GIFTS_PER_SEC } from './room';
 import { RedisBus } from './redis-bus';
 import { announceSessionsEnded } from './sessions';
 
@@ -123,6 +124,14 @@ async function client(url: string, opts: { uid?: number; session?: number; origi
   cleanups.push(async () => ws.terminate());
   return { ws, frames, raw, events, send, next, join, closed };
 }
+
+const chatFrom = (uid: number, text: string): RoomEventBody => ({
+  t: 'chat',
+  mid: randomBytes(4).toString('hex'),
+  from: { uid, name: `user${uid}`, role: 'viewer' },
+  text,
+  mentions: [],
+});
 
 const texts = (events: RoomEvent[]) => events.map((e) => (e.t === 'chat' ? e.text : e.t));
 
@@ -458,6 +467,30 @@ describe('the people of a room', () => {
     await until(() => texts(visitor.events).includes('bye'));
     expect(texts(fan.events)).not.toContain('bye');
     BLOCKED.delete(5);
+  });
+
+  it('in a flood of gifts the host gets every one, a viewer the room’s allowance', async () => {
+    const bus = new MemoryBus();
+    const { url } = await node(bus, new MemoryPresence());
+    const host = await client(url, { uid: HOST });
+    const viewer = await client(url, { uid: 5 });
+    await host.join('roomB2');
+    await viewer.join('roomB2');
+    const flood = 3 * SHOWN_GIFTS_PER_SEC;
+    for (let i = 0; i < flood; i++)
+      await bus.publish('roomB2', {
+        t: 'gift',
+        from: { uid: 5, name: 'user5', role: 'viewer' },
+        gift_id: 1,
+        count: 1,
+        coins: 1,
+        tx_id: i + 1,
+      });
+    await bus.publish('roomB2', chatFrom(5, 'after the gifts'));
+    const gifts = (c: { events: RoomEvent[] }) => c.events.filter((e) => e.t === 'gift').length;
+    await until(() => gifts(host) === flood && texts(viewer.events).includes('after the gifts'));
+    expect(gifts(viewer)).toBeGreaterThanOrEqual(SHOWN_GIFTS_PER_SEC);
+    expect(gifts(viewer)).toBeLessThan(flood);
   });
 
   it('refuses connections over the per-address limit until one closes', async () => {

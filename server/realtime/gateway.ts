@@ -417,7 +417,7 @@ export class Gateway {
       this.#detach(c, name);
       throw new AppError('blocked_permanently');
     }
-    room.add(c, history.events.at(-1)?.id ?? since);
+    room.add(c, history.events.at(-1)?.id ?? since, { everyGift: c.hosting.has(name) });
     c.reply({
       t: 'joined',
       room: name,

@@ -4,8 +4,10 @@ import type { PkBattle } from '../../common/api/pk';
 import type { RoomEventBody } from './events';
 import {
   LocalRoom,
+  BIG_GIFT_COINS,
   MAX_CHAT_BEHIND,
   SHED_BACKLOG,
+  SHOWN_GIFTS_PER_SEC,
   type RoomHooks,
   type ShedReason,
   type Subscriber,
@@ -221,6 +223,48 @@ describe('a room on this node', () => {
     for (let i = 0; i < MAX_CHAT_BEHIND + 5; i++) await bus.publish('roomA1', chat(`n${i}`));
     vi.runAllTimers();
     expect(viewer.texts().filter((t) => t?.startsWith('n'))).toHaveLength(MAX_CHAT_BEHIND + 5);
+    room.close();
+  });
+
+  it('in a flood of gifts shows viewers SHOWN_GIFTS_PER_SEC of them (and the big ones), the host all', async () => {
+    const shed: [ShedReason, number][] = [];
+    const { bus, room, subs } = roomWith(2, { shed: (reason, n) => shed.push([reason, n]) });
+    const host = new Recorder();
+    room.add(host, undefined, { everyGift: true });
+    const present = (tx: number, giftId: number, coins: number): RoomEventBody => ({
+      t: 'gift',
+      from: { uid: 2, name: 'b', role: 'viewer' },
+      gift_id: giftId,
+      count: 1,
+      coins,
+      tx_id: tx,
+    });
+    const rose = (tx: number) => present(tx, 1, 1);
+    // A second of 500 gifts, a Crown among them, and the chat going on.
+    for (let i = 0; i < 500; i++) {
+      await bus.publish('roomA1', i === 300 ? present(i, 4, BIG_GIFT_COINS) : rose(i));
+      if (i % 100 === 0) await bus.publish('roomA1', chat(`c${i}`));
+      vi.advanceTimersByTime(2);
+    }
+    vi.runAllTimers();
+    const gifts = (s: Recorder) => s.items().filter((e) => e.t === 'gift') as { coins?: number }[];
+    for (const viewer of subs) {
+      // The allowance refills as the second goes by: its burst and about a second's worth.
+      expect(gifts(viewer).length).toBeGreaterThanOrEqual(SHOWN_GIFTS_PER_SEC);
+      expect(gifts(viewer).length).toBeLessThanOrEqual(2 * SHOWN_GIFTS_PER_SEC + 1);
+      expect(gifts(viewer).some((g) => g.coins === BIG_GIFT_COINS)).toBe(true);
+      expect(viewer.texts()).toEqual(['c0', 'c100', 'c200', 'c300', 'c400']);
+    }
+    expect(gifts(host)).toHaveLength(500);
+    // Gifts left out are not chat shed.
+    expect(shed).toEqual([]);
+    // Every viewer had the same frames; once the flood is over, a gift is shown at once.
+    expect(subs[0]?.frames).toEqual(subs[1]?.frames);
+    vi.advanceTimersByTime(1000);
+    await bus.publish('roomA1', rose(1000));
+    vi.runAllTimers();
+    expect(gifts(subs[0] ?? host).length).toBe(gifts(subs[1] ?? host).length);
+    expect(subs[0]?.items().at(-1)).toMatchObject({ t: 'gift', tx_id: 1000 });
     room.close();
   });
 

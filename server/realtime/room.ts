@@ -36,8 +36,48 @@ export const SHED_BACKLOG = 64 * 1024;
 export const BEHIND_MS = 250;
 export const MAX_CHAT_BEHIND = 20;
 
+/**
+ * A room's gift events that reach its viewers, at most, a second (and at once, when it was quiet):
+ * in a flood (a PK battle's hundreds a second) the rest are left out of viewers' frames. Nobody
+ * can watch more (the animation queue plays one at a time and drops its oldest beyond 20; the
+ * chat's gift lines would scroll past unread), while every one of them costs every viewer bytes
+ * to receive and parse: 500 a second into a room of 2,000 is 100 MB/s of JSON on each side. The
+ * gifts still count everywhere else (the ledger, the battle's score, the leaderboards); the host
+ * gets every one (the studio's gift list), and a join's history has them all.
+ */
+export const SHOWN_GIFTS_PER_SEC = 20;
+/** Gifts of at least this many coins (a Crown, a Rocket) are shown on a second allowance of their own. */
+export const BIG_GIFT_COINS = 100;
+
 /** Which chat a frame carries: all of it, only the newest (the node is behind), or none. */
 type ChatMode = 'all' | 'newest' | 'none';
+
+/** A frame as built for a stretch of the log (see LocalRoom.#frameFor). */
+interface Frame {
+  from: number;
+  to: number;
+  count: number;
+  mode: ChatMode;
+  /** None when nothing was left to send (every event a gift left out, say): kept all the same. */
+  bytes: Buffer | null;
+  shed: number;
+}
+
+/** A token bucket: `take` is true while the rate allows one more (SHOWN_GIFTS_PER_SEC, as a burst too). */
+class Allowance {
+  #tokens = SHOWN_GIFTS_PER_SEC;
+  #at = Date.now();
+  take(now: number): boolean {
+    this.#tokens = Math.min(
+      SHOWN_GIFTS_PER_SEC,
+      this.#tokens + ((now - this.#at) * SHOWN_GIFTS_PER_SEC) / 1000,
+    );
+    this.#at = now;
+    if (this.#tokens < 1) return false;
+    this.#tokens--;
+    return true;
+  }
+}
 
 /** An unmasked WebSocket text frame (RFC 6455 §5.2), as a server sends: built once, sent to many. */
 export function textFrame(payload: Buffer): Buffer {
@@ -79,6 +119,8 @@ const RETAIN_MS = 10_000;
 interface Cursor {
   next: number;
   count: number;
+  /** It gets every gift event, flood or not (the room's host). */
+  everyGift: boolean;
   /**
    * The newest event its join's history had, until the log has passed it: an event the history
    * read from the stream can reach this node's subscription only after the join (they come over
@@ -101,7 +143,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   readonly #subs = new Map<S, Cursor>();
   readonly #sub: Subscription;
   /** Events that came through, from absolute index #base on. */
-  #log: { id: string; json: string; at: number; chat: boolean }[] = [];
+  #log: { id: string; json: string; at: number; chat: boolean; minor: boolean }[] = [];
   #base = 0;
   /**
    * The room's ephemeral state, each kept as its latest value (the JSON as signalled), with the
@@ -121,9 +163,13 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
   #passMin = Infinity;
   #passMinCount = Infinity;
   #timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
-  /** The last frame built, and for which stretch of the log (and count, and chat) it was. */
-  #frame: { from: number; to: number; count: number; mode: ChatMode; bytes: Buffer; shed: number } | null =
-    null;
+  /**
+   * The last frame built, and for which stretch of the log (and count, and chat) it was: one for
+   * viewers and one for the host (with every gift).
+   */
+  readonly #frames: [Frame | null, Frame | null] = [null, null];
+  /** The gift events shown to viewers (SHOWN_GIFTS_PER_SEC): small gifts, and big ones. */
+  readonly #shown = { small: new Allowance(), big: new Allowance() };
   /** The last pass was too long (BEHIND_MS): frames carry only the newest chat. */
   #behind = false;
   /** Latest viewer count across nodes, as last signalled. */
@@ -160,7 +206,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
    * that came through while the history was being read are sent too, from the log; those the
    * history had that come through only later are not.
    */
-  add(s: S, seen?: string): void {
+  add(s: S, seen?: string, opts: { everyGift?: boolean } = {}): void {
     let next = this.#base + this.#log.length;
     if (seen === undefined) next = this.#base;
     else while (next > this.#base && compareIds(this.#log[next - 1 - this.#base]?.id ?? '', seen) > 0) next--;
@@ -169,7 +215,12 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
     let has = this.#countVersion;
     for (const slot of [this.#state.pk, this.#state.audio])
       if (slot.json !== null && Date.now() < slot.until) has = Math.min(has, slot.version - 1);
-    this.#subs.set(s, { next, count: has, ...(seen === undefined ? {} : { seen }) });
+    this.#subs.set(s, {
+      next,
+      count: has,
+      everyGift: opts.everyGift === true,
+      ...(seen === undefined ? {} : { seen }),
+    });
     if (has < this.#countVersion) this.#wake();
     if (next < this.#base + this.#log.length) this.#wake();
   }
@@ -201,7 +252,12 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       else if (event.t === 'pk') this.#state.pk.until = Date.now() + (event.ttl_ms ?? Infinity);
       slot.json = json;
       slot.version = ++this.#countVersion;
-    } else this.#log.push({ id: event.id, json, at: Date.now(), chat: event.t === 'chat' });
+    } else {
+      const at = Date.now();
+      const minor =
+        event.t === 'gift' && !(event.coins >= BIG_GIFT_COINS ? this.#shown.big : this.#shown.small).take(at);
+      this.#log.push({ id: event.id, json, at, chat: event.t === 'chat', minor });
+    }
     this.#wake();
   }
 
@@ -238,7 +294,7 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       if (cursor.next < end || cursor.count !== this.#countVersion) {
         const slow = (s.backlog?.() ?? 0) > SHED_BACKLOG;
         const mode: ChatMode = slow ? 'none' : this.#behind ? 'newest' : 'all';
-        const frame = this.#frameFor(cursor.next, end, cursor.count, mode);
+        const frame = this.#frameFor(cursor.next, end, cursor.count, mode, cursor.everyGift);
         if (frame.shed) this.hooks.shed?.(slow ? 'slow_subscriber' : 'node_behind', frame.shed);
         if (frame.bytes) s.sendFrame(frame.bytes);
         cursor.next = end;
@@ -290,16 +346,24 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
    * with `mode`, only the newest chat or none (`shed` says how many chat messages were left
    * out). No bytes when nothing is left to send.
    */
-  #frameFor(from: number, to: number, count: number, mode: ChatMode): { bytes: Buffer | null; shed: number } {
+  #frameFor(
+    from: number,
+    to: number,
+    count: number,
+    mode: ChatMode,
+    everyGift: boolean,
+  ): { bytes: Buffer | null; shed: number } {
     const withCount = count !== this.#countVersion ? count : -1;
-    const f = this.#frame;
+    const f = this.#frames[everyGift ? 1 : 0];
     if (f && f.from === from && f.to === to && f.count === withCount && f.mode === mode) return f;
     const events = this.#log.slice(from - this.#base, to - this.#base);
-    let kept = events;
+    let kept = everyGift ? events : events.filter((e) => !e.minor);
+    // Gifts left out are not chat shed: only the chat counts there.
+    const minor = events.length - kept.length;
     if (mode !== 'all') {
-      const chats = events.reduce((n, e) => n + (e.chat ? 1 : 0), 0);
+      const chats = kept.reduce((n, e) => n + (e.chat ? 1 : 0), 0);
       let skip = mode === 'none' ? chats : Math.max(0, chats - MAX_CHAT_BEHIND);
-      if (skip) kept = events.filter((e) => !(e.chat && skip-- > 0));
+      if (skip) kept = kept.filter((e) => !(e.chat && skip-- > 0));
     }
     const parts = kept.map((e) => e.json);
     if (withCount >= 0)
@@ -311,9 +375,9 @@ export class LocalRoom<S extends Subscriber = Subscriber> {
       count: withCount,
       mode,
       bytes: parts.length ? textFrame(Buffer.from(`[${parts.join(',')}]`)) : null,
-      shed: events.length - kept.length,
+      shed: events.length - kept.length - minor,
     };
-    this.#frame = frame.bytes ? { ...frame, bytes: frame.bytes } : null;
+    this.#frames[everyGift ? 1 : 0] = frame;
     return frame;
   }
 

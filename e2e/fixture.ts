@@ -88,11 +88,16 @@ export async function smsCode(e2e: E2E, phone: string): Promise<string> {
   return code;
 }
 
-/** Serious and critical accessibility violations on the page as it is (axe, WCAG 2.1 AA). */
-export async function serious(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
+/** Serious and critical accessibility violations on the page as it is (axe, WCAG 2.1 AA), or in `within`. */
+export async function serious(page: Page, within?: string): Promise<string[]> {
+  const axe = new AxeBuilder({ page }).withTags([
+    'wcag2a',
+    'wcag2aa',
+    'wcag21a',
+    'wcag21aa',
+    'best-practice',
+  ]);
+  const { violations } = await (within ? axe.include(within) : axe).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);

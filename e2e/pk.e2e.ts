@@ -5,14 +5,15 @@ import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
 import { grant } from '../server/testing/people';
 import { plays } from './live-page';
-import { openPage, screenshot, signInWith, startE2E, type E2E } from './fixture';
+import { openPage, screenshot, serious, signInWith, startE2E, type E2E } from './fixture';
 
 // A PK battle in real browsers (issue 21): two hosts live from fake cameras, a viewer in each
 // room (a desktop in English, a phone in Arabic). Host A finds host B in the studio's PK finder
 // and invites them; B accepts; both rooms count down and split in two, both videos playing in
 // both rooms and both studios; a gift in A's room moves the bars of both rooms (the first gift
 // doubled); the round's end is brought forward in the database and every screen shows the
-// result, with the gifter at the top of A's side; A names the dare and B's room reads it.
+// result, with the gifter at the top of A's side; the gifter suggests a dare, A picks it and
+// B's room reads it.
 //
 // With SCREENSHOTS=<dir> the screens are also saved there (docs/screenshots/ in the repo).
 let e2e: E2E;
@@ -141,11 +142,23 @@ describe('a PK battle', () => {
     await b.page.getByRole('heading', { name: 'Lose' }).waitFor();
     await phone.page.locator('.pk-result--lose').waitFor();
     expect(await desk.page.locator('.pk-result__side').first().textContent()).toContain('Gifter');
-    // The winner names the dare; the losing room reads it.
-    await a.page.getByPlaceholder('A dare for Bruno').fill('Sing the chorus');
-    await a.page.getByRole('button', { name: 'Set dare' }).click();
+    // The winning room suggests the dare (the gifter, in A's room); A picks it from the list (or
+    // could type one); the losing room reads it, and who suggested it.
+    await a.page.getByText('No suggestions yet', { exact: false }).waitFor();
+    await desk.page.getByPlaceholder('Suggest a dare for Bruno').fill('Sing the chorus');
+    await desk.page.getByRole('button', { name: 'Suggest', exact: true }).click();
+    await desk.page.getByText('Your suggestion went to Amira:').waitFor();
+    await screenshot(desk.page, 'pk-dare-suggest-desktop-en');
+    expect(await serious(desk.page, '.pk-result')).toEqual([]);
+    const choose = a.page.getByRole('button', { name: 'Choose the dare: Sing the chorus' });
+    await choose.waitFor({ timeout: 10_000 });
+    await screenshot(a.page, 'pk-dare-ideas-studio-en');
+    expect(await serious(a.page, '.pk-result')).toEqual([]);
+    await choose.click();
     await b.page.getByText('Sing the chorus').waitFor({ timeout: 10_000 });
+    await b.page.getByText('suggested by Gifter').waitFor();
     await phone.page.getByText('Sing the chorus').waitFor({ timeout: 10_000 });
+    await desk.page.getByText('suggested by Gifter').waitFor({ timeout: 10_000 });
     await screenshot(phone.page, 'pk-result-phone-ar');
     await screenshot(a.page, 'pk-result-studio-en');
 

@@ -56,8 +56,10 @@ export const pkBattleSchema = z.object({
   b: pkSideSchema,
   winner: z.enum(['a', 'b', 'draw']).nullable(),
   reason: z.enum(['score', 'forfeit', 'dropped']).nullable(),
-  /** The dare the winner's room suggested for the loser. */
+  /** The dare the winning host set for the loser: typed, or one their room suggested. */
   dare: z.string().nullable(),
+  /** Who in the winner's room suggested the dare, when the host picked a suggestion. */
+  dare_by: person.nullable(),
   /** Grows with every change: an older state than one shown is dropped. */
   version: z.number(),
 });
@@ -105,7 +107,19 @@ export const pkHostsAnswer = z.object({ list: z.array(pkHostSchema) });
 
 export const pkRoomAnswer = z.object({ battle: pkBattleSchema.nullable() });
 export const pkSettingsSchema = z.object({ accepts: z.boolean() });
-export const pkDareBody = z.object({ text: z.string().trim().min(1).max(PK_DARE_MAX) });
+const dareText = z.string().trim().min(1).max(PK_DARE_MAX);
+/** POST /api/v1/pk/{id}/dare: the winning host's own words, or the suggestion of `from`. */
+export const pkDareBody = z.union([
+  z.object({ text: dareText }).strict(),
+  z.object({ from: z.number().int().positive() }).strict(),
+]);
+/** POST /api/v1/pk/{id}/ideas: someone in the winning room suggests the dare. */
+export const pkIdeaBody = z.object({ text: dareText });
+/** A suggested dare, as the winning host sees it. */
+export const pkIdeaSchema = person.extend({ text: z.string(), at: z.number() });
+export type PkIdea = Answer<typeof pkIdeaSchema>;
+/** GET /api/v1/pk/{id}/ideas: the winning host's suggestions, newest first. */
+export const pkIdeasAnswer = z.object({ list: z.array(pkIdeaSchema) });
 
 /** A person's record (their personal page): battles won, lost and drawn, and the current streak of wins. */
 export const pkRecordSchema = z.object({

@@ -192,8 +192,8 @@ describe('points', () => {
     expect(battle.b.mvp.map((m) => [m.uid, m.points])).toEqual([[f3, 26]]);
     expect(await pk.audit(id)).toEqual([]);
     // The winner names the dare; the loser cannot.
-    expect(await errorOf(pk.dare(b.uid, id, 'sing'))).toBe('pk_no_dare');
-    expect((await pk.dare(a.uid, id, 'Sing the chorus')).dare).toBe('Sing the chorus');
+    expect(await errorOf(pk.dare(b.uid, id, { text: 'sing' }))).toBe('pk_no_dare');
+    expect((await pk.dare(a.uid, id, { text: 'Sing the chorus' })).dare).toBe('Sing the chorus');
     await advance(60);
     expect((await pk.room(a.vid))?.phase).toBe('end');
     expect(await pk.record(a.uid)).toEqual({ wins: 1, losses: 0, draws: 0, streak: 1 });
@@ -207,6 +207,44 @@ describe('points', () => {
     // Free again: a rematch.
     const again = await pk.invite(b.uid, a.uid, 1, id);
     expect(again.phase).toBe('invited');
+  });
+
+  it('the winning room suggests dares; the winning host picks one, which both rooms see with who suggested it', async () => {
+    const { a, b, fans, id } = await started(1);
+    const [f1 = 0, f2 = 0, f3 = 0] = fans;
+    await gift(f1, a.vid, ROSE);
+    // Not before the result.
+    expect(await errorOf(pk.suggest(f1, id, 'too soon'))).toBe('pk_no_dare');
+    await advance(60);
+    expect((await pk.room(a.vid))?.winner).toBe('a');
+    await pk.suggest(f1, id, 'Sing the chorus');
+    await pk.suggest(f2, id, 'Ten push-ups');
+    await pk.suggest(f1, id, 'Dance for ten seconds'); // replaces f1's
+    // The hosts do not suggest; someone the winning host blocked is out of the room.
+    expect(await errorOf(pk.suggest(a.uid, id, 'mine'))).toBe('not_allowed');
+    expect(await errorOf(pk.suggest(b.uid, id, 'mine'))).toBe('not_allowed');
+    await roomRepo.block(testDb.db, a.uid, f3, a.vid);
+    expect(await errorOf(pk.suggest(f3, id, 'blocked'))).toBe('blocked_permanently');
+    // Only the winning host reads them, newest first.
+    expect(await errorOf(pk.ideas(b.uid, id))).toBe('pk_no_dare');
+    expect(await errorOf(pk.ideas(f2, id))).toBe('not_found');
+    const ideas = await pk.ideas(a.uid, id);
+    expect(ideas.map((i) => [i.uid, i.text])).toEqual([
+      [f1, 'Dance for ten seconds'],
+      [f2, 'Ten push-ups'],
+    ]);
+    expect(await errorOf(pk.dare(a.uid, id, { from: f3 }))).toBe('not_found');
+    const heard: PkEvent[] = [];
+    const sub = bus.subscribe(b.vid, (e) => {
+      if (e.t === 'pk') heard.push(e);
+    });
+    await sub.ready;
+    const battle = await pk.dare(a.uid, id, { from: f2 });
+    expect(battle).toMatchObject({ dare: 'Ten push-ups', dare_by: { uid: f2 } });
+    await expect.poll(() => heard.at(-1)?.battle?.dare_by?.uid).toBe(f2);
+    sub.close();
+    // Named: no more suggestions.
+    expect(await errorOf(pk.suggest(f1, id, 'late'))).toBe('pk_no_dare');
   });
 
   it('equal scores are a draw', async () => {

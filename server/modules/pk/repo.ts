@@ -19,6 +19,8 @@ export interface BattleRow {
   winner: 'a' | 'b' | 'draw' | null;
   reason: 'score' | 'forfeit' | 'dropped' | null;
   dare: string | null;
+  /** Who suggested the dare, when the winning host picked a suggestion. */
+  dare_by: number | null;
   version: number;
   ended_at: number | null;
 }
@@ -45,7 +47,7 @@ export interface NewBattle {
 
 const COLUMNS = `id, a_uid, a_vid, b_uid, b_vid, phase, round_seconds, punish_seconds,
   (extract(epoch FROM phase_until) * 1000)::float8 AS phase_until, a_score, b_score, a_first, b_first,
-  winner, reason, dare, version, (extract(epoch FROM ended_at) * 1000)::float8 AS ended_at`;
+  winner, reason, dare, dare_by, version, (extract(epoch FROM ended_at) * 1000)::float8 AS ended_at`;
 
 /** See pkRepo.roll. */
 const ROLL = `
@@ -84,7 +86,7 @@ FROM sums s
 WHERE t.id = $1
 RETURNING t.id, t.a_uid, t.a_vid, t.b_uid, t.b_vid, t.phase, t.round_seconds, t.punish_seconds,
   (extract(epoch FROM t.phase_until) * 1000)::float8 AS phase_until, t.a_score, t.b_score, t.a_first,
-  t.b_first, t.winner, t.reason, t.dare, t.version, (extract(epoch FROM t.ended_at) * 1000)::float8 AS ended_at,
+  t.b_first, t.winner, t.reason, t.dare, t.dare_by, t.version, (extract(epoch FROM t.ended_at) * 1000)::float8 AS ended_at,
   s.counted`;
 
 /** A key that says "one matcher of the random queue at a time" to PostgreSQL. */
@@ -289,8 +291,40 @@ export const pkRepo = {
     return row ?? null;
   },
 
-  async setDare(tx: Queryable, id: number, dare: string): Promise<void> {
-    await tx.query('UPDATE battles SET dare = $2, version = version + 1 WHERE id = $1', [id, dare]);
+  async setDare(tx: Queryable, id: number, dare: string, by: number | null = null): Promise<void> {
+    await tx.query('UPDATE battles SET dare = $2, dare_by = $3, version = version + 1 WHERE id = $1', [
+      id,
+      dare,
+      by,
+    ]);
+  },
+
+  /** `uid`'s suggestion for the battle's dare (it replaces theirs). */
+  async suggest(db: Queryable, id: number, uid: number, text: string): Promise<void> {
+    await db.query(
+      `INSERT INTO pk_dare_ideas (battle_id, uid, text) VALUES ($1, $2, $3)
+       ON CONFLICT (battle_id, uid) DO UPDATE SET text = excluded.text, created_at = now()`,
+      [id, uid, text],
+    );
+  },
+
+  /** The battle's suggested dares, newest first, with who suggested them. */
+  async ideas(db: Queryable, id: number, limit: number): Promise<(Person & { text: string; at: number })[]> {
+    return db.query(
+      `SELECT u.uid, u.short_id, u.nickname, u.face, i.text, (extract(epoch FROM i.created_at) * 1000)::float8 AS at
+       FROM pk_dare_ideas i JOIN users u ON u.uid = i.uid
+       WHERE i.battle_id = $1 ORDER BY i.created_at DESC, i.uid LIMIT $2`,
+      [id, limit],
+    );
+  },
+
+  /** One person's suggestion for the battle's dare. */
+  async idea(db: Queryable, id: number, uid: number): Promise<string | null> {
+    const [row] = await db.query<{ text: string }>(
+      'SELECT text FROM pk_dare_ideas WHERE battle_id = $1 AND uid = $2',
+      [id, uid],
+    );
+    return row?.text ?? null;
   },
 
   /** Each side's top three gifters by points. */

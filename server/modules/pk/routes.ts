@@ -6,6 +6,8 @@ import {
   pkErrors as errors,
   pkHostsAnswer,
   pkHostsQuery,
+  pkIdeaBody,
+  pkIdeasAnswer,
   pkIdParams,
   pkInviteBody,
   pkInviteSchema,
@@ -152,7 +154,8 @@ export function pkRoutes(pk: PkService): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: "The winning host names the loser's dare, during the dare",
+          summary:
+            "The winning host names the loser's dare, during the dare: in their own words, or one their room suggested",
           params: pkIdParams,
           body: pkDareBody,
           response: { 200: okSchema(pkBattleSchema), ...errors },
@@ -160,7 +163,43 @@ export function pkRoutes(pk: PkService): FastifyPluginAsyncZod {
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        return { status: 200 as const, data: await pk.dare(uid, req.params.id, req.body.text) };
+        return { status: 200 as const, data: await pk.dare(uid, req.params.id, req.body) };
+      },
+    );
+
+    app.post(
+      '/api/v1/pk/:id/ideas',
+      {
+        schema: {
+          tags,
+          summary:
+            "Someone in the winning room suggests the loser's dare, during the dare (a new one replaces theirs)",
+          params: pkIdParams,
+          body: pkIdeaBody,
+          response: { 200: okSchema(z.object({})), ...errors },
+        },
+      },
+      async (req) => {
+        const { uid } = requireAuth(req);
+        await pk.suggest(uid, req.params.id, req.body.text);
+        return { status: 200 as const, data: {} };
+      },
+    );
+
+    app.get(
+      '/api/v1/pk/:id/ideas',
+      {
+        schema: {
+          tags,
+          summary: 'The dares the winning room suggested, newest first (the winning host only)',
+          params: pkIdParams,
+          response: { 200: okSchema(pkIdeasAnswer), ...errors },
+        },
+      },
+      async (req, reply) => {
+        const { uid } = requireAuth(req);
+        void reply.header('cache-control', 'no-store');
+        return { status: 200 as const, data: { list: await pk.ideas(uid, req.params.id) } };
       },
     );
 

@@ -6,6 +6,7 @@ import {
   PK_RESULT_MS,
   type PkBattle,
   type PkHost,
+  type PkIdea,
   type PkInvite,
   type PkRecord,
 } from '../../../common/api/pk';
@@ -22,6 +23,10 @@ import { pkRepo, type BattleRow, type Person } from './repo';
 
 /** Invitations a host may send a minute: a host looks for an opponent, a script is refused. */
 const INVITE_LIMIT: Limit = { name: 'pk:invite', max: 6, windowSeconds: 60 };
+/** Dare suggestions a person may make a minute (each replaces their last). */
+const IDEA_LIMIT: Limit = { name: 'pk:idea', max: 10, windowSeconds: 60 };
+/** The suggestions the winning host is shown, newest first. */
+const IDEAS_SHOWN = 30;
 /** How often every node moves battles whose phase is over, and takes their scoring gifts. */
 export const PK_TICK_MS = 250;
 
@@ -288,19 +293,53 @@ export class PkService {
     return this.#tellInvite(id);
   }
 
-  /** The winning host names the loser's dare, during the dare. */
-  async dare(uid: number, id: number, text: string): Promise<PkBattle> {
-    const dare = this.opts.mask ? this.opts.mask(text) : text;
+  /**
+   * The winning host names the loser's dare, during the dare: in their own words, or the
+   * suggestion of `from` (someone in their room, see suggest).
+   */
+  async dare(uid: number, id: number, what: { text: string } | { from: number }): Promise<PkBattle> {
     await this.db.transaction(async (tx) => {
       const b = await pkRepo.get(tx, id, true);
       if (!b || (b.a_uid !== uid && b.b_uid !== uid)) throw new AppError('not_found');
       const side = b.a_uid === uid ? 'a' : 'b';
       if (b.phase !== 'punish' || b.winner !== side) throw new AppError('pk_no_dare');
-      await pkRepo.setDare(tx, id, dare);
+      if ('text' in what) return pkRepo.setDare(tx, id, this.#mask(what.text));
+      const idea = await pkRepo.idea(tx, id, what.from);
+      if (idea === null) throw new AppError('not_found');
+      await pkRepo.setDare(tx, id, idea, what.from);
     });
     const view = await this.#tellRooms(id);
     if (!view) throw new AppError('not_found');
     return view;
+  }
+
+  /**
+   * Someone in the winning room suggests the loser's dare, while the winning host has not named
+   * it (a new suggestion replaces theirs). Not the battle's hosts, nor someone the winning host
+   * blocked (they are out of that room).
+   */
+  async suggest(uid: number, id: number, text: string): Promise<void> {
+    await enforceLimits(this.kv, [{ limit: IDEA_LIMIT, key: String(uid) }], this.opts.limitScale);
+    const b = await pkRepo.get(this.db, id);
+    if (!b) throw new AppError('not_found');
+    if (b.phase !== 'punish' || (b.winner !== 'a' && b.winner !== 'b') || b.dare !== null)
+      throw new AppError('pk_no_dare');
+    if (uid === b.a_uid || uid === b.b_uid) throw new AppError('not_allowed', { reason: 'pk_host' });
+    const host = b.winner === 'a' ? b.a_uid : b.b_uid;
+    if ((await this.#apart([host, uid])).size) throw new AppError('blocked_permanently');
+    await pkRepo.suggest(this.db, id, uid, this.#mask(text));
+  }
+
+  /** The dares the winning room suggested, newest first: for the winning host only. */
+  async ideas(uid: number, id: number): Promise<PkIdea[]> {
+    const b = await pkRepo.get(this.db, id);
+    if (!b || (b.a_uid !== uid && b.b_uid !== uid)) throw new AppError('not_found');
+    if (b.winner !== (b.a_uid === uid ? 'a' : 'b')) throw new AppError('pk_no_dare');
+    return pkRepo.ideas(this.db, id, IDEAS_SHOWN);
+  }
+
+  #mask(text: string): string {
+    return this.opts.mask ? this.opts.mask(text) : text;
   }
 
   /** A room's battle now (or its result, for a while after the end). */
@@ -519,6 +558,8 @@ export class PkService {
       winner: b.winner,
       reason: b.reason,
       dare: b.dare,
+      dare_by:
+        b.dare_by === null ? null : ((await pkRepo.people(this.db, [b.dare_by])).get(b.dare_by) ?? null),
       version: b.version,
     };
   }

@@ -1,14 +1,12 @@
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PkBattle } from '../../../common/api/pk';
-import { PK_DARE_MAX } from '../../../common/pk';
 import { formatCount } from '../../../common/format';
-import { api, csrfHeader } from '../../lib/api';
-import { errorMessage } from '../../lib/errors';
-import { useFeedback } from '../../lib/feedback';
+import { csrfHeader } from '../../lib/api';
 import { useI18n } from '../../i18n/i18n';
 import { FollowButton } from '../FollowButton';
 import { playHls } from '../hls-play';
 import { MediaHttpError, whepPlay, type Session } from '../webrtc';
+import { DareText, PkDare } from './PkDare';
 import { clock, useTicker, type PkState } from './use-pk';
 
 type Side = PkBattle['a'];
@@ -221,14 +219,8 @@ function PkResult({
           </div>
         ))}
       </div>
-      {winner && battle.phase === 'punish' && (
-        <Dare battle={battle} loser={loser.host.nickname} winner={winner.host.nickname} canDare={canDare} />
-      )}
-      {battle.dare && battle.phase === 'end' && (
-        <p className="pk-result__dare-text">
-          {t('pk.dare', { name: loser.host.nickname })} <bdi>{battle.dare}</bdi>
-        </p>
-      )}
+      {battle.phase === 'punish' && <PkDare battle={battle} mine={mine} canDare={canDare} />}
+      {battle.dare && battle.phase === 'end' && <DareText battle={battle} loser={loser.host.nickname} />}
       {onRematch && battle.phase === 'end' && (
         <button
           type="button"
@@ -239,63 +231,5 @@ function PkResult({
         </button>
       )}
     </section>
-  );
-}
-
-function Dare({
-  battle,
-  loser,
-  winner,
-  canDare,
-}: {
-  battle: PkBattle;
-  loser: string;
-  winner: string;
-  canDare: boolean;
-}) {
-  const { t } = useI18n();
-  const { toast } = useFeedback();
-  const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: SyntheticEvent) => {
-    e.preventDefault();
-    if (!text.trim()) return;
-    setBusy(true);
-    try {
-      await api('POST', `/api/v1/pk/${battle.id}/dare`, { text: text.trim() });
-      setText('');
-    } catch (err) {
-      toast(errorMessage(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div className="pk-result__dare">
-      {battle.dare ? (
-        <p className="pk-result__dare-text">
-          {t('pk.dare', { name: loser })} <bdi>{battle.dare}</bdi>
-        </p>
-      ) : (
-        !canDare && <p className="muted">{t('pk.dareWaiting', { name: winner })}</p>
-      )}
-      {canDare && (
-        <form className="pk-result__dare-form" onSubmit={(e) => void submit(e)}>
-          <label>
-            <span className="sr-only">{t('pk.dareLabel', { name: loser })}</span>
-            <input
-              type="text"
-              value={text}
-              maxLength={PK_DARE_MAX}
-              placeholder={t('pk.dareLabel', { name: loser })}
-              onChange={(e) => setText(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="btn btn--primary" disabled={busy || !text.trim()}>
-            {t('pk.dareSend')}
-          </button>
-        </form>
-      )}
-    </div>
   );
 }

@@ -322,6 +322,59 @@ describe('the live room’s people', () => {
       .waitFor({ state: 'detached', timeout: 10_000 });
     expect(staff.errors).toEqual([]);
     await staff.context.close();
+    // A flood of gifts, as in a PK battle: the room shows its viewers only some of them
+    // (SHOWN_GIFTS_PER_SEC), but whoever sends one sees it at once, next in line, and once.
+    const flooder = await signedInUser(e2e.app, kv, 'room-flooder@example.com', 'flooder pass 1');
+    await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/profile',
+      headers: flooder.headers,
+      payload: { nickname: 'Flooder' },
+    });
+    const [flooderRow] = await e2e.app.testDb.db.query<{ uid: number }>(
+      'SELECT uid FROM users WHERE email = $1',
+      ['room-flooder@example.com'],
+    );
+    await grant(e2e.app.testDb.db, flooderRow?.uid ?? 0, 100_000);
+    const vid = share.pathname.split('/').pop() ?? '';
+    let flooding = true;
+    let flooded = 0;
+    const flood = (async () => {
+      while (flooding) {
+        const sent = await e2e.app.app.inject({
+          method: 'POST',
+          url: '/api/v1/gifts/send',
+          headers: flooder.headers,
+          payload: { vid, gift_id: 1, count: 1, key: `flood-key-${flooded}` },
+        });
+        if (sent.statusCode !== 200) throw new Error(`a flood gift was refused: ${sent.body}`);
+        flooded += 1;
+      }
+    })();
+    // Awaited below; a refusal meanwhile is not an unhandled one.
+    flood.catch(() => undefined);
+    try {
+      await viewer.page.locator('.gift-overlay__caption', { hasText: 'Flooder sent Rose' }).waitFor();
+      await viewer.page.getByRole('tab', { name: 'Gifts' }).click();
+      await viewer.page.getByRole('option', { name: /Heart/ }).getByRole('button').click();
+      await viewer.page.getByRole('button', { name: '×1', exact: true }).click();
+      await viewer.page.getByRole('button', { name: 'Send Heart · 5 coins' }).click();
+      await viewer.page.getByText('75 coins left').waitFor();
+      // Next after the one on screen (a Rose's clip lasts a couple of seconds).
+      await viewer.page
+        .locator('.gift-overlay__caption', { hasText: 'Gifter sent Heart' })
+        .waitFor({ timeout: 10_000 });
+      await viewer.page.getByRole('tab', { name: 'Chat' }).click();
+      await viewer.page.locator('.chat__gift', { hasText: 'Gifter sent Heart' }).waitFor();
+    } finally {
+      flooding = false;
+      await flood;
+    }
+    // Far more gifts than the room shows went by, and the sender's own line is there once.
+    expect(flooded).toBeGreaterThan(40);
+    await viewer.page.waitForTimeout(500);
+    expect(await viewer.page.locator('.chat__gift', { hasText: 'Gifter sent Heart' }).count()).toBe(1);
+
     await viewer.page.removeLocatorHandler(invite);
     await host.page.getByRole('button', { name: 'End broadcast' }).click();
     await host.page.getByRole('button', { name: 'Confirm' }).click();

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useI18n } from '../i18n/i18n';
 import { queueGift, type Shown } from './gift-queue';
+import { useAuth } from '../lib/session';
 import { realtime } from './realtime';
 import { giftName, loadGifts, type Gift } from './room-api';
 
@@ -15,6 +16,12 @@ const QUEUE = 20;
  */
 export function GiftOverlay({ vid }: { vid: string }) {
   const { t, locale } = useI18n();
+  const { user } = useAuth();
+  // Read by the room's handler as it is when a gift comes (signing in does not join again).
+  const me = useRef<number | null>(null);
+  useEffect(() => {
+    me.current = user?.uid ?? null;
+  }, [user]);
   const [queue, setQueue] = useState<Shown[]>([]);
   const [gifts, setGifts] = useState<Gift[]>([]);
 
@@ -24,7 +31,8 @@ export function GiftOverlay({ vid }: { vid: string }) {
       joined: () => undefined,
       event: (e) => {
         if (e.t !== 'gift') return;
-        setQueue((q) => queueGift(q, e, QUEUE));
+        // One's own gift plays next, whatever the room is sending.
+        setQueue((q) => queueGift(q, e, QUEUE, e.from.uid === me.current));
         void loadGifts()
           .then(setGifts)
           .catch(() => undefined);

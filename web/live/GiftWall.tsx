@@ -11,6 +11,7 @@ import { useI18n } from '../i18n/i18n';
 import { rechargeHref } from '../wallet/format';
 import { useIntentKey } from '../wallet/intent';
 import { Avatar } from './PersonalCard';
+import { realtime } from './realtime';
 import { giftName, useGifts } from './room-api';
 
 /** Combos offered with one tap (the server takes 1 to 99). */
@@ -28,7 +29,16 @@ export interface GiftRecipient {
  * gift, this combo, this room) keeps its key until the server answers it for sure, so sending
  * again after a lost answer can never pay twice; a new send gets a new key.
  */
-export function GiftWall({ vid, recipients }: { vid: string; recipients?: readonly GiftRecipient[] }) {
+export function GiftWall({
+  vid,
+  recipients,
+  host,
+}: {
+  vid: string;
+  recipients?: readonly GiftRecipient[];
+  /** The room's host, when gifts may go to others too (an audio room's speakers). */
+  host?: number;
+}) {
   const { t, locale } = useI18n();
   const { user, requireLogin } = useAuth();
   const { toast } = useFeedback();
@@ -87,6 +97,21 @@ export function GiftWall({ vid, recipients }: { vid: string; recipients?: readon
       });
       intent.renew();
       setCoins(r.balances.coin);
+      const gift = gifts?.find((g) => g.gift_id === picked);
+      // Shown here at once, as the room will show it (in a flood, the room may not show it to all).
+      if (!r.replay && gift)
+        realtime().sent({
+          t: 'gift',
+          id: `sent-${r.tx_id}`,
+          room: vid,
+          at: Date.now(),
+          from: { uid: user.uid, name: user.nickname, role: 'viewer' },
+          gift_id: picked,
+          count: combo,
+          coins: gift.price * combo,
+          tx_id: r.tx_id,
+          ...(to && to.uid !== host ? { to: { uid: to.uid, name: to.nickname } } : {}),
+        });
     } catch (err) {
       // Refused for sure (not enough coins, the host offline…): nothing was paid, the next try is
       // a new send. No answer, or a server failure: it may have gone through, so the same key.

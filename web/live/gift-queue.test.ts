@@ -36,4 +36,27 @@ describe('the gift animation queue', () => {
     for (let i = 2; i <= 5; i += 1) q = queueGift(q, gift(String(i), i, 1), 3);
     expect(q.map((s) => s.id)).toEqual(['3', '4', '5']);
   });
+
+  it("plays the reader's own gift next, after the one on screen, and never drops it", () => {
+    let q = queueGift([], gift('1', 1, 1), 3);
+    for (let i = 2; i <= 3; i += 1) q = queueGift(q, gift(String(i), i, 1), 3);
+    q = queueGift(q, gift('10', 7, 2), 3, true);
+    expect(q.map((s) => s.id)).toEqual(['1', '10', '2', '3']);
+    // Their next of the same gift adds to the combo; another waits behind their own.
+    q = queueGift(q, gift('11', 7, 2), 3, true);
+    q = queueGift(q, gift('12', 7, 3), 3, true);
+    expect(q.map((s) => [s.id, s.combo])).toEqual([
+      ['1', 1],
+      ['10', 2],
+      ['12', 1],
+      ['2', 1],
+      ['3', 1],
+    ]);
+    // A flood of others: the oldest others go, their own stay in line.
+    for (let i = 20; i <= 25; i += 1) q = queueGift(q, gift(String(i), i, 1), 3);
+    expect(q.map((s) => s.id)).toEqual(['10', '12', '25']);
+    // Others' combos go on as before.
+    q = queueGift(q, gift('30', 25, 1), 3);
+    expect(q.at(-1)).toMatchObject({ id: '25', combo: 2 });
+  });
 });

@@ -65,6 +65,8 @@ class Realtime {
   #pkSeq = new Map<string, number>();
   /** The newest audio room state applied per room (its seq). */
   #audioSeq = new Map<string, number>();
+  /** Gifts this tab sent and showed itself (`sent`), by ledger transaction: the server's copy is not shown again. */
+  #own = new Set<number>();
   #openedBefore = false;
   /** Whose inbox the open connection was made for (the server reads the session as it connects). */
   #socketUser: number | null = null;
@@ -157,6 +159,7 @@ class Realtime {
           for (const h of r.handlers) h.audio?.(e.seats, e.hand_count);
         } else {
           r.lastId = e.id;
+          if (e.t === 'gift' && this.#own.has(e.tx_id)) continue;
           for (const h of r.handlers) h.event(e);
         }
       }
@@ -168,7 +171,11 @@ class Realtime {
       const fresh = !r.lastId || !frame.complete;
       r.joined = true;
       r.lastId = frame.events.at(-1)?.id ?? r.lastId;
-      for (const h of r.handlers) h.joined(frame.events, frame.viewers, fresh);
+      // A rejoin that goes on from where it was: this tab's own gifts are on screen already.
+      const events = fresh
+        ? frame.events
+        : frame.events.filter((e) => !(e.t === 'gift' && this.#own.has(e.tx_id)));
+      for (const h of r.handlers) h.joined(events, frame.viewers, fresh);
     } else if (frame.t === 'notification') {
       for (const h of this.#inbox) h.notification(frame.notification);
     } else if (frame.t === 'pk_invite') {
@@ -187,6 +194,19 @@ class Realtime {
     const p = this.#pending.get(ref);
     this.#pending.delete(ref);
     return p;
+  }
+
+  /**
+   * A gift this tab has just sent, shown to its room's handlers here at once (the animation, the
+   * chat's line): in a flood the server shows a room's viewers only some of its gifts
+   * (server/realtime/room.ts, SHOWN_GIFTS_PER_SEC), and whoever sends one always sees it. The
+   * server's copy, if it comes, is not shown again.
+   */
+  sent(e: Extract<RoomEvent, { t: 'gift' }>): void {
+    this.#own.add(e.tx_id);
+    // Only the latest few can still come back from the server.
+    if (this.#own.size > 200) this.#own.delete(this.#own.values().next().value ?? 0);
+    for (const h of this.#rooms.get(e.room)?.handlers ?? []) h.event(e);
   }
 
   /** Follows a room until the returned function is called. */

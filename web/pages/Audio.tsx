@@ -172,7 +172,7 @@ function AudioRoom({ initial }: { initial: AudioState }) {
           ? {
               extra: {
                 label: t('gifts.title'),
-                content: <GiftWall vid={state.vid} recipients={recipients} />,
+                content: <GiftWall vid={state.vid} recipients={recipients} host={host.uid} />,
               },
             }
           : {})}
@@ -195,7 +195,7 @@ function AudioRoom({ initial }: { initial: AudioState }) {
       {gifting && (
         <Modal label={t('gifts.title')} onClose={() => setGifting(false)} className="sheet">
           <h2 className="sheet__title">{t('gifts.title')}</h2>
-          <GiftWall vid={state.vid} recipients={recipients} />
+          <GiftWall vid={state.vid} recipients={recipients} host={host.uid} />
         </Modal>
       )}
     </div>

@@ -56,6 +56,12 @@ type RoomAction =
 
 type Pending = { resolve: (id: string) => void; reject: (name: string) => void };
 
+/** Adds `tx` to a set of recent gifts; only the latest few hundred can still matter. */
+function keep(set: Set<number>, tx: number): void {
+  set.add(tx);
+  if (set.size > 500) set.delete(set.values().next().value ?? 0);
+}
+
 class Realtime {
   #ws: WebSocket | null = null;
   #rooms = new Map<string, { handlers: Set<RoomHandlers>; lastId: string | undefined; joined: boolean }>();
@@ -67,6 +73,8 @@ class Realtime {
   #audioSeq = new Map<string, number>();
   /** Gifts this tab sent and showed itself (`sent`), by ledger transaction: the server's copy is not shown again. */
   #own = new Set<number>();
+  /** Gifts the server's frames brought lately: a send whose answer comes after its event is not shown again. */
+  #seen = new Set<number>();
   #openedBefore = false;
   /** Whose inbox the open connection was made for (the server reads the session as it connects). */
   #socketUser: number | null = null;
@@ -159,7 +167,10 @@ class Realtime {
           for (const h of r.handlers) h.audio?.(e.seats, e.hand_count);
         } else {
           r.lastId = e.id;
-          if (e.t === 'gift' && this.#own.has(e.tx_id)) continue;
+          if (e.t === 'gift') {
+            if (this.#own.has(e.tx_id)) continue;
+            keep(this.#seen, e.tx_id);
+          }
           for (const h of r.handlers) h.event(e);
         }
       }
@@ -171,6 +182,7 @@ class Realtime {
       const fresh = !r.lastId || !frame.complete;
       r.joined = true;
       r.lastId = frame.events.at(-1)?.id ?? r.lastId;
+      for (const e of frame.events) if (e.t === 'gift' && !this.#own.has(e.tx_id)) keep(this.#seen, e.tx_id);
       // A rejoin that goes on from where it was: this tab's own gifts are on screen already.
       const events = fresh
         ? frame.events
@@ -203,9 +215,9 @@ class Realtime {
    * server's copy, if it comes, is not shown again.
    */
   sent(e: Extract<RoomEvent, { t: 'gift' }>): void {
-    this.#own.add(e.tx_id);
-    // Only the latest few can still come back from the server.
-    if (this.#own.size > 200) this.#own.delete(this.#own.values().next().value ?? 0);
+    // The room's copy can come before the send's answer: then it is on screen already.
+    if (this.#seen.has(e.tx_id)) return;
+    keep(this.#own, e.tx_id);
     for (const h of this.#rooms.get(e.room)?.handlers ?? []) h.event(e);
   }
 

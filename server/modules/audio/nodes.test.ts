@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioState } from '../../../common/api/audio';
 import { speakerRoom } from '../../../common/audio';
 import { MemoryKv } from '../../infra/kv';
-import { startMediaNodes, type TestApp } from '../../testing/app';
+import { freePort, startMediaNodes, type TestApp } from '../../testing/app';
 import { signedInPerson } from '../../testing/auth';
 import { loopbackEngine, pumpOpus, testPeer, until, type TestPeer } from '../../testing/media';
 import { MemoryNodeRegistry, relayToken, RELAY_HEADER, RELAY_ROOM_PATH } from '../live/cluster';
@@ -190,4 +190,32 @@ describe('audio rooms on several nodes', () => {
     expect(media.a.room(room)).toBeNull();
     await until(() => media.b.room(room) === null, 'B’s pull of the voice to end', 20_000);
   }, 60_000);
+
+  it('takes a co-host off the stage even when the node their voice is on cannot be reached', async () => {
+    expect((await call(url.b, 'PUT', `/api/v1/audio/${vid}/hand`, fan)).status).toBe(200);
+    expect((await call(url.a, 'POST', `/api/v1/audio/${vid}/hands/${fan.uid}/accept`, host)).status).toBe(
+      200,
+    );
+    // Their voice is noted on a node that announces itself but answers nobody (a partition).
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    await registry.put({
+      node: 'unreachable',
+      url: nowhere,
+      capacity: 10,
+      load: 0,
+      rooms: [],
+      at: Date.now(),
+    });
+    await t.testDb.db.query('UPDATE audio_seats SET node = $3 WHERE vid = $1 AND uid = $2', [
+      vid,
+      fan.uid,
+      'unreachable',
+    ]);
+    // A reads the registry at most every 500 ms: it knows the node by now.
+    await new Promise((r) => setTimeout(r, 700));
+    const removed = await call(url.a, 'DELETE', `/api/v1/audio/${vid}/seats/${fan.uid}`, host);
+    expect(removed.status, await removed.text()).toBe(200);
+    expect((await seats(url.a)).some((s) => s?.person.uid === fan.uid)).toBe(false);
+    await registry.remove('unreachable');
+  }, 30_000);
 });

@@ -10,6 +10,9 @@ import type { LiveService } from '../live';
 import type { RoomService } from '../room';
 import { audioRepo, type RequestRow, type SeatRow } from './repo';
 
+/** A voice's node that could not be reached is asked again after these waits. */
+const CUT_AGAIN_MS = [1000, 3000, 9000];
+
 export type AudioState = z.output<typeof audioStateSchema>;
 
 type Person = { uid: number; short_id: string; nickname: string; face: string | null; country: string };
@@ -231,7 +234,11 @@ export class AudioService {
     if (by !== uid && by !== live.uid) throw new AppError('not_room_owner');
     const left = await audioRepo.leave(this.db, vid, uid);
     if (!left) throw new AppError('not_found');
-    await this.opts.live.sides.close(speakerRoom(vid, uid, live.uid), left.node);
+    // Cut for as long as they have not taken a seat again with a voice on that node.
+    await this.#cut(vid, uid, live.uid, left.node, async () => {
+      const seat = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+      return !seat || seat.node !== left.node;
+    });
     await this.#tell(vid);
   }
 
@@ -251,11 +258,47 @@ export class AudioService {
     const seat = await audioRepo.mute(this.db, vid, uid, muted, byHost);
     if (!seat) throw new AppError('not_found');
     if (byHost && muted) {
-      await this.opts.live.sides.close(speakerRoom(vid, uid, live.uid), seat.node);
+      // Cut for as long as the host has not let them speak again.
+      await this.#cut(vid, uid, live.uid, seat.node, async () => {
+        const now = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+        return now?.host_muted === true;
+      });
       // Not speaking from now on, wherever this is read (the node that had it says so too).
       if (seat.node) await audioRepo.voiceGone(this.db, vid, uid, seat.node);
     }
     await this.#tell(vid);
+  }
+
+  /**
+   * Ends a co-host's voice where it is (`node`), their seat already changed (removed, or muted by
+   * the host). A node that cannot be reached now does not make the host's action fail: it is
+   * asked again in the background a few times (logged each time), while `still` says the voice
+   * should go. A node that is gone took the voice with it (see SideRooms.close).
+   */
+  async #cut(
+    vid: string,
+    uid: number,
+    host: number,
+    node: string | null,
+    still: () => Promise<boolean>,
+  ): Promise<void> {
+    const room = speakerRoom(vid, uid, host);
+    const log = (err: unknown) => this.opts.log?.(err);
+    const attempt = async (n: number): Promise<void> => {
+      try {
+        await this.opts.live.sides.close(room, node);
+      } catch (err) {
+        log(err);
+        const wait = CUT_AGAIN_MS[n];
+        if (wait === undefined) return;
+        setTimeout(() => {
+          still()
+            .then((go) => (go ? attempt(n + 1) : undefined))
+            .catch(log);
+        }, wait).unref();
+      }
+    };
+    await attempt(0);
   }
 
   /** A speaker's voice (an SDP offer with Opus): the host's is the broadcast, a co-host's its own room. */

@@ -56,7 +56,8 @@ function DareForm({
   action,
 }: {
   label: string;
-  send: (text: string) => Promise<void>;
+  /** False when it was not sent (the reader must sign in first): the text stays. */
+  send: (text: string) => Promise<boolean>;
   action: string;
 }) {
   const [text, setText] = useState('');
@@ -67,8 +68,7 @@ function DareForm({
         className="pk-result__dare-form"
         onSubmit={onSubmit(async () => {
           if (!text.trim()) return;
-          await send(text.trim());
-          setText('');
+          if (await send(text.trim())) setText('');
         })}
       >
         <label>
@@ -154,6 +154,7 @@ function NameDare({ battle, loser }: { battle: PkBattle; loser: string }) {
         action={t('pk.dareSend')}
         send={async (text) => {
           await api('POST', `/api/v1/pk/${battle.id}/dare`, { text });
+          return true;
         }}
       />
     </div>
@@ -172,9 +173,13 @@ function SuggestDare({ battle, loser, winner }: { battle: PkBattle; loser: strin
         label={t('pk.suggestLabel', { name: loser })}
         action={t('pk.suggest')}
         send={async (text) => {
-          if (!user) return requireLogin(t('error.sign_in_first'));
+          if (!user) {
+            requireLogin(t('error.sign_in_first'));
+            return false;
+          }
           await api('POST', `/api/v1/pk/${battle.id}/ideas`, { text });
           setSent(text);
+          return true;
         }}
       />
       {sent && (

@@ -27,12 +27,15 @@ export function PkDare({
   canDare: boolean;
 }) {
   const { t } = useI18n();
+  const { user } = useAuth();
   if (battle.winner !== 'a' && battle.winner !== 'b') return null;
   const winner = battle[battle.winner].host.nickname;
   const loser = battle[battle.winner === 'a' ? 'b' : 'a'].host.nickname;
   if (battle.dare) return <DareText battle={battle} loser={loser} />;
   if (canDare) return <NameDare battle={battle} loser={loser} />;
-  if (battle.winner === mine) return <SuggestDare battle={battle} loser={loser} winner={winner} />;
+  // The hosts name the dare (the winner, in the studio) or do it: they do not suggest one.
+  const host = user !== null && (user.uid === battle.a.host.uid || user.uid === battle.b.host.uid);
+  if (battle.winner === mine && !host) return <SuggestDare battle={battle} loser={loser} winner={winner} />;
   return <p className="muted">{t('pk.dareWaiting', { name: winner })}</p>;
 }
 

@@ -76,6 +76,16 @@ export const audioRepo = {
     );
   },
 
+  /** One person's seat in the room, if they have one. */
+  async seatOf(db: Queryable, vid: string, uid: number): Promise<SeatRow | undefined> {
+    const [row] = await db.query<SeatRow>(
+      `SELECT s.uid, s.seat::int AS seat, s.muted, s.host_muted, s.node, ${PERSON}
+       FROM audio_seats s JOIN users u ON u.uid = s.uid WHERE s.vid = $1 AND s.uid = $2`,
+      [vid, uid],
+    );
+    return row;
+  },
+
   async requests(db: Queryable, vid: string): Promise<RequestRow[]> {
     return db.query<RequestRow>(
       `SELECT r.uid, r.kind, ${PERSON}

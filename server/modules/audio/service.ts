@@ -236,7 +236,7 @@ export class AudioService {
     if (!left) throw new AppError('not_found');
     // Cut for as long as they have not taken a seat again with a voice on that node.
     await this.#cut(vid, uid, live.uid, left.node, async () => {
-      const seat = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+      const seat = await audioRepo.seatOf(this.db, vid, uid);
       return !seat || seat.node !== left.node;
     });
     await this.#tell(vid);
@@ -251,7 +251,7 @@ export class AudioService {
     const byHost = by === live.uid;
     if (!byHost && by !== uid) throw new AppError('not_room_owner');
     if (!byHost) {
-      const mine = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+      const mine = await audioRepo.seatOf(this.db, vid, uid);
       if (!mine) throw new AppError('not_found');
       if (mine.host_muted && !muted) throw new AppError('not_allowed');
     }
@@ -260,7 +260,7 @@ export class AudioService {
     if (byHost && muted) {
       // Cut for as long as the host has not let them speak again.
       await this.#cut(vid, uid, live.uid, seat.node, async () => {
-        const now = (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+        const now = await audioRepo.seatOf(this.db, vid, uid);
         return now?.host_muted === true;
       });
       // Not speaking from now on, wherever this is read (the node that had it says so too).
@@ -305,7 +305,7 @@ export class AudioService {
   async speak(vid: string, uid: number, offer: string): Promise<MediaSession> {
     const live = await this.#room(vid);
     if (uid === live.uid) return this.opts.live.publishVoice(vid, uid, offer);
-    const seatOf = async () => (await audioRepo.seats(this.db, vid)).find((s) => s.uid === uid);
+    const seatOf = () => audioRepo.seatOf(this.db, vid, uid);
     const before = await seatOf();
     if (!before) throw new AppError('not_allowed');
     if (before.host_muted) throw new AppError('not_allowed', { reason: 'host_muted' });

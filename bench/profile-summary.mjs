@@ -1,6 +1,7 @@
 // Summarises a V8 .cpuprofile (BENCH_CPU_PROF, see servers.ts): self time by package and by
 // function, and (with --inclusive) time spent in each function and everything it called.
-// Usage: node bench/profile-summary.mjs <file.cpuprofile> [--inclusive] [--top=40]
+// --last=S keeps only the last S seconds of the profile (one load after the site's start-up).
+// Usage: node bench/profile-summary.mjs <file.cpuprofile> [--inclusive] [--top=40] [--last=S]
 import { readFileSync } from 'node:fs';
 
 const file = process.argv[2];
@@ -10,9 +11,14 @@ const p = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const lastArg = process.argv.find((a) => a.startsWith('--last='));
+const from = lastArg ? p.endTime - Number(lastArg.slice(7)) * 1e6 : -Infinity;
 const self = new Map();
-for (let i = 0; i < p.samples.length; i++)
-  self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+let at = p.startTime;
+for (let i = 0; i < p.samples.length; i++) {
+  at += p.timeDeltas[i] ?? 0;
+  if (at >= from) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+}
 const busy = [...self].filter(([id]) => byId.get(id).callFrame.functionName !== '(idle)');
 const total = busy.reduce((a, [, t]) => a + t, 0);
 

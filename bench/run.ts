@@ -7,7 +7,7 @@
 // Issue 6 targets (--only=gifts [--senders=200], needs DATABASE_URL): see bench/gifts.ts.
 // Issue 18 targets (--only=api [--connections=200], needs DATABASE_URL): see bench/api.ts.
 // Issue 19 item 6 (--only=notify [--followers=1000000], needs DATABASE_URL): see bench/notify.ts.
-// Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000], needs DATABASE_URL): see bench/explore.ts.
+// Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000] [--loads=search,hot] [--keep | --db=<url>], needs DATABASE_URL): see bench/explore.ts.
 // Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
 // Issue 22 target (--only=cascade [--seconds=10], needs DATABASE_URL): see bench/cascade.ts.
 // Issue 22 fault targets (--only=faults, needs DATABASE_URL and redis-server): see bench/faults.ts.
@@ -387,7 +387,11 @@ if (only === 'explore') {
     follows: Number(arg('follows') ?? 10_000_000),
     lives: Number(arg('lives') ?? 10_000),
   };
-  const { rows, refreshMs } = await exploreBench(seconds, n, arg('loads')?.split(','));
+  const reuse = arg('db');
+  const { rows, refreshMs } = await exploreBench(seconds, n, arg('loads')?.split(','), {
+    keep: process.argv.includes('--keep'),
+    ...(reuse && { reuse }),
+  });
   console.log(
     `\nExplore and search with ${n.lives} broadcasts on air, ${n.users} users, ${n.follows} follows: autocannon, 200 connections, ${seconds} s each`,
   );

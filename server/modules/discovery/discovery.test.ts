@@ -110,6 +110,27 @@ describe('the hot ranking', () => {
     expect(after?.heat).toBeGreaterThan(780);
   });
 
+  it('leaves a row whose order barely moved as it was, and writes one whose viewers changed', async () => {
+    const steady = await host({ viewers: 7, minutes: 240 });
+    await discovery.refresh();
+    const read = async () =>
+      (
+        await testDb.db.query<{ viewers: number; at: string }>(
+          'SELECT viewers, refreshed_at::text AS at FROM live_rank WHERE vid = $1',
+          [steady.vid],
+        )
+      )[0];
+    const first = await read();
+    // Four hours on air: its freshness moves by a ten-thousandth between refreshes.
+    await discovery.refresh();
+    expect(await read()).toEqual(first);
+    await testDb.db.query('UPDATE lives SET viewers = 8 WHERE vid = $1', [steady.vid]);
+    await discovery.refresh();
+    const moved = await read();
+    expect(moved?.viewers).toBe(8);
+    expect(moved?.at).not.toBe(first?.at);
+  });
+
   it('gives a host in their first week a share of the hot slots', async () => {
     const veteran = await host({ viewers: 3 });
     await testDb.db.query(

@@ -254,15 +254,22 @@ async function searchQueries(testDb: TestDb): Promise<string[]> {
   return out;
 }
 
-/** One load: 2 s of warm-up, then `seconds` measured with the server's CPU time per request. */
+/** What every browser says it can decode: the site compresses answers sent to many for it. */
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+/**
+ * One load: 2 s of warm-up, then `seconds` measured with the server's CPU time per request. Each
+ * request carries a browser's Accept-Encoding.
+ */
 async function measure(
   name: string,
   url: string,
   pid: number,
   seconds: number,
-  headers: Record<string, string> = {},
+  extra: Record<string, string> = {},
   setupRequest?: (req: autocannon.Request) => autocannon.Request,
 ): Promise<ExploreRow> {
+  const headers = { ...BROWSER, ...extra };
   const requests = setupRequest ? [{ method: 'GET' as const, setupRequest }] : undefined;
   await autocannon({ url, connections: 200, duration: 2, headers, ...(requests && { requests }) });
   const cpu0 = cpuSeconds(pid);

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExploreCard, ExploreQuery } from '../../../common/api/explore';
 import { MemoryKv } from '../../infra/kv';
@@ -273,5 +274,49 @@ describe('explore over HTTP', () => {
     expect(bad.statusCode).toBe(400);
     const countries = await t.app.inject({ url: '/api/v1/explore/countries' });
     expect(countries.json<{ data: { list: { country: string }[] } }>().data.list[0]?.country).toBe('US');
+  });
+
+  it('sends a page asked for again compressed to clients that accept it, the same JSON', async () => {
+    const [first = 0] = await makeUsers(t.testDb.db, 1);
+    await makeLive(t.testDb.db, first);
+    await discovery.refresh();
+    // Enough broadcasts for a page over a kilobyte (a single card is sent as it is).
+    for (let i = 0; i < 6; i += 1) {
+      const [uid = 0] = await makeUsers(t.testDb.db, 1);
+      await makeLive(t.testDb.db, uid);
+    }
+    const ask = (encoding?: string) =>
+      t.app.inject({
+        url: '/api/v1/explore?tab=new',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    // The node's job refreshes every few seconds: wait for a page with all of them.
+    await expect
+      .poll(async () => (await ask()).json<{ data: { list: unknown[] } }>().data.list.length, {
+        timeout: 15_000,
+        interval: 250,
+      })
+      .toBeGreaterThanOrEqual(7);
+    const plain = await ask();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    // A page's first sendings are as they are; asked again (a refresh may make a new page), compressed.
+    const compressed = async (encoding: string) => {
+      for (let tries = 0; ; tries += 1) {
+        const r = await ask(encoding);
+        if (r.headers['content-encoding'] !== undefined || tries === 100) return r;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const br = await compressed('br, gzip, deflate');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await compressed('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    // A client that accepts neither gets the JSON itself.
+    expect((await ask('identity')).body).toBe(plain.body);
   });
 });

@@ -13,7 +13,7 @@ import {
   watchedParams,
 } from '../../../common/api/explore';
 import { hostLookupAnswer, hostLookupQuery } from '../../../common/api/content';
-import { serializeOnce } from '../../http/envelope';
+import { sharedAnswer } from '../../http/shared-answer';
 import { requireAuth } from '../auth';
 import type { StaffGuard } from '../staff';
 import type { DiscoveryService } from './service';
@@ -26,7 +26,7 @@ export function discoveryRoutes(deps: {
   staff: StaffGuard;
 }): FastifyPluginAsyncZod {
   const { discovery } = deps;
-  const json = serializeOnce(okSchema(exploreAnswer));
+  const send = sharedAnswer(okSchema(exploreAnswer));
   return async (app) => {
     app.get(
       '/api/v1/explore',
@@ -40,10 +40,8 @@ export function discoveryRoutes(deps: {
         },
       },
       async (req, reply) => {
-        const data = await discovery.explore(req.query, req.auth?.uid ?? null);
-        // Pages are kept for a refresh and sent to many: their JSON is made once.
-        void reply.serializer(json);
-        return { status: 200 as const, data };
+        // Pages are kept for a refresh and sent to many: their JSON is made (and compressed) once.
+        return send(req, reply, await discovery.explore(req.query, req.auth?.uid ?? null));
       },
     );
 

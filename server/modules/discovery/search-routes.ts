@@ -10,7 +10,7 @@ import {
   trendingAnswer,
 } from '../../../common/api/search';
 import { z } from 'zod';
-import { serializeOnce } from '../../http/envelope';
+import { sharedAnswer } from '../../http/shared-answer';
 import { enforceLimits, type Limit } from '../../infra/ratelimit';
 import type { Kv } from '../../infra/kv';
 import { requireAuth } from '../auth';
@@ -28,7 +28,7 @@ export function searchRoutes(deps: {
   limitScale: number;
 }): FastifyPluginAsyncZod {
   const { search } = deps;
-  const json = serializeOnce(okSchema(searchAnswer));
+  const send = sharedAnswer(okSchema(searchAnswer));
   return async (app) => {
     app.get(
       '/api/v1/search',
@@ -42,10 +42,8 @@ export function searchRoutes(deps: {
         },
       },
       async (req, reply) => {
-        const data = await search.search(req.query);
         // Results as one types are the same for everyone for a few seconds: made once.
-        void reply.serializer(json);
-        return { status: 200 as const, data };
+        return send(req, reply, await search.search(req.query));
       },
     );
 

@@ -107,6 +107,8 @@ export class SearchIndex {
   readonly #liveRows: (LiveFeedRow | undefined)[] = [];
   readonly #slotOfVid = new Map<string, number>();
   readonly #freeLiveSlots: number[] = [];
+  /** The hash of each broadcast's card as last read: only those whose hash moved are read again. */
+  readonly #liveHashes = new Map<string, number>();
   /** Each host on air's broadcast. */
   #liveOf = new Map<number, string>();
 
@@ -247,12 +249,13 @@ export class SearchIndex {
   }
 
   async #syncLives(): Promise<void> {
-    const rows = await searchFeedRepo.livesOnAir(this.db);
-    const onAir = new Set<string>();
-    const liveOf = new Map<number, string>();
-    for (const row of rows) {
-      onAir.add(row.vid);
-      liveOf.set(row.uid, row.vid);
+    const onAir = await searchFeedRepo.livesOnAirHashes(this.db);
+    const changed = onAir.filter((b) => this.#liveHashes.get(b.vid) !== b.hash).map((b) => b.vid);
+    const rows = changed.length > 0 ? await searchFeedRepo.livesByVid(this.db, changed) : [];
+    // What ended between the two reads is gone from the second, and from the first next time.
+    const live = new Set(onAir.map((b) => b.vid));
+    for (const { hash, ...row } of rows) {
+      this.#liveHashes.set(row.vid, hash);
       let slot = this.#slotOfVid.get(row.vid);
       if (slot === undefined) {
         slot = this.#freeLiveSlots.pop() ?? this.#liveRows.length;
@@ -268,11 +271,17 @@ export class SearchIndex {
         ]);
     }
     for (const [vid, slot] of this.#slotOfVid) {
-      if (onAir.has(vid)) continue;
+      if (live.has(vid)) continue;
       this.#slotOfVid.delete(vid);
+      this.#liveHashes.delete(vid);
       this.#liveRows[slot] = undefined;
       this.#lives.set(slot, null, []);
       this.#freeLiveSlots.push(slot);
+    }
+    const liveOf = new Map<number, string>();
+    for (const slot of this.#slotOfVid.values()) {
+      const row = this.#liveRows[slot];
+      if (row) liveOf.set(row.uid, row.vid);
     }
     this.#liveOf = liveOf;
     await this.#lives.flush();

@@ -168,9 +168,15 @@ describe('the in-memory index follows the database', () => {
     const [found] = (await search('changed after')).people.list;
     expect(found).toMatchObject({ uid: who.uid, face: '/f.webp', followers: 7, live: vid });
     expect((await search('test live')).lives.list.map((l) => l.vid)).toContain(vid);
+    // A broadcast's card changed on air (only what changed is read again).
+    await testDb.db.query("UPDATE lives SET title = 'Moonlit Session', viewers = 42 WHERE vid = $1", [vid]);
+    await service.index.sync();
+    const [moonlit] = (await search('moonlit')).lives.list;
+    expect(moonlit).toMatchObject({ vid, title: 'Moonlit Session', viewers: 42 });
     await testDb.db.query("UPDATE lives SET status = 'ended', ended_at = now() WHERE vid = $1", [vid]);
     await service.index.sync();
     expect((await search('changed aft')).people.list[0]?.live).toBeNull();
+    expect((await search('moonlit sess')).lives.list).toEqual([]);
   });
 });
 

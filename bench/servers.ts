@@ -39,6 +39,8 @@ export async function startSite(port: number, env: Record<string, string> = {}):
   // Chrome's DevTools, or `node bench/profile-summary.mjs <file>`).
   const prof = process.env.BENCH_CPU_PROF;
   const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
+  // BENCH_NODE_ARGS: more flags for the site's node (--trace-gc, say, which NODE_OPTIONS refuses).
+  args.push(...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''));
   const proc = spawn('node', [...args, 'dist/server/main.js'], {
     env: {
       ...process.env,

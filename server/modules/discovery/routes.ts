@@ -27,6 +27,8 @@ export function discoveryRoutes(deps: {
 }): FastifyPluginAsyncZod {
   const { discovery } = deps;
   const send = sharedAnswer(okSchema(exploreAnswer));
+  const sendCountries = sharedAnswer(okSchema(exploreCountriesAnswer));
+  const countryAnswers = new WeakMap<object, { list: object[] }>();
   return async (app) => {
     app.get(
       '/api/v1/explore',
@@ -54,7 +56,13 @@ export function discoveryRoutes(deps: {
           response: { 200: okSchema(exploreCountriesAnswer) },
         },
       },
-      async () => ({ status: 200 as const, data: { list: await discovery.countries() } }),
+      async (req, reply) => {
+        // One list per refresh, sent to everyone who opens explore: made (and compressed) once.
+        const list = await discovery.countries();
+        let data = countryAnswers.get(list);
+        if (!data) countryAnswers.set(list, (data = { list }));
+        return sendCountries(req, reply, data);
+      },
     );
 
     app.post(

@@ -212,11 +212,11 @@ export const searchFeedRepo = {
     );
   },
 
-  /** Every broadcast on air, as its card, with its title and host folded. */
   /**
-   * Each broadcast on air with a hash of its card as livesOnAir reads it: what changed since the
-   * last read is then read whole (livesByVid). Reading every card every two seconds cost a node
-   * ~130 ms of parsing rows at 10,000 broadcasts, a stall every answer waiting then shared.
+   * Each broadcast on air with a hash of its card (with its title and host folded) as livesByVid
+   * reads it: only the cards whose hash moved since the last read are then read whole. Reading
+   * every card every two seconds cost a node ~130 ms of parsing rows at 10,000 broadcasts, a
+   * stall that every answer waiting then shared.
    */
   livesOnAirHashes(db: Queryable): Promise<{ vid: string; hash: number }[]> {
     return db.query<{ vid: string; hash: number }>(

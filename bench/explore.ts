@@ -13,11 +13,13 @@ import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hashToken } from '../server/modules/auth/crypto';
 import { DiscoveryService } from '../server/modules/discovery';
 import { openPostgres } from '../server/db/client';
 import { createTestDb, type TestDb } from '../server/testing/db';
 import { cpuSeconds } from './cpu';
+import { percentile } from './percentile';
 import { startHelloWorld, startSite } from './servers';
 
 export interface ExploreRow {
@@ -331,7 +333,7 @@ async function typingLoad(
     await sleep(Math.random() * TYPING_EVERY_MS);
     const pending: Promise<void>[] = [];
     for (let next = performance.now(); next < until; next += TYPING_EVERY_MS) {
-      await sleep(next - performance.now());
+      await sleep(Math.max(0, next - performance.now()));
       pending.push(ask());
     }
     await Promise.all(pending);
@@ -344,14 +346,11 @@ async function typingLoad(
   await Promise.all(Array.from({ length: 200 }, () => person(t0 + seconds * 1000)));
   const elapsed = (performance.now() - t0) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   const row: ExploreRow = {
     name,
     'req/s': Math.round(latencies.length / elapsed),
-    'p50 ms': at(0.5),
-    'p99 ms': at(0.99),
+    'p50 ms': percentile(latencies, 0.5),
+    'p99 ms': percentile(latencies, 0.99),
     errors,
     'server CPU µs/req': Math.round(
       ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, latencies.length + errors),
@@ -360,5 +359,3 @@ async function typingLoad(
   console.log('  ', JSON.stringify(row));
   return row;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

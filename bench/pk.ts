@@ -24,6 +24,7 @@ import { next } from './ipc';
 import { seedRoom, signedIn, type Person } from './people';
 import type { ViewersRequest } from './pk/viewers-host';
 import { startSite } from './servers';
+import { percentile } from './percentile';
 
 export interface PkRow {
   path: string;
@@ -90,11 +91,6 @@ function postJson(
     req.on('error', reject);
     req.end(data);
   });
-}
-
-function percentile(xs: number[], q: number): number {
-  const s = [...xs].sort((x, y) => x - y);
-  return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN);
 }
 
 export async function pkBench(seconds = 15, perRoom = 2000, rate = 1000): Promise<PkReport> {

@@ -5,6 +5,7 @@
 // viewer's bar showed at least the score committed by then, and the gift's own event arrived.
 import type { Socket } from 'node:net';
 import { rawSubscriber, type BenchEvent } from '../realtime/raw-ws';
+import { percentile } from '../percentile';
 
 export type ViewersRequest =
   | { type: 'open'; port: number; rooms: string[]; perRoom: number }
@@ -42,9 +43,7 @@ function onEvent(v: Viewer, e: BenchEvent, at: number): void {
 }
 
 function percentiles(xs: number[]): { n: number; p50: number; p99: number; max: number } {
-  const s = [...xs].sort((x, y) => x - y);
-  const at = (q: number) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN);
-  return { n: s.length, p50: at(0.5), p99: at(0.99), max: Math.round(s.at(-1) ?? NaN) };
+  return { n: xs.length, p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), max: percentile(xs, 1) };
 }
 
 process.on('message', (m: ViewersRequest) => {

@@ -27,13 +27,14 @@ interface Kept {
  */
 export function sharedAnswer(
   schema: z.ZodType,
-): (req: FastifyRequest, reply: FastifyReply, data: object) => FastifyReply {
+): (req: FastifyRequest, reply: FastifyReply, data: object, key?: object) => FastifyReply {
   const made = new WeakMap<object, Kept>();
-  return (req, reply, data) => {
-    let kept = made.get(data);
+  // `key`: the kept value the data is made from, when the data itself is made afresh each time.
+  return (req, reply, data, key = data) => {
+    let kept = made.get(key);
     if (kept === undefined) {
       kept = { body: new CompressedBody(JSON.stringify(z.encode(schema, { status: 200, data }))), sent: 0 };
-      made.set(data, kept);
+      made.set(key, kept);
     }
     kept.sent += 1;
     const encoding =

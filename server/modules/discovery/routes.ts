@@ -28,7 +28,6 @@ export function discoveryRoutes(deps: {
   const { discovery } = deps;
   const send = sharedAnswer(okSchema(exploreAnswer));
   const sendCountries = sharedAnswer(okSchema(exploreCountriesAnswer));
-  const countryAnswers = new WeakMap<object, { list: object[] }>();
   return async (app) => {
     app.get(
       '/api/v1/explore',
@@ -59,9 +58,7 @@ export function discoveryRoutes(deps: {
       async (req, reply) => {
         // One list per refresh, sent to everyone who opens explore: made (and compressed) once.
         const list = await discovery.countries();
-        let data = countryAnswers.get(list);
-        if (!data) countryAnswers.set(list, (data = { list }));
-        return sendCountries(req, reply, data);
+        return sendCountries(req, reply, { list }, list);
       },
     );
 

@@ -6,7 +6,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { createTestApp, type TestApp } from '../testing/app';
-import { registerSecurityHeaders } from './security';
+import { API_CSP, PERMISSIONS_POLICY, registerSecurityHeaders } from './security';
 
 // Issue 16, item 7: Content-Security-Policy, Permissions-Policy and HSTS; /metrics behind a token;
 // request bodies that never finish arriving are cut off.
@@ -65,6 +65,22 @@ describe('Content-Security-Policy', () => {
   });
 });
 
+describe("the API's answers", () => {
+  it("load and run nothing and cannot be framed, without the pages' 700 bytes of policy", async () => {
+    for (const url of ['/api/v1/explore', '/api/v1/search?q=nova', '/api/v1/no/such/route']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(res.headers['content-security-policy'], url).toBe(API_CSP);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['permissions-policy'], url).toBeUndefined();
+    }
+    // A page on the same site keeps its own.
+    const page = await t.app.inject({ url: '/en/explore' });
+    expect(page.headers['content-security-policy']).toContain('script-src');
+    expect(page.headers['permissions-policy']).toBe(PERMISSIONS_POLICY);
+  });
+});
+
 describe('Permissions-Policy and HSTS', () => {
   it('lets this origin use the camera and microphone, and no one use what the site never needs', async () => {
     const res = await t.app.inject({ url: '/en/studio' });
@@ -94,7 +110,9 @@ describe('Permissions-Policy and HSTS', () => {
       const app = Fastify();
       registerSecurityHeaders(app, loadConfig({ ...online, PUBLIC_BASE_URL: base }));
       app.get('/', async () => 'ok');
+      app.get('/json', async () => ({ ok: true }));
       expect((await app.inject({ url: '/' })).headers['strict-transport-security'], base).toBe(hsts);
+      expect((await app.inject({ url: '/json' })).headers['strict-transport-security'], base).toBe(hsts);
       await app.close();
     }
   });

@@ -74,18 +74,35 @@ export function wantsHsts(config: Pick<Config, 'APP_ENV' | 'publicBaseUrl'>): bo
   );
 }
 
-/** Security headers on every answer (pages, API, files). */
+/**
+ * What a JSON answer needs (OWASP's REST security headers): not to be sniffed into something else,
+ * and to load and run nothing, nor be framed, should it be opened as a document. The pages' policy
+ * (above) and Permissions-Policy govern documents and would only add 700 bytes to every API
+ * answer: half of an explore page sent compressed, which on this machine costs the node and its
+ * clients answers a second (docs/decisions.md, "Discovery").
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Security headers on every answer: pages and files get the pages' set, JSON answers the API's. */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
-  const headers: Record<string, string> = {
+  const hsts: Record<string, string> = wantsHsts(config) ? { 'strict-transport-security': HSTS } : {};
+  const pages: Record<string, string> = {
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-frame-options': 'SAMEORIGIN',
     'content-security-policy': contentSecurityPolicy(config.mediaConnectSrc, uploadOrigins(config)),
     'permissions-policy': PERMISSIONS_POLICY,
+    ...hsts,
   };
-  if (wantsHsts(config)) headers['strict-transport-security'] = HSTS;
-  app.addHook('onSend', async (_req, reply, payload) => {
-    void reply.headers(headers);
-    return payload;
+  const api: Record<string, string> = {
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': API_CSP,
+    ...hsts,
+  };
+  // A callback hook, not an async one: no promise per answer on the hottest path there is.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    void reply.headers(typeof type === 'string' && type.startsWith('application/json') ? api : pages);
+    done(null, payload);
   });
 }

@@ -62,6 +62,68 @@ describe('PrefixIndex', () => {
     expect(index.size).toBe([...texts.values()].reduce((n, t) => n + starts(t).length, 0));
   });
 
+  it('finds prefixes longer than the kept keys, across scripts and surrogate pairs, as a scan does', async () => {
+    // The keys hold an entry's first six UTF-16 units: prefixes of every length up to and past
+    // them, over units from the least a text holds (\u0001) to the greatest, and across merges.
+    const next = random(23);
+    const units = ['a', 'b', '\u0001', 'ي', '中', '😀', '\uffef'];
+    const word = () =>
+      Array.from({ length: 1 + Math.floor(next() * 9) }, () => units[Math.floor(next() * units.length)]).join(
+        '',
+      );
+    const index = new PrefixIndex({ mergeSlice: 50 });
+    const texts = new Map<number, string>();
+    for (let round = 0; round < 12; round += 1) {
+      for (let i = 0; i < 150; i += 1) {
+        const slot = Math.floor(next() * 600);
+        const text = `${word()} ${word()}`;
+        index.set(slot, text, starts(text));
+        texts.set(slot, text);
+      }
+      await index.flush();
+      const all = [...texts.values()];
+      for (let k = 0; k < 40; k += 1) {
+        // A prefix of some text's word (found) or a word of its own (mostly not).
+        const some = all[Math.floor(next() * all.length)] ?? '';
+        const from = starts(some)[Math.floor(next() * 2)] ?? 0;
+        const q = next() < 0.7 ? some.slice(from, from + 1 + Math.floor(next() * 9)) : word();
+        if (q.trim() === '') continue;
+        const found = new Map<number, number>();
+        index.collect(q, 1e9, found);
+        const expected = [...texts].filter(([, t]) => starts(t).some((s) => t.startsWith(q, s)));
+        expect(
+          [...found.keys()].sort((a, b) => a - b),
+          JSON.stringify(q),
+        ).toEqual(expected.map(([slot]) => slot).sort((a, b) => a - b));
+        const places = [...texts.values()].reduce(
+          (n, t) => n + starts(t).filter((s) => t.startsWith(q, s)).length,
+          0,
+        );
+        if (round === 11) expect(index.count(q), JSON.stringify(q)).toBeGreaterThanOrEqual(places);
+      }
+    }
+    await index.compact();
+    for (const q of [
+      'a',
+      'ab',
+      'aba',
+      'abab',
+      'ababa',
+      'ababab',
+      'abababa',
+      '中😀',
+      'ي\u0001',
+      '\uffef\uffef',
+    ]) {
+      const places = [...texts.values()].reduce(
+        (n, t) => n + starts(t).filter((s) => t.startsWith(q, s)).length,
+        0,
+      );
+      // After a compaction no stale entry is left: the count is exact.
+      expect(index.count(q), JSON.stringify(q)).toBe(places);
+    }
+  });
+
   it('finds a word typed with a typo, and not one too far from it', async () => {
     const index = new PrefixIndex();
     const names = ['novahost', 'nova star', 'nightowl', 'novelist'];

@@ -24,7 +24,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { analyticsBench } from './analytics';
 import { videosBench } from './videos';
 import { apiBench, type ApiRow } from './api';
-import { exploreBench } from './explore';
+import { exploreBench, isOpenLoop } from './explore';
 import { notifyBench } from './notify';
 import { pkBench } from './pk';
 import { lighthouseAudit } from './lighthouse';
@@ -397,10 +397,16 @@ if (only === 'explore') {
   );
   const base = rows[0]?.['req/s'] ?? 1;
   console.table(rows.map((r) => ({ ...r, 'vs hello-world': `${Math.round((r['req/s'] / base) * 100)}%` })));
-  const worst = Math.max(...rows.slice(1).map((r) => r['p99 ms']));
-  console.log(
-    `worst p99 of explore and search ${worst} ms (target ≤ 30: ${worst <= 30 ? 'met' : 'NOT met'})`,
-  );
+  const closed = rows.slice(1).filter((r) => !isOpenLoop(r));
+  const worst = Math.max(...closed.map((r) => r['p99 ms']));
+  if (closed.length > 0)
+    console.log(
+      `worst p99 of explore and search, 200 connections asking again at once: ${worst} ms (target ≤ 30: ${worst <= 30 ? 'met' : 'NOT met'})`,
+    );
+  for (const r of rows.filter(isOpenLoop))
+    console.log(
+      `${r.name}: ${r['req/s']} queries/s, p99 ${r['p99 ms']} ms (target ≤ 30: ${r['p99 ms'] <= 30 ? 'met' : 'NOT met'})`,
+    );
   console.log(`read model refresh: ${refreshMs.join(', ')} ms (it runs every 5 s, on one node at a time)`);
   report.explore = { n, rows, refreshMs };
 }

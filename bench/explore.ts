@@ -9,6 +9,7 @@
 // --users=, --follows=, --lives= scale the data down for a quicker look. --keep leaves the seeded
 // database in place (its address is printed) and --db=<address> runs on such a database again,
 // without seeding (ten million follows and a million people take about three minutes to make).
+// While the loads run, a fifth of the broadcasts' viewer counts move every second, as they do.
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -158,6 +159,18 @@ export async function exploreBench(
       `INSERT INTO sessions (token_hash, uid, device_id, keep, expires_at) VALUES ($1, $2, 'bench-reader-1', true, now() + interval '1 day')`,
       [hashToken(token), reader?.uid ?? 0],
     );
+    // Audiences come and go: as media nodes do, a fifth of the broadcasts' viewer counts are
+    // written every second while the loads run (the explore refresh and each node's search
+    // index read them).
+    const audiences = setInterval(() => {
+      testDb.db
+        .query(
+          `UPDATE lives SET viewers = greatest(0, viewers + (random() * 20 - 10)::int)
+           WHERE status = 'live' AND random() < 0.2`,
+        )
+        .catch((err: unknown) => console.error('  moving the audiences failed:', err));
+    }, 1000);
+    audiences.unref();
     const port = 3941;
     const site = await startSite(port, {
       DATABASE_URL: testDb.url ?? '',
@@ -226,6 +239,7 @@ export async function exploreBench(
       }
       return { rows, refreshMs };
     } finally {
+      clearInterval(audiences);
       await site.stop();
     }
   } finally {

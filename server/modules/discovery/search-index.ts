@@ -254,6 +254,15 @@ export class SearchIndex {
     const rows = changed.length > 0 ? await searchFeedRepo.livesByVid(this.db, changed) : [];
     // What ended between the two reads is gone from the second, and from the first next time.
     const live = new Set(onAir.map((b) => b.vid));
+    // Viewers and the hot score of the cards not read again: numbers, set as they are.
+    const reread = new Set(changed);
+    for (const b of onAir) {
+      const slot = reread.has(b.vid) ? undefined : this.#slotOfVid.get(b.vid);
+      const row = slot === undefined ? undefined : this.#liveRows[slot];
+      // A new object, not an edit: rows are handed to answers that may still be kept.
+      if (slot !== undefined && row && (row.viewers !== b.viewers || row.score !== b.score))
+        this.#liveRows[slot] = { ...row, viewers: b.viewers, score: b.score };
+    }
     for (const { hash, ...row } of rows) {
       this.#liveHashes.set(row.vid, hash);
       let slot = this.#slotOfVid.get(row.vid);

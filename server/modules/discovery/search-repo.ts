@@ -162,9 +162,26 @@ export interface LiveFeedRow extends RankRow {
   search_host: string;
 }
 
-const LIVES_FEED = `SELECT ${CARD}, l.search_title, l.search_host
-  FROM lives l JOIN users u ON u.uid = l.uid
-  LEFT JOIN live_rank r ON r.vid = l.vid LEFT JOIN host_marks m ON m.uid = l.uid`;
+/** A broadcast on air as the index checks it every two seconds. */
+export interface LiveNumbers {
+  vid: string;
+  hash: number;
+  viewers: number;
+  score: number;
+}
+
+/**
+ * What the index reads of each broadcast on air: its card apart from the two numbers that move all
+ * the time (`stable`, in the lateral `s`, whose hash says whether it changed), and those numbers.
+ */
+const LIVES_FEED_FROM = `FROM lives l JOIN users u ON u.uid = l.uid
+  LEFT JOIN live_rank r ON r.vid = l.vid LEFT JOIN host_marks m ON m.uid = l.uid
+  CROSS JOIN LATERAL (SELECT l.vid, l.title, l.cover, l.orientation, l.kind, l.category, l.started_at,
+    l.uid, u.short_id, u.nickname, u.face, u.country,
+    coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
+    coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
+    coalesce(r.newcomer, false) AS newcomer, l.search_title, l.search_host) s`;
+const LIVES_MOVING = 'l.viewers, coalesce(r.score, 0) AS score';
 
 const PERSON_FEED = `SELECT u.uid, u.short_id, u.nickname, u.search_name, u.face, u.country,
          coalesce(fc.followers, 0) AS followers, u.search_seq::float8 AS seq
@@ -213,14 +230,15 @@ export const searchFeedRepo = {
   },
 
   /**
-   * Each broadcast on air with a hash of its card (with its title and host folded) as livesByVid
-   * reads it: only the cards whose hash moved since the last read are then read whole. Reading
-   * every card every two seconds cost a node ~130 ms of parsing rows at 10,000 broadcasts, a
-   * stall that every answer waiting then shared.
+   * Each broadcast on air with a hash of its card but for its viewers and hot score, and those
+   * two: only the cards whose hash moved since the last read are then read whole (livesByVid),
+   * while the numbers, which move all the time, are taken from here. Reading every card every two
+   * seconds cost a node ~130 ms of parsing rows at 10,000 broadcasts, a stall that every answer
+   * waiting then shared, and hashing the numbers too would have read most of them again each time.
    */
-  livesOnAirHashes(db: Queryable): Promise<{ vid: string; hash: number }[]> {
-    return db.query<{ vid: string; hash: number }>(
-      `SELECT f.vid, hashtext(f::text) AS hash FROM (${LIVES_FEED} WHERE l.status = 'live') f`,
+  livesOnAirHashes(db: Queryable): Promise<LiveNumbers[]> {
+    return db.query<LiveNumbers>(
+      `SELECT l.vid, hashtext(s::text) AS hash, ${LIVES_MOVING} ${LIVES_FEED_FROM} WHERE l.status = 'live'`,
       [],
       'search_feed_live_hashes',
     );
@@ -229,7 +247,8 @@ export const searchFeedRepo = {
   /** These broadcasts' cards, if still on air, with their hashes (as livesOnAirHashes makes them). */
   livesByVid(db: Queryable, vids: readonly string[]): Promise<(LiveFeedRow & { hash: number })[]> {
     return db.query<LiveFeedRow & { hash: number }>(
-      `SELECT f.*, hashtext(f::text) AS hash FROM (${LIVES_FEED} WHERE l.status = 'live' AND l.vid = ANY($1)) f`,
+      `SELECT s.*, ${LIVES_MOVING}, hashtext(s::text) AS hash ${LIVES_FEED_FROM}
+       WHERE l.status = 'live' AND l.vid = ANY($1)`,
       [vids],
       'search_feed_lives',
     );

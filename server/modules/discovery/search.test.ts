@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SearchAnswer, SearchQuery } from '../../../common/api/search';
 import { MemoryKv } from '../../infra/kv';
 import { createTestApp, type TestApp } from '../../testing/app';
@@ -6,6 +6,7 @@ import { signedInPerson } from '../../testing/auth';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { makeLive, makeUsers, recountFollows } from '../../testing/people';
 import { foldedLength } from './fold';
+import { searchFeedRepo } from './search-repo';
 import { SearchService } from './search-service';
 
 // Search on PostgreSQL (and PGlite): what each script finds, typos, ranking, the short id, live
@@ -173,6 +174,17 @@ describe('the in-memory index follows the database', () => {
     await service.index.sync();
     const [moonlit] = (await search('moonlit')).lives.list;
     expect(moonlit).toMatchObject({ vid, title: 'Moonlit Session', viewers: 42 });
+    // Only its viewers moved: the number is taken as the check reads it, the card not read again.
+    const reads = vi.spyOn(searchFeedRepo, 'livesByVid');
+    await testDb.db.query('UPDATE lives SET viewers = 43 WHERE vid = $1', [vid]);
+    await service.index.sync();
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+    expect((await search('moonlit s')).lives.list[0]).toMatchObject({
+      vid,
+      title: 'Moonlit Session',
+      viewers: 43,
+    });
     await testDb.db.query("UPDATE lives SET status = 'ended', ended_at = now() WHERE vid = $1", [vid]);
     await service.index.sync();
     expect((await search('changed aft')).people.list[0]?.live).toBeNull();

@@ -156,8 +156,12 @@ export class SearchIndex {
 
   /** Loads in the background, then reads changes every second and what is on air every two. */
   start(fail: (err: unknown) => void, loaded?: () => void): void {
+    // A read under way when the node stops fails as its pool closes: that is no failure.
+    const failed = (err: unknown) => {
+      if (!this.#stopped) fail(err);
+    };
     const every = (ms: number, run: () => Promise<void>) => {
-      const timer = setInterval(() => void run().catch(fail), ms);
+      const timer = setInterval(() => void run().catch(failed), ms);
       timer.unref();
       this.#timers.push(timer);
     };
@@ -168,7 +172,7 @@ export class SearchIndex {
         every(PEOPLE_MS, () => this.#once(() => this.#syncPeople()));
         every(LIVES_MS, () => this.#livesOnce());
       })
-      .catch(fail);
+      .catch(failed);
   }
 
   stop(): void {

@@ -72,12 +72,13 @@ export async function addNode(first: TestApp, overrides: Partial<AppDeps> = {}):
  * One site's media nodes on 127.0.0.1, each with its own engine, announced in one registry: the
  * first is a new test app, the others nodes added to it. `env` is each node's own configuration
  * (the first's as environment text, the others' as configuration). Answers the app, the other
- * nodes and every node's base URL, in order.
+ * nodes and every node's base URL, in order, and `close`, which closes the nodes (the added ones
+ * first: the first app drops the database) and shuts their engines down.
  */
 export async function startMediaNodes(
   deps: Pick<AppDeps, 'kv' | 'mediaNodes'> & { engines: [MediaEngine, ...MediaEngine[]] },
   env: { first?: Record<string, string>; others?: Partial<Config>[] } = {},
-): Promise<{ t: TestApp; nodes: FastifyInstance[]; urls: string[] }> {
+): Promise<{ t: TestApp; nodes: FastifyInstance[]; urls: string[]; close: () => Promise<void> }> {
   const { kv, mediaNodes, engines } = deps;
   const ports: number[] = [];
   for (let i = 0; i < engines.length; i++) ports.push(await freePort());
@@ -98,7 +99,12 @@ export async function startMediaNodes(
     await node.listen({ host: '127.0.0.1', port: ports[i] });
     nodes.push(node);
   }
-  return { t, nodes, urls };
+  const close = async () => {
+    for (const node of [...nodes].reverse()) await node.close();
+    await t.close();
+    for (const engine of engines) await engine.shutdown();
+  };
+  return { t, nodes, urls, close };
 }
 
 /** A port nothing listens on right now (for servers that must know their address up front). */

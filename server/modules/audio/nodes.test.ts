@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { RTCRtpTransceiver } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AudioState } from '../../../common/api/audio';
@@ -18,8 +17,8 @@ const kv = new MemoryKv();
 const registry = new MemoryNodeRegistry();
 const media = { a: loopbackEngine(), b: loopbackEngine(), c: loopbackEngine() };
 let t: TestApp;
-let b: FastifyInstance;
-let c: FastifyInstance;
+/** Closes every node and shuts their engines down (startMediaNodes). */
+let closeNodes = async (): Promise<void> => {};
 const url = { a: '', b: '', c: '' };
 const peers: TestPeer[] = [];
 const pumps: (() => void)[] = [];
@@ -34,7 +33,7 @@ beforeAll(async () => {
     { others: [{}, { MEDIA_CAPACITY: 0 }] },
   );
   t = started.t;
-  [b, c] = started.nodes as [FastifyInstance, FastifyInstance];
+  closeNodes = started.close;
   [url.a, url.b, url.c] = started.urls as [string, string, string];
   host = await signedInPerson(t, kv, 'nodes-audio-host@example.com');
   fan = await signedInPerson(t, kv, 'nodes-audio-fan@example.com');
@@ -43,10 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const stop of pumps) stop();
   for (const p of peers) await p.close();
-  await c.close();
-  await b.close();
-  await t.close();
-  for (const m of Object.values(media)) await m.shutdown();
+  await closeNodes();
   await kv.close();
 });
 

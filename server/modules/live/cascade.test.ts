@@ -29,6 +29,8 @@ const media = { a: engine(), b: engine(), c: engine() };
 // Short leases: a node that lost a broadcast to another lets it go within a second.
 const LEASE = { LIVE_LEASE_MS: '4000' };
 let t: TestApp;
+/** Closes every node and shuts their engines down (startMediaNodes). */
+let closeNodes = async (): Promise<void> => {};
 let b: FastifyInstance;
 let c: FastifyInstance;
 const url = { a: '', b: '', c: '' };
@@ -42,6 +44,7 @@ beforeAll(async () => {
     { first: LEASE, others: [{}, { MEDIA_CAPACITY: 0 }] },
   );
   t = started.t;
+  closeNodes = started.close;
   [b, c] = started.nodes as [FastifyInstance, FastifyInstance];
   [url.a, url.b, url.c] = started.urls as [string, string, string];
 }, 60_000);
@@ -49,10 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of pumps) p.stop();
   for (const p of peers) await p.close();
-  await c.close();
-  await b.close();
-  await t.close();
-  for (const m of Object.values(media)) await m.shutdown();
+  await closeNodes();
   await kv.close();
 });
 

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import M3U8Parse from 'm3u8parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../../infra/kv';
@@ -18,7 +17,8 @@ const registry = new MemoryNodeRegistry();
 const engine = () => loopbackEngine({ hls: true });
 const media = { a: engine(), b: engine() };
 let t: TestApp;
-let b: FastifyInstance;
+/** Closes every node and shuts their engines down (startMediaNodes). */
+let closeNodes = async (): Promise<void> => {};
 const url = { a: '', b: '' };
 const peers: TestPeer[] = [];
 const pumps: { stop(): void }[] = [];
@@ -29,7 +29,7 @@ let pub: TestPeer;
 beforeAll(async () => {
   const started = await startMediaNodes({ kv, mediaNodes: registry, engines: [media.a, media.b] });
   t = started.t;
-  [b] = started.nodes as [FastifyInstance];
+  closeNodes = started.close;
   [url.a, url.b] = started.urls as [string, string];
 
   const { headers } = await signedInPerson(t, kv, 'hls-host@example.com');
@@ -54,9 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of pumps) p.stop();
   for (const p of peers) await p.close();
-  await b?.close();
-  await t.close();
-  for (const m of Object.values(media)) await m.shutdown();
+  await closeNodes();
   await kv.close();
 });
 

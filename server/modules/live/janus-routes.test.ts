@@ -23,6 +23,8 @@ const media = {
   b: new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [] }),
 };
 let t: TestApp;
+/** Closes every node and shuts their engines down (startMediaNodes). */
+let closeNodes = async (): Promise<void> => {};
 let b: FastifyInstance;
 const url = { a: '', b: '' };
 const closers: (() => Promise<void> | void)[] = [];
@@ -31,15 +33,14 @@ beforeAll(async () => {
   if (!run) return;
   const started = await startMediaNodes({ kv, mediaNodes: registry, engines: [media.a, media.b] });
   t = started.t;
+  closeNodes = started.close;
   [b] = started.nodes as [FastifyInstance];
   [url.a, url.b] = started.urls as [string, string];
 }, 60_000);
 afterAll(async () => {
   if (!run) return;
   for (const c of closers) await c();
-  await b.close();
-  await t.close();
-  for (const m of Object.values(media)) await m.shutdown();
+  await closeNodes();
   await kv.close();
 });
 

@@ -78,8 +78,8 @@ export function wantsHsts(config: Pick<Config, 'APP_ENV' | 'publicBaseUrl'>): bo
  * What a JSON answer needs (OWASP's REST security headers): not to be sniffed into something else,
  * and to load and run nothing, nor be framed, should it be opened as a document. The pages' policy
  * (above) and Permissions-Policy govern documents and would only add 700 bytes to every API
- * answer: half of an explore page sent compressed, which on this machine costs the node and its
- * clients answers a second (docs/decisions.md, "Discovery").
+ * answer, nearly as much as a compressed explore page, which on this machine costs the node and
+ * its clients answers a second (docs/decisions.md, "Input hygiene and headers").
  */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 

@@ -43,7 +43,7 @@ interface Run {
   keys: Float64Array;
 }
 
-/** The first index from `lo` whose keys are not below (hi, lo) (`after`: not below or equal). */
+/** The first index in [from, to) whose keys are not below (k1, k2) (`after`: neither below nor equal). */
 function keyBound(
   keys: Float64Array,
   from: number,

@@ -254,19 +254,23 @@ export class SearchIndex {
 
   async #syncLives(): Promise<void> {
     const onAir = await searchFeedRepo.livesOnAirHashes(this.db);
-    const changed = onAir.filter((b) => this.#liveHashes.get(b.vid) !== b.hash).map((b) => b.vid);
-    const rows = changed.length > 0 ? await searchFeedRepo.livesByVid(this.db, changed) : [];
-    // What ended between the two reads is gone from the second, and from the first next time.
-    const live = new Set(onAir.map((b) => b.vid));
-    // Viewers and the hot score of the cards not read again: numbers, set as they are.
-    const reread = new Set(changed);
+    // Cards whose hash moved are read again; the others take their viewers and hot score, which
+    // move all the time, as numbers.
+    const changed: string[] = [];
     for (const b of onAir) {
-      const slot = reread.has(b.vid) ? undefined : this.#slotOfVid.get(b.vid);
+      if (this.#liveHashes.get(b.vid) !== b.hash) {
+        changed.push(b.vid);
+        continue;
+      }
+      const slot = this.#slotOfVid.get(b.vid);
       const row = slot === undefined ? undefined : this.#liveRows[slot];
       // A new object, not an edit: rows are handed to answers that may still be kept.
       if (slot !== undefined && row && (row.viewers !== b.viewers || row.score !== b.score))
         this.#liveRows[slot] = { ...row, viewers: b.viewers, score: b.score };
     }
+    const rows = changed.length > 0 ? await searchFeedRepo.livesByVid(this.db, changed) : [];
+    // What ended between the two reads is gone from the second, and from the first next time.
+    const live = new Set(onAir.map((b) => b.vid));
     for (const { hash, ...row } of rows) {
       this.#liveHashes.set(row.vid, hash);
       let slot = this.#slotOfVid.get(row.vid);

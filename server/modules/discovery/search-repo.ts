@@ -98,12 +98,17 @@ function peopleSql(short: boolean): string {
     ORDER BY p.exact DESC, p.rank DESC, p.uid`;
 }
 
-/** A broadcast's card (RankRow) from lives `l`, users `u`, live_rank `r` and host_marks `m`. */
-const CARD = `l.vid, l.title, l.cover, l.orientation, l.kind, l.category, l.viewers, l.started_at, l.uid,
+/**
+ * A broadcast's card (RankRow) from lives `l`, users `u`, live_rank `r` and host_marks `m`: what
+ * changes now and then, and the two numbers that move all the time.
+ */
+const CARD_FIXED = `l.vid, l.title, l.cover, l.orientation, l.kind, l.category, l.started_at, l.uid,
   u.short_id, u.nickname, u.face, u.country,
   coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
   coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
-  coalesce(r.newcomer, false) AS newcomer, coalesce(r.score, 0) AS score`;
+  coalesce(r.newcomer, false) AS newcomer`;
+const CARD_MOVING = 'l.viewers, coalesce(r.score, 0) AS score';
+const CARD = `${CARD_FIXED}, ${CARD_MOVING}`;
 
 /**
  * Live rooms on air whose title or host's name holds the query (both kept folded on the
@@ -172,16 +177,12 @@ export interface LiveNumbers {
 
 /**
  * What the index reads of each broadcast on air: its card apart from the two numbers that move all
- * the time (`stable`, in the lateral `s`, whose hash says whether it changed), and those numbers.
+ * the time, with its title and host folded (the lateral `s`, whose hash says whether it changed),
+ * then those numbers (CARD_MOVING).
  */
 const LIVES_FEED_FROM = `FROM lives l JOIN users u ON u.uid = l.uid
   LEFT JOIN live_rank r ON r.vid = l.vid LEFT JOIN host_marks m ON m.uid = l.uid
-  CROSS JOIN LATERAL (SELECT l.vid, l.title, l.cover, l.orientation, l.kind, l.category, l.started_at,
-    l.uid, u.short_id, u.nickname, u.face, u.country,
-    coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
-    coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
-    coalesce(r.newcomer, false) AS newcomer, l.search_title, l.search_host) s`;
-const LIVES_MOVING = 'l.viewers, coalesce(r.score, 0) AS score';
+  CROSS JOIN LATERAL (SELECT ${CARD_FIXED}, l.search_title, l.search_host) s`;
 
 const PERSON_FEED = `SELECT u.uid, u.short_id, u.nickname, u.search_name, u.face, u.country,
          coalesce(fc.followers, 0) AS followers, u.search_seq::float8 AS seq
@@ -238,7 +239,7 @@ export const searchFeedRepo = {
    */
   livesOnAirHashes(db: Queryable): Promise<LiveNumbers[]> {
     return db.query<LiveNumbers>(
-      `SELECT l.vid, hashtext(s::text) AS hash, ${LIVES_MOVING} ${LIVES_FEED_FROM} WHERE l.status = 'live'`,
+      `SELECT l.vid, hashtext(s::text) AS hash, ${CARD_MOVING} ${LIVES_FEED_FROM} WHERE l.status = 'live'`,
       [],
       'search_feed_live_hashes',
     );
@@ -247,7 +248,7 @@ export const searchFeedRepo = {
   /** These broadcasts' cards, if still on air, with their hashes (as livesOnAirHashes makes them). */
   livesByVid(db: Queryable, vids: readonly string[]): Promise<(LiveFeedRow & { hash: number })[]> {
     return db.query<LiveFeedRow & { hash: number }>(
-      `SELECT s.*, ${LIVES_MOVING}, hashtext(s::text) AS hash ${LIVES_FEED_FROM}
+      `SELECT s.*, ${CARD_MOVING}, hashtext(s::text) AS hash ${LIVES_FEED_FROM}
        WHERE l.status = 'live' AND l.vid = ANY($1)`,
       [vids],
       'search_feed_lives',

@@ -67,9 +67,10 @@ describe('phone numbers', () => {
     const { context, page, errors } = await newPage({ country: 'FR' });
     const dialog = await openPhoneTab(page);
     const select = dialog.getByLabel('Country or region');
-    expect(await select.inputValue()).toBe('FR');
+    // The country comes from a fetch the dialog makes: wait for it, never read it once.
+    await expect.poll(() => select.inputValue()).toBe('FR');
     expect(await select.locator('option').count()).toBeGreaterThan(230);
-    expect(await dialog.locator('.phone-field__dial').textContent()).toBe('+33');
+    await expect.poll(() => dialog.locator('.phone-field__dial').textContent()).toBe('+33');
     const signIn = dialog.getByRole('button', { name: 'Sign in', exact: true });
     await dialog.getByLabel('Phone number').fill('06 12 34');
     await dialog.getByLabel('Password', { exact: true }).fill('secret 12');
@@ -85,12 +86,37 @@ describe('phone numbers', () => {
     await context.close();
 
     const unknown = await newPage();
+    const looked = unknown.page.waitForResponse((r) => r.url().includes('/api/v1/geo/country'));
     const d2 = await openPhoneTab(unknown.page);
+    await looked;
     expect(await d2.getByLabel('Country or region').inputValue()).toBe('US');
     await d2.getByLabel('Country or region').selectOption('CN');
     await d2.getByLabel('Phone number').fill('13812345678');
     await d2.getByText('Please enter a valid phone number').waitFor();
     await unknown.context.close();
+  });
+
+  it('keeps a country the visitor picked before the lookup answered', async () => {
+    const { context, page } = await newPage({ country: 'FR' });
+    // Hold the lookup until the visitor has picked a country.
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/api/v1/geo/country', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const dialog = await openPhoneTab(page);
+    const select = dialog.getByLabel('Country or region');
+    // Spec §5: a +86 number is refused while the visitor's country is unknown, so the
+    // message going away shows the lookup has been applied.
+    await select.selectOption('CN');
+    await dialog.getByLabel('Phone number').fill('13812345678');
+    const invalid = dialog.getByText('Please enter a valid phone number');
+    await invalid.waitFor();
+    answer();
+    await invalid.waitFor({ state: 'hidden' });
+    expect(await select.inputValue()).toBe('CN');
+    await context.close();
   });
 
   it('names countries in the page language, right to left in Arabic', async () => {

@@ -6,7 +6,7 @@ import {
   parsePhoneNumberFromString,
   type CountryCode,
 } from 'libphonenumber-js/min';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { chinaBlocked, FALLBACK_COUNTRY, joinPhone, nationalDigits } from '../../common/phone';
 import { useI18n } from '../i18n/i18n';
 import { api } from '../lib/api';
@@ -61,17 +61,23 @@ export interface PhoneState extends PhoneValue {
 /** The phone number being typed, with the default country from the visitor lookup. */
 export function usePhone(initial?: PhoneValue): PhoneState {
   const { t } = useI18n();
-  const [country, setCountry] = useState<CountryCode>(initial?.country ?? FALLBACK_COUNTRY);
+  const [country, setCountryState] = useState<CountryCode>(initial?.country ?? FALLBACK_COUNTRY);
   const [phone, setPhone] = useState(initial?.phone ?? '');
   const [known, setKnown] = useState<string | null>(null);
+  // A country the visitor picked wins over a lookup that answers after they picked it.
+  const picked = useRef(initial !== undefined);
+  const setCountry = useCallback((c: CountryCode) => {
+    picked.current = true;
+    setCountryState(c);
+  }, []);
   useEffect(() => {
     let live = true;
     void visitorCountry().then((v) => {
       if (!live) return;
       setKnown(v.known ? v.countryCode : null);
-      if (!initial) {
+      if (!picked.current) {
         const code = v.countryCode as CountryCode;
-        if (getCountries().includes(code)) setCountry(code);
+        if (getCountries().includes(code)) setCountryState(code);
       }
     });
     return () => {

@@ -84,7 +84,6 @@ export function usePhone(initial?: PhoneValue): PhoneState {
       live = false;
     };
     // The lookup decides the default once, when the field first appears.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const { e164, error } = useMemo(() => {
     if (!phone) return { e164: null, error: null };

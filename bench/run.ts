@@ -19,7 +19,7 @@
 // Issue 23 item 1 target (--only=videos, needs DATABASE_URL): see bench/videos.ts.
 // Issue 21 targets (--only=pk [--viewers=2000] [--rate=1000] [--seconds=15], needs DATABASE_URL): see bench/pk.ts.
 // Usage: npm run build && npm run bench [-- --only=lighthouse|throughput|signin|latency|sfu|realtime|gifts] [--seconds=10]
-//   --only=sfu [--engines=werift,lean,janus] [--viewers=100,150,200]; --only=janus-latency [--seconds=10]
+//   --only=sfu [--engines=werift,lean,janus,janus-openssl] [--viewers=100,150,200]; --only=janus-latency [--seconds=10]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { analyticsBench } from './analytics';
 import { videosBench } from './videos';
@@ -266,10 +266,13 @@ if (only === 'sfu') {
   console.log(
     `most viewers with ≥ 99% delivered: baseline ${base}, lean ${lean} (${base ? (lean / base).toFixed(2) : '–'}×); target ≥ 200: ${lean >= 200 ? 'met' : 'NOT met'}`,
   );
-  if (engines?.includes('janus')) {
-    const [leanCore, janusCore] = [perCore('lean forwarding'), perCore('janus')];
+  const leanCore = perCore('lean forwarding');
+  for (const janus of ['janus', 'janus, libsrtp2 with OpenSSL'].filter((e) =>
+    rows.some((r) => r.engine === e),
+  )) {
+    const janusCore = perCore(janus);
     console.log(
-      `viewers per core (at the largest count with ≥ 99% delivered): lean ${leanCore.toFixed(0)}, janus ${janusCore.toFixed(0)} (${leanCore ? (janusCore / leanCore).toFixed(2) : '–'}×; most viewers ${best('janus')}); target ≥ 3×: ${leanCore && janusCore / leanCore >= 3 ? 'met' : 'NOT met'}`,
+      `viewers per core (at the largest count with ≥ 99% delivered): lean ${leanCore.toFixed(0)}, ${janus} ${janusCore.toFixed(0)} (${leanCore ? (janusCore / leanCore).toFixed(2) : '–'}×; most viewers ${best(janus)}); target ≥ 3×: ${leanCore && janusCore / leanCore >= 3 ? 'met' : 'NOT met'}`,
     );
   }
   report.sfu = rows;

@@ -3,7 +3,8 @@
 // process; a werift publisher (this process) sends 170 packets/s of 1,100 bytes; cheap counting
 // viewers live in a third process. For each viewer count the publisher's sequence numbers of a
 // window are compared with what every viewer received.
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { dirname } from 'node:path';
 import { cpuSeconds, cpuSplit } from './cpu';
 import { startJanus } from '../server/media/janus/process';
 import { next, type Message } from './ipc';
@@ -46,7 +47,13 @@ function child(script: string, env: Record<string, string>): Promise<ChildProces
 async function run(engineName: string, env: Record<string, string>, counts: number[], seconds: number) {
   // Janus runs as its own process, started here so that its CPU time can be read.
   const loops = Number(process.env.JANUS_EVENT_LOOPS) || undefined;
-  const janus = env.MEDIA_ENGINE === 'janus' ? await startJanus(loops ? { eventLoops: loops } : {}) : null;
+  const janus =
+    env.MEDIA_ENGINE === 'janus'
+      ? await startJanus({
+          ...(loops ? { eventLoops: loops } : {}),
+          libraryPath: env.BENCH_JANUS_LIBRARY_PATH,
+        })
+      : null;
   if (janus)
     Object.assign(env, {
       BENCH_JANUS_URL: janus.url,
@@ -168,10 +175,18 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
   return rows;
 }
 
+/** Where scripts/libsrtp-openssl.sh builds it (the bench builds it when it is missing). */
+const LIBSRTP_OPENSSL = new URL('../.cache/libsrtp-openssl/lib', import.meta.url).pathname;
+
 const ENGINES = {
   werift: { name: 'werift sender (baseline)', env: { MEDIA_FORWARD: 'werift' } },
   lean: { name: 'lean forwarding', env: { MEDIA_FORWARD: 'lean' } },
   janus: { name: 'janus', env: { MEDIA_ENGINE: 'janus' } },
+  // The same Janus with libsrtp2 built with OpenSSL rather than Debian's NSS build.
+  'janus-openssl': {
+    name: 'janus, libsrtp2 with OpenSSL',
+    env: { MEDIA_ENGINE: 'janus', BENCH_JANUS_LIBRARY_PATH: LIBSRTP_OPENSSL },
+  },
 } as const;
 
 export async function sfuCapacity(
@@ -181,6 +196,14 @@ export async function sfuCapacity(
 ): Promise<CapacityRow[]> {
   const rows: CapacityRow[] = [];
   const prof: Record<string, string> = process.env.CPU_PROF ? { CPU_PROF: process.env.CPU_PROF } : {};
+  if (engines.includes('janus-openssl'))
+    execFileSync(
+      new URL('../scripts/libsrtp-openssl.sh', import.meta.url).pathname,
+      [dirname(LIBSRTP_OPENSSL)],
+      {
+        stdio: 'inherit',
+      },
+    );
   for (const e of engines)
     rows.push(...(await run(ENGINES[e].name, { ...ENGINES[e].env, ...prof }, counts, seconds)));
   return rows;

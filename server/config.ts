@@ -234,6 +234,13 @@ const schema = z
      */
     MEDIA_JANUS_FORWARD_ADDRESS: z.union([z.ipv4(), z.ipv6()]).optional(),
     /**
+     * For the Janus this process runs (no MEDIA_JANUS_URL): a folder searched for its libraries
+     * before the system's, holding a libsrtp2 built with OpenSSL (scripts/libsrtp-openssl.sh).
+     * Debian's is built with NSS, and forwarding to viewers then costs Janus about twice the CPU
+     * (docs/decisions.md, "Janus as a second media engine").
+     */
+    MEDIA_JANUS_LIBRARY_PATH: z.string().min(1).optional(),
+    /**
      * This node's own base URL as other nodes and players reach it (https://media-3.example.com).
      * Set on every node of a site with several: each announces itself in the media-node registry
      * (Redis), serves any broadcast by pulling it from its origin node, and sends viewers on to a

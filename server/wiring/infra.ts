@@ -128,6 +128,7 @@ function mediaEngine(config: Config): MediaEngine {
       janusApiSecret: config.MEDIA_JANUS_API_SECRET,
       janusAdminKey: config.MEDIA_JANUS_ADMIN_KEY,
       janusForwardAddress: config.MEDIA_JANUS_FORWARD_ADDRESS,
+      janusLibraryPath: config.MEDIA_JANUS_LIBRARY_PATH,
       hls: config.MEDIA_HLS,
       recordDir: config.RECORD_LIVES ? join(config.DATA_DIR, 'recordings') : undefined,
     });

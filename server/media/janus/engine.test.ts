@@ -2,9 +2,10 @@
 // werift peers: WHIP in through the VideoRoom, viewers on the Streaming mountpoint answering
 // Janus's offer, a republish keeping its viewers, and everything ended in Janus afterwards.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RTCPeerConnection } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../common/errors';
@@ -16,6 +17,8 @@ import { janusInstalled, startJanus, type JanusProcess } from './process';
 
 // CI installs Janus (.ci/run); a machine without it skips these, and says so.
 const run = janusInstalled() || process.env.CI === 'true';
+/** Where scripts/libsrtp-openssl.sh builds libsrtp2 with OpenSSL (scripts/test.mjs runs it). */
+const OPENSSL_LIB = fileURLToPath(new URL('../../../.cache/libsrtp-openssl/lib', import.meta.url));
 
 function first<T>(list: T[]): T {
   const item = list[0];
@@ -256,5 +259,37 @@ describe.runIf(run)('JanusEngine running its own Janus', () => {
       await engine.shutdown();
     }
     expect(ours()).toBe('');
+  }, 60_000);
+
+  it('runs Janus on the libsrtp2 built with OpenSSL it is given, and carries media both ways', async () => {
+    // scripts/test.mjs builds it (scripts/libsrtp-openssl.sh); CI fails here if it could not.
+    expect(existsSync(join(OPENSSL_LIB, 'libsrtp2.so.1')), `${OPENSSL_LIB} was not built`).toBe(true);
+    const engine = new JanusEngine({
+      iceServers: [],
+      portRange: undefined,
+      hostAddresses: [],
+      janusLibraryPath: OPENSSL_LIB,
+    });
+    const publisher = testPeer(['video', 'audio'], 'sendonly');
+    try {
+      const published = await engine.publish('openssl', await publisher.offer());
+      await publisher.answer(published.answer);
+      await publisher.connected();
+      const pid = execFileSync('pgrep', ['-P', String(process.pid), '-x', 'janus'])
+        .toString()
+        .trim();
+      const libraries = readFileSync(`/proc/${pid}/maps`, 'utf8');
+      expect(libraries).toContain(join(OPENSSL_LIB, 'libsrtp2.so.1'));
+      expect(libraries).not.toContain('libfreeblpriv3');
+      const pump = pumpH264(first(publisher.transceivers));
+      const viewer = await watch(engine, 'openssl');
+      // Decrypted at the viewer: Janus decrypted the publisher's SRTP and encrypted its own.
+      await until(() => viewer.packets() > 30, 'video at the viewer');
+      pump.stop();
+      await viewer.pc.close();
+    } finally {
+      await publisher.close();
+      await engine.shutdown();
+    }
   }, 60_000);
 });

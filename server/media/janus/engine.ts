@@ -43,6 +43,8 @@ export interface JanusConfig extends MediaConfig {
    * mountpoints listen there. Default 127.0.0.1 (nodes on one host).
    */
   janusForwardAddress?: string | undefined;
+  /** For a Janus the engine runs: a folder whose libsrtp2 it loads first (OpenSSL's crypto). */
+  janusLibraryPath?: string | undefined;
 }
 
 /** How often a pulled room's mountpoint is asked how long ago its last packet came. */
@@ -166,7 +168,10 @@ export class JanusEngine implements MediaEngine {
           await this.#process.stop();
           this.#process = null;
         }
-        this.#process ??= await startJanus({ portRange: this.config.portRange });
+        this.#process ??= await startJanus({
+          portRange: this.config.portRange,
+          libraryPath: this.config.janusLibraryPath,
+        });
         url = this.#process.url;
         secret = this.#process.apiSecret;
         this.#adminKey = this.#process.adminKey;

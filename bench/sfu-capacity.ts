@@ -123,7 +123,9 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
     let have = 0;
     for (const count of counts) {
       viewers.send({ type: 'add', count: count - have } satisfies ViewerRequest);
-      const added = await next(viewers, 'added');
+      // Joining Janus viewers is slower (attach, join, its offer, an answer each): 200 at once
+      // took over two minutes while the publisher's packets were already flowing.
+      const added = await next(viewers, 'added', Math.max(120_000, (count - have) * 1500));
       have = count;
       await new Promise((r) => setTimeout(r, 2000)); // keyframe requests and handshakes settle
       viewers.send({ type: 'mark' } satisfies ViewerRequest);

@@ -3,8 +3,8 @@
 #
 # Why: Debian builds libsrtp2 with --enable-nss, and SRTP through NSS's PKCS#11 layer is about a
 # third of Janus's CPU when it forwards to viewers (docs/decisions.md, "Janus as a second media
-# engine"). Janus's own README recommends libsrtp built with OpenSSL. Same source, same Debian
-# options and patches-that-matter (theirs touch only the tests), one switch changed.
+# engine"). Janus's README installs libsrtp with --enable-openssl. Same source (hash as in Debian's
+# .dsc), Debian's compiler flags, one switch changed; Debian's patches touch only libsrtp's tests.
 #
 # Usage: scripts/libsrtp-openssl.sh [PREFIX]     (default PREFIX: .cache/libsrtp-openssl)
 # Then either install it system-wide (sudo cp PREFIX/lib/libsrtp2.so.1 /usr/local/lib && sudo

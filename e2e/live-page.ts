@@ -37,14 +37,20 @@ export async function plays(page: Page, timeout = 20_000): Promise<void> {
   );
 }
 
-/** A finger swiping up the middle of a phone's screen (the browser's own touch events). */
-export async function swipeUp(page: Page): Promise<void> {
+/**
+ * A finger swiping up the middle of a phone's screen (the browser's own touch events), by default
+ * from y 460 to 240: over the video's upper half, as a swipe that starts in the chat scrolls the
+ * chat. `from`/`to` make it longer.
+ */
+export async function swipeUp(page: Page, { from = 460, to = 240 } = {}): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
-  // Over the video's upper half: a swipe that starts in the chat scrolls the chat.
   const point = (y: number) => [{ x: 195, y }];
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(460) });
-  for (const y of [420, 360, 300, 240])
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(y) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from) });
+  for (let step = 1; step <= 4; step++)
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: point(from + ((to - from) * step) / 4),
+    });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 }

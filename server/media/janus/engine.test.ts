@@ -261,35 +261,41 @@ describe.runIf(run)('JanusEngine running its own Janus', () => {
     expect(ours()).toBe('');
   }, 60_000);
 
-  it('runs Janus on the libsrtp2 built with OpenSSL it is given, and carries media both ways', async () => {
-    // scripts/test.mjs builds it (scripts/libsrtp-openssl.sh); CI fails here if it could not.
-    expect(existsSync(join(OPENSSL_LIB, 'libsrtp2.so.1')), `${OPENSSL_LIB} was not built`).toBe(true);
-    const engine = new JanusEngine({
-      iceServers: [],
-      portRange: undefined,
-      hostAddresses: [],
-      janusLibraryPath: OPENSSL_LIB,
-    });
-    const publisher = testPeer(['video', 'audio'], 'sendonly');
-    try {
-      const published = await engine.publish('openssl', await publisher.offer());
-      await publisher.answer(published.answer);
-      await publisher.connected();
-      const pid = execFileSync('pgrep', ['-P', String(process.pid), '-x', 'janus'])
-        .toString()
-        .trim();
-      const libraries = readFileSync(`/proc/${pid}/maps`, 'utf8');
-      expect(libraries).toContain(join(OPENSSL_LIB, 'libsrtp2.so.1'));
-      expect(libraries).not.toContain('libfreeblpriv3');
-      const pump = pumpH264(first(publisher.transceivers));
-      const viewer = await watch(engine, 'openssl');
-      // Decrypted at the viewer: Janus decrypted the publisher's SRTP and encrypted its own.
-      await until(() => viewer.packets() > 30, 'video at the viewer');
-      pump.stop();
-      await viewer.pc.close();
-    } finally {
-      await publisher.close();
-      await engine.shutdown();
-    }
-  }, 60_000);
+  // scripts/test.mjs builds it (scripts/libsrtp-openssl.sh); CI fails here if it could not, a
+  // machine without a compiler or libssl-dev skips it.
+  const openssl = existsSync(join(OPENSSL_LIB, 'libsrtp2.so.1')) || process.env.CI === 'true';
+  it.runIf(openssl)(
+    'runs Janus on the libsrtp2 built with OpenSSL it is given, and carries media both ways',
+    async () => {
+      expect(existsSync(join(OPENSSL_LIB, 'libsrtp2.so.1')), `${OPENSSL_LIB} was not built`).toBe(true);
+      const engine = new JanusEngine({
+        iceServers: [],
+        portRange: undefined,
+        hostAddresses: [],
+        janusLibraryPath: OPENSSL_LIB,
+      });
+      const publisher = testPeer(['video', 'audio'], 'sendonly');
+      try {
+        const published = await engine.publish('openssl', await publisher.offer());
+        await publisher.answer(published.answer);
+        await publisher.connected();
+        const pid = execFileSync('pgrep', ['-P', String(process.pid), '-x', 'janus'])
+          .toString()
+          .trim();
+        const libraries = readFileSync(`/proc/${pid}/maps`, 'utf8');
+        expect(libraries).toContain(join(OPENSSL_LIB, 'libsrtp2.so.1'));
+        expect(libraries).not.toContain('libfreeblpriv3');
+        const pump = pumpH264(first(publisher.transceivers));
+        const viewer = await watch(engine, 'openssl');
+        // Decrypted at the viewer: Janus decrypted the publisher's SRTP and encrypted its own.
+        await until(() => viewer.packets() > 30, 'video at the viewer');
+        pump.stop();
+        await viewer.pc.close();
+      } finally {
+        await publisher.close();
+        await engine.shutdown();
+      }
+    },
+    60_000,
+  );
 });

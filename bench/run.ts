@@ -30,7 +30,7 @@ import { pkBench } from './pk';
 import { lighthouseAudit } from './lighthouse';
 import { realtimeBench } from './realtime';
 import { roomBench } from './room';
-import { sfuCapacity } from './sfu-capacity';
+import { JANUS_ENGINES, sfuCapacity } from './sfu-capacity';
 import { giftsBench } from './gifts';
 import { janusLatency, latencyBench } from './latency';
 import { cascadeBench } from './cascade';
@@ -267,9 +267,7 @@ if (only === 'sfu') {
     `most viewers with ≥ 99% delivered: baseline ${base}, lean ${lean} (${base ? (lean / base).toFixed(2) : '–'}×); target ≥ 200: ${lean >= 200 ? 'met' : 'NOT met'}`,
   );
   const leanCore = perCore('lean forwarding');
-  for (const janus of ['janus', 'janus, libsrtp2 with OpenSSL'].filter((e) =>
-    rows.some((r) => r.engine === e),
-  )) {
+  for (const janus of JANUS_ENGINES.filter((e) => rows.some((r) => r.engine === e))) {
     const janusCore = perCore(janus);
     console.log(
       `viewers per core (at the largest count with ≥ 99% delivered): lean ${leanCore.toFixed(0)}, ${janus} ${janusCore.toFixed(0)} (${leanCore ? (janusCore / leanCore).toFixed(2) : '–'}×; most viewers ${best(janus)}); target ≥ 3×: ${leanCore && janusCore / leanCore >= 3 ? 'met' : 'NOT met'}`,

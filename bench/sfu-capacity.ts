@@ -6,7 +6,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { dirname } from 'node:path';
 import { cpuSeconds, cpuSplit } from './cpu';
-import { startJanus } from '../server/media/janus/process';
+import { LIBSRTP_OPENSSL_DIR, startJanus } from '../server/media/janus/process';
 import { next, type Message } from './ipc';
 import type { EngineRequest } from './sfu/engine-host';
 import { benchPeer, connected, pump } from './sfu/peers';
@@ -177,9 +177,6 @@ async function run(engineName: string, env: Record<string, string>, counts: numb
   return rows;
 }
 
-/** Where scripts/libsrtp-openssl.sh builds it (the bench builds it when it is missing). */
-const LIBSRTP_OPENSSL = new URL('../.cache/libsrtp-openssl/lib', import.meta.url).pathname;
-
 const ENGINES = {
   werift: { name: 'werift sender (baseline)', env: { MEDIA_FORWARD: 'werift' } },
   lean: { name: 'lean forwarding', env: { MEDIA_FORWARD: 'lean' } },
@@ -187,9 +184,14 @@ const ENGINES = {
   // The same Janus with libsrtp2 built with OpenSSL rather than Debian's NSS build.
   'janus-openssl': {
     name: 'janus, libsrtp2 with OpenSSL',
-    env: { MEDIA_ENGINE: 'janus', BENCH_JANUS_LIBRARY_PATH: LIBSRTP_OPENSSL },
+    env: { MEDIA_ENGINE: 'janus', BENCH_JANUS_LIBRARY_PATH: LIBSRTP_OPENSSL_DIR },
   },
 } as const;
+
+/** The Janus engines' row names (bench/run.ts compares each with the lean path). */
+export const JANUS_ENGINES: string[] = Object.values(ENGINES)
+  .filter((e) => 'MEDIA_ENGINE' in e.env)
+  .map((e) => e.name);
 
 export async function sfuCapacity(
   counts: number[],
@@ -198,10 +200,11 @@ export async function sfuCapacity(
 ): Promise<CapacityRow[]> {
   const rows: CapacityRow[] = [];
   const prof: Record<string, string> = process.env.CPU_PROF ? { CPU_PROF: process.env.CPU_PROF } : {};
+  // Built where Janus's own tests find it, when it is missing.
   if (engines.includes('janus-openssl'))
     execFileSync(
       new URL('../scripts/libsrtp-openssl.sh', import.meta.url).pathname,
-      [dirname(LIBSRTP_OPENSSL)],
+      [dirname(LIBSRTP_OPENSSL_DIR)],
       {
         stdio: 'inherit',
       },

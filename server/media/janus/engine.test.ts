@@ -5,7 +5,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { RTCPeerConnection } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../common/errors';
@@ -13,12 +12,20 @@ import { h264, opus, pumpH264, testPeer, until } from '../../testing/media';
 import type { PublisherState, Recording } from '../engine';
 import { JanusEngine } from './engine';
 import { JanusClient } from './client';
-import { janusInstalled, startJanus, type JanusProcess } from './process';
+import { janusInstalled, LIBSRTP_OPENSSL_DIR as OPENSSL_LIB, startJanus, type JanusProcess } from './process';
 
 // CI installs Janus (.ci/run); a machine without it skips these, and says so.
 const run = janusInstalled() || process.env.CI === 'true';
-/** Where scripts/libsrtp-openssl.sh builds libsrtp2 with OpenSSL (scripts/test.mjs runs it). */
-const OPENSSL_LIB = fileURLToPath(new URL('../../../.cache/libsrtp-openssl/lib', import.meta.url));
+/** This process's own Janus child (the engine starts it), or '' when there is none. */
+function ourJanus(): string {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-x', 'janus'])
+      .toString()
+      .trim();
+  } catch {
+    return '';
+  }
+}
 
 function first<T>(list: T[]): T {
   const item = list[0];
@@ -226,21 +233,12 @@ describe.runIf(run)('JanusEngine running its own Janus', () => {
     const engine = new JanusEngine({ iceServers: [], portRange: undefined, hostAddresses: [] });
     const states: [string, PublisherState][] = [];
     engine.onPublisher((room, state) => states.push([room, state]));
-    const ours = () => {
-      try {
-        return execFileSync('pgrep', ['-P', String(process.pid), '-x', 'janus'])
-          .toString()
-          .trim();
-      } catch {
-        return '';
-      }
-    };
     try {
       const publisher = testPeer(['video'], 'sendonly');
       const published = await engine.publish('crash', await publisher.offer());
       await publisher.answer(published.answer);
       await publisher.connected();
-      const pid = ours();
+      const pid = ourJanus();
       expect(pid).toMatch(/^\d+$/);
       await until(() => states.some(([, s]) => s === 'connected'), 'publisher connected');
       process.kill(Number(pid), 'SIGKILL');
@@ -253,12 +251,12 @@ describe.runIf(run)('JanusEngine running its own Janus', () => {
       const republished = await engine.publish('crash', await again.offer());
       await again.answer(republished.answer);
       await again.connected();
-      expect(ours()).not.toBe(pid);
+      expect(ourJanus()).not.toBe(pid);
       await again.close();
     } finally {
       await engine.shutdown();
     }
-    expect(ours()).toBe('');
+    expect(ourJanus()).toBe('');
   }, 60_000);
 
   // scripts/test.mjs builds it (scripts/libsrtp-openssl.sh); CI fails here if it could not, a
@@ -279,10 +277,7 @@ describe.runIf(run)('JanusEngine running its own Janus', () => {
         const published = await engine.publish('openssl', await publisher.offer());
         await publisher.answer(published.answer);
         await publisher.connected();
-        const pid = execFileSync('pgrep', ['-P', String(process.pid), '-x', 'janus'])
-          .toString()
-          .trim();
-        const libraries = readFileSync(`/proc/${pid}/maps`, 'utf8');
+        const libraries = readFileSync(`/proc/${ourJanus()}/maps`, 'utf8');
         expect(libraries).toContain(join(OPENSSL_LIB, 'libsrtp2.so.1'));
         expect(libraries).not.toContain('libfreeblpriv3');
         const pump = pumpH264(first(publisher.transceivers));

@@ -8,8 +8,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT } from '../../paths';
 
 export const JANUS_BINARY = '/usr/bin/janus';
+/**
+ * Where scripts/libsrtp-openssl.sh builds libsrtp2 with OpenSSL by default (the test command and
+ * the SFU bench build it there); give it as `libraryPath` / MEDIA_JANUS_LIBRARY_PATH.
+ */
+export const LIBSRTP_OPENSSL_DIR = join(ROOT, '.cache', 'libsrtp-openssl', 'lib');
 const LIBS = '/usr/lib/x86_64-linux-gnu/janus';
 
 export interface JanusProcessOptions {

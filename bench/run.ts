@@ -6,6 +6,7 @@
 // Issue 5 and 18 targets (--only=realtime [--subscribers=2000,10000] [--impls=ws,socketio,gateway] [--capacity=200|0], needs DATABASE_URL): see bench/realtime.ts.
 // Issue 6 targets (--only=gifts [--senders=200], needs DATABASE_URL): see bench/gifts.ts.
 // Issue 18 targets (--only=api [--connections=200], needs DATABASE_URL): see bench/api.ts.
+// Issue 19, the search index's weight on full garbage collections (--only=search-heap --db=<url>): see bench/search-heap.ts.
 // Issue 19 item 6 (--only=notify [--followers=1000000], needs DATABASE_URL): see bench/notify.ts.
 // Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000] [--loads=search,hot] [--keep | --db=<url>], needs DATABASE_URL): see bench/explore.ts.
 // Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
@@ -25,6 +26,7 @@ import { analyticsBench } from './analytics';
 import { videosBench } from './videos';
 import { apiBench, type ApiRow } from './api';
 import { exploreBench, isOpenLoop } from './explore';
+import { searchHeapBench } from './search-heap';
 import { notifyBench } from './notify';
 import { pkBench } from './pk';
 import { lighthouseAudit } from './lighthouse';
@@ -410,6 +412,16 @@ if (only === 'explore') {
     );
   console.log(`read model refresh: ${refreshMs.join(', ')} ms (it runs every 5 s, on one node at a time)`);
   report.explore = { n, rows, refreshMs };
+}
+
+if (only === 'search-heap') {
+  const url = arg('db');
+  if (!url)
+    throw new Error('--only=search-heap needs --db=<address> (a database seeded by --only=explore --keep)');
+  const r = await searchHeapBench(url);
+  console.log(`\nFull garbage collections with the search index of ${r.people} people in the heap`);
+  console.table(r.rows);
+  report.searchHeap = r;
 }
 
 if (only === 'notify') {

@@ -32,6 +32,9 @@ const ENOUGH = 20;
 /** Where a person's short id starts in their indexed text (after their name and this mark). */
 const SEP = '\u0001';
 
+/** A person's short id, from their indexed text. */
+const shortIdOf = (text: string) => text.slice(text.indexOf(SEP) + 1);
+
 /** The folded query, without what cannot be typed, and its words (the longest first). */
 export function parseQuery(q: string): { q: string; words: string[] } {
   const folded = fold(q)
@@ -96,10 +99,11 @@ const byRank = (a: Hit, b: Hit) => Number(b.exact) - Number(a.exact) || b.rank -
 export class SearchIndex {
   readonly #people = new PrefixIndex();
   readonly #uids: number[] = [];
-  readonly #shortIds: string[] = [];
   readonly #nicknames: string[] = [];
   readonly #faces: (string | null)[] = [];
+  /** Each person's country, one string per country (see #putPerson). */
   readonly #countries: string[] = [];
+  readonly #countryNames = new Map<string, string>();
   readonly #followers: number[] = [];
   readonly #slotOfUid = new Map<number, number>();
 
@@ -202,6 +206,12 @@ export class SearchIndex {
     return this.#syncing;
   }
 
+  /**
+   * Keeps a person. A million people are millions of objects the garbage collector marks on each
+   * full collection, and a full collection pauses every answer waiting (docs/decisions.md,
+   * "Search"): so a person costs two strings, their nickname and their indexed text (which is
+   * made by PostgreSQL, one flat string, and holds their short id), and a country is kept once.
+   */
   #putPerson(row: PersonFeedRow): void {
     let slot = this.#slotOfUid.get(row.uid);
     if (slot === undefined) {
@@ -209,13 +219,18 @@ export class SearchIndex {
       this.#uids.push(row.uid);
       this.#slotOfUid.set(row.uid, slot);
     }
-    this.#shortIds[slot] = row.short_id;
     this.#nicknames[slot] = row.nickname;
     this.#faces[slot] = row.face;
-    this.#countries[slot] = row.country;
+    let country = this.#countryNames.get(row.country);
+    if (country === undefined) {
+      country = row.country;
+      this.#countryNames.set(country, country);
+    }
+    this.#countries[slot] = country;
     this.#followers[slot] = row.followers;
-    const name = row.search_name;
-    this.#people.set(slot, name + SEP + row.short_id, [...wordStarts(name, row.nickname), name.length + 1]);
+    const text = row.search_text;
+    const name = text.slice(0, text.indexOf(SEP));
+    this.#people.set(slot, text, [...wordStarts(name, row.nickname), name.length + 1]);
   }
 
   async #syncPeople(): Promise<void> {
@@ -344,7 +359,7 @@ export class SearchIndex {
       const uid = this.#uids[slot] ?? 0;
       return {
         uid,
-        short_id: this.#shortIds[slot] ?? '',
+        short_id: shortIdOf(this.#people.text(slot) ?? ''),
         nickname: this.#nicknames[slot] ?? '',
         face: this.#faces[slot] ?? null,
         country: this.#countries[slot] ?? '',

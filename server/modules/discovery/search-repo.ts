@@ -152,9 +152,9 @@ function indexed<T>(db: Db, run: (tx: Queryable) => Promise<T>): Promise<T> {
 /** A person as the in-memory index keeps them (search-index.ts), with their change number. */
 export interface PersonFeedRow {
   uid: number;
-  short_id: string;
   nickname: string;
-  search_name: string;
+  /** The folded name, U+0001 and the short id: what the index searches, as one string. */
+  search_text: string;
   face: string | null;
   country: string;
   followers: number;
@@ -184,7 +184,7 @@ const LIVES_FEED_FROM = `FROM lives l JOIN users u ON u.uid = l.uid
   LEFT JOIN live_rank r ON r.vid = l.vid LEFT JOIN host_marks m ON m.uid = l.uid
   CROSS JOIN LATERAL (SELECT ${CARD_FIXED}, l.search_title, l.search_host) s`;
 
-const PERSON_FEED = `SELECT u.uid, u.short_id, u.nickname, u.search_name, u.face, u.country,
+const PERSON_FEED = `SELECT u.uid, u.nickname, u.search_name || chr(1) || u.short_id AS search_text, u.face, u.country,
          coalesce(fc.followers, 0) AS followers, u.search_seq::float8 AS seq
   FROM users u LEFT JOIN follow_counts fc ON fc.uid = u.uid`;
 

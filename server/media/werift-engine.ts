@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   RTCPeerConnection,
-  RTCRtpCodecParameters,
   // werift's names for header extensions (not React hooks).
   useSdesMid as midExtension,
   useSdesRTPStreamId as ridExtension,
-  type MediaStreamTrack,
   type RTCRtpTransceiver,
 } from 'werift';
 import { mkdirSync } from 'node:fs';
@@ -26,7 +24,7 @@ import type {
   SessionInfo,
 } from './engine';
 import { Fanout, type Forwarder } from './fanout';
-import { packageRoom, type PackagedRoom } from './hls/room';
+import { packageRoom } from './hls/room';
 import type { HlsStream } from './hls/stream';
 import { LeanSender } from './lean-forward';
 import { simulcastRids } from './simulcast';
@@ -35,7 +33,6 @@ import { VideoLayer } from './video-layer';
 import { finishRecording, LiveRecording } from './recording';
 import { FrameGrabber } from './frames';
 import {
-  answeredCodecs,
   checkOffer,
   sameMedia,
   inactiveNotRejected,
@@ -47,10 +44,21 @@ import {
   type CodecChoice,
   type InactiveSection,
 } from './sdp';
+import { dialOrigin } from './werift-pull';
+import {
+  answerOf,
+  codecParams,
+  fresh,
+  LAYERS_ATTRIBUTE,
+  layerCount,
+  layerNames,
+  placeholderParams,
+  videoCodec,
+  type Room,
+  type Source,
+  type Viewer,
+} from './werift-room';
 
-const FEEDBACK = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
-/** ICE gathering normally takes milliseconds on a host; give up on slow STUN after this. */
-const GATHER_TIMEOUT_MS = 3000;
 /** A session whose media does not flow by then is closed (MediaConfig.connectTimeoutMs). */
 const CONNECT_TIMEOUT_MS = 15_000;
 /**
@@ -72,166 +80,12 @@ const CHECK_MS = 250;
 const RELINK_EVERY_MS = 250;
 const RELINK_MS = 30_000;
 
-interface Viewer {
-  id: string;
-  pc: RTCPeerConnection;
-  unsubscribe: (() => void)[];
-  /** Another node pulling the room (cascading): not one of its viewers. */
-  relay: boolean;
-  /** Its simulcast layer and what chooses it (a room with layers, on the lean path). */
-  layers: ViewerLayers | null;
-}
-
-interface Room {
-  name: string;
-  publisherId: string;
-  pc: RTCPeerConnection;
-  codecs: CodecChoice[];
-  tracks: Map<'audio' | 'video', { track: MediaStreamTrack; transceiver: RTCRtpTransceiver }>;
-  fanout: Record<'audio' | 'video', Fanout>;
-  viewers: Map<string, Viewer>;
-  /**
-   * Its video streams, lowest first: one, or one per simulcast layer viewers switch between. The
-   * last (the largest) is the room's main video (fanout.video): recorded, packaged, relayed.
-   */
-  layers: VideoLayer[];
-  /** The RIDs its source sends, lowest first (none: one video stream). */
-  rids: string[];
-  recording: { live: LiveRecording; file: string } | null;
-  /** Its LL-HLS packaging (a room published here, in H.264, with packaging on). */
-  hls: PackagedRoom | null;
-  /** Packets received from the publisher, and how many the stall check saw last time. */
-  received: number;
-  seen: number;
-  /** Connected at the last stall check (a publisher is judged after a whole interval connected). */
-  watched: boolean;
-  stalled: boolean;
-  /** Pulled from its origin on another node (null: published here). */
-  pulled: PullLink | null;
-  /** When the room last received anything (performance.now(), checked every CHECK_MS). */
-  flowedAt: number;
-  /** When the publisher's stall was last judged. */
-  judgedAt: number;
-  /** Counts changes of source: a task working for an earlier source stops. */
-  epoch: number;
-  /** A pull that lost its origin is looking for the broadcast again (see #relink). */
-  relinking: boolean;
-}
-
-/** A source's receiving connection and what it sends, before it feeds a room. */
-interface Source {
-  publisherId: string;
-  pc: RTCPeerConnection;
-  codecs: CodecChoice[];
-  pulled: PullLink | null;
-  /** The RIDs of its simulcast streams, lowest first (none: one stream). */
-  rids: string[];
-  /**
-   * A pull's video streams: the origin sends each of its room's layers in a section of its own,
-   * lowest first (1: one stream). A publisher's are told apart by RID instead.
-   */
-  sections: number;
-}
-
-/**
- * What an edge offers its origin: every H.264 profile browsers publish in (the origin answers the
- * publisher's own, see viewerChoice), VP8, Opus.
- */
-const PULL_VIDEO = ['42e01f', '42001f', '4d001f', '640c1f', '64001f'].map(
-  (profile) =>
-    new RTCRtpCodecParameters({
-      mimeType: 'video/H264',
-      clockRate: 90000,
-      rtcpFeedback: FEEDBACK,
-      parameters: `level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=${profile}`,
-    }),
-);
-
 /**
  * The answer's hint to a simulcast publisher (Chromium) to start at this bitrate (kbit/s), so that
  * it sends every layer from the start: it otherwise starts at 300 kbit/s, sends the smallest only,
  * and takes some 20 s of receiver reports to reach the largest (see docs/media-engines.md).
  */
 const SIMULCAST_START_KBPS = 2500;
-
-/** The most simulcast layers an edge pulls from its origin (our studio sends three). */
-const PULL_LAYERS = 3;
-/**
- * An origin's answer to an edge names the layers' RIDs in this session attribute (lowest first),
- * so that a player asks any node for a layer by the same name.
- */
-const LAYERS_ATTRIBUTE = 'a=x-beamly-layers:';
-
-/**
- * The layers a room keeps for a source: one per RID (or per pulled section) when viewers can be
- * switched between them (H.264 only: see keyframeStart).
- */
-function layerCount(source: Source): number {
-  if (videoCodec(source.codecs) !== 'H264') return 1;
-  return source.pulled ? source.sections : Math.max(1, source.rids.length);
-}
-
-/** The name of the video codec in `codecs`, upper case ('' without video). */
-function videoCodec(codecs: CodecChoice[]): string {
-  return codecs.find((c) => c.kind === 'video')?.name.toUpperCase() ?? '';
-}
-
-/** The RIDs of the room's layers, lowest first (the largest only, when its layers are not switched). */
-function layerNames(room: Pick<Room, 'rids' | 'layers'>): string[] {
-  return room.rids.slice(room.rids.length - room.layers.length);
-}
-
-/** A room's state for a source that has sent nothing yet. */
-function fresh(source: Source) {
-  const now = performance.now();
-  return {
-    ...source,
-    tracks: new Map<'audio' | 'video', { track: MediaStreamTrack; transceiver: RTCRtpTransceiver }>(),
-    received: 0,
-    seen: 0,
-    flowedAt: now,
-    judgedAt: now,
-    watched: false,
-    stalled: false,
-    recording: null,
-    relinking: false,
-  };
-}
-
-function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
-  if (choice.kind === 'audio')
-    return new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 });
-  return new RTCRtpCodecParameters({
-    mimeType: `video/${choice.name}`,
-    clockRate: 90000,
-    rtcpFeedback: FEEDBACK,
-    ...(choice.fmtp ? { parameters: choice.fmtp } : {}),
-  });
-}
-
-/** The offer's own codec for a section answered inactive (werift needs one it can agree on). */
-function placeholderParams(section: InactiveSection): RTCRtpCodecParameters {
-  return new RTCRtpCodecParameters({
-    mimeType: `${section.kind}/${section.name}`,
-    clockRate: section.clockRate,
-    ...(section.channels ? { channels: section.channels } : {}),
-    ...(section.fmtp ? { parameters: section.fmtp } : {}),
-  });
-}
-
-async function gathered(pc: RTCPeerConnection): Promise<void> {
-  if (pc.iceGatheringState === 'complete') return;
-  await pc.iceGatheringStateChange.watch((s) => s === 'complete', GATHER_TIMEOUT_MS).catch(() => undefined);
-}
-
-/** The answer to the offer set on `pc`, with every candidate gathered. */
-async function answerOf(pc: RTCPeerConnection): Promise<string> {
-  await pc.setLocalDescription(await pc.createAnswer());
-  await gathered(pc);
-  const answer = pc.localDescription?.sdp;
-  if (!answer) throw new AppError('bad_sdp');
-  return answer;
-}
 
 /**
  * An SFU in this process on werift: one receiving peer connection per room's publisher, one
@@ -517,7 +371,7 @@ export class WeriftEngine implements MediaEngine {
    * it answers: its codecs are the origin's.
    */
   async #pull(roomName: string, link: PullLink): Promise<void> {
-    const dialed = await this.#dial(link);
+    const dialed = await dialOrigin(link, this.config);
     const room = this.#room(roomName, dialed.source);
     this.#rooms.set(roomName, room);
     await this.#connectPull(room, dialed.answer);
@@ -526,7 +380,7 @@ export class WeriftEngine implements MediaEngine {
   async follow(roomName: string, link: PullLink): Promise<void> {
     const room = this.#rooms.get(roomName);
     if (!room || room.pulled) return;
-    const { source, answer } = await this.#dial(link);
+    const { source, answer } = await dialOrigin(link, this.config);
     const epoch = room.epoch;
     if (
       this.#rooms.get(roomName) !== room ||
@@ -540,49 +394,6 @@ export class WeriftEngine implements MediaEngine {
     }
     this.#swap(room, source);
     await this.#connectPull(room, answer);
-  }
-
-  /**
-   * A connection to the origin over `link`, answered, not yet fed to a room. The link between
-   * nodes may use private addresses.
-   */
-  async #dial(link: PullLink): Promise<{ source: Source; answer: string }> {
-    const pc = new RTCPeerConnection({
-      codecs: {
-        audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
-        video: [
-          ...PULL_VIDEO,
-          new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90000, rtcpFeedback: FEEDBACK }),
-        ],
-      },
-      iceServers: this.config.iceServers,
-      ...(this.config.portRange ? { icePortRange: this.config.portRange } : {}),
-      ...(this.config.hostAddresses.length ? { iceAdditionalHostAddresses: this.config.hostAddresses } : {}),
-      iceUseIpv6: false,
-    });
-    // A section per simulcast layer the origin may have (it answers those it has not inactive).
-    for (let i = 0; i < PULL_LAYERS; i++) pc.addTransceiver('video', { direction: 'recvonly' });
-    pc.addTransceiver('audio', { direction: 'recvonly' });
-    try {
-      await pc.setLocalDescription(await pc.createOffer());
-      await gathered(pc);
-      const answer = await link.offer(pc.localDescription?.sdp ?? '');
-      // The origin answered with the one codec of each kind it sends, and a video section per
-      // layer it has.
-      const answered = answeredCodecs(answer);
-      const codecs = answered.filter((c, i) => answered.findIndex((d) => d.kind === c.kind) === i);
-      const sections = answered.filter((c) => c.kind === 'video').length;
-      const named = new RegExp(`^${LAYERS_ATTRIBUTE}(.+)$`, 'm').exec(answer)?.[1]?.trim().split(',') ?? [];
-      const rids = named.length === sections ? named : [];
-      return {
-        source: { publisherId: randomUUID(), pc, codecs, pulled: link, rids, sections },
-        answer,
-      };
-    } catch (err) {
-      link.close();
-      await pc.close().catch(() => undefined);
-      throw err instanceof AppError ? err : new AppError('no_publisher');
-    }
   }
 
   /** Feeds the room from its pull connection (tracks are announced as the answer is set). */
@@ -635,7 +446,7 @@ export class WeriftEngine implements MediaEngine {
           return;
         }
         if (next !== 'wait') {
-          const dialed = await this.#dial(next).catch(() => null);
+          const dialed = await dialOrigin(next, this.config).catch(() => null);
           if (dialed && !current()) {
             dialed.source.pulled?.close();
             await dialed.source.pc.close().catch(() => undefined);

@@ -32,7 +32,8 @@ const ENOUGH = 20;
 /** Where a person's short id starts in their indexed text (after their name and this mark). */
 const SEP = '\u0001';
 
-/** A person's short id, from their indexed text. */
+/** A person's folded name and short id, from their indexed text. */
+const nameOf = (text: string) => text.slice(0, text.indexOf(SEP));
 const shortIdOf = (text: string) => text.slice(text.indexOf(SEP) + 1);
 
 /** The folded query, without what cannot be typed, and its words (the longest first). */
@@ -229,7 +230,7 @@ export class SearchIndex {
     this.#countries[slot] = country;
     this.#followers[slot] = row.followers;
     const text = row.search_text;
-    const name = text.slice(0, text.indexOf(SEP));
+    const name = nameOf(text);
     this.#people.set(slot, text, [...wordStarts(name, row.nickname), name.length + 1]);
   }
 
@@ -347,7 +348,7 @@ export class SearchIndex {
       this.#people.near(longest, longest.length >= 8 ? 2 : 1, TYPO_SCAN, typos);
       for (const [slot, edits] of typos) {
         if (found.has(slot)) continue;
-        const name = (this.#people.text(slot) ?? '').split(SEP)[0] ?? '';
+        const name = nameOf(this.#people.text(slot) ?? SEP);
         const rank =
           Math.max(typoRelevance(edits), relevance(name, q, words)) +
           0.05 * Math.log1p(this.#followers[slot] ?? 0);

@@ -4,8 +4,8 @@
 // beside a bare Fastify hello-world in the same run (the baseline: what this machine does at
 // all). Search is asked queries made from 200,000 names (words, typos, first letters, whole names;
 // Latin, Arabic and Chinese); the in-memory index that answers keeps no answers, so a query asked
-// again costs what a new one does. Also measured: the index's load, and how long one refresh of
-// explore's read model takes at that size (it runs every 5 s).
+// again costs what a new one does. Also measured: the index's load, its read of what is on air,
+// and how long one refresh of explore's read model takes at that size (it runs every 5 s).
 // --users=, --follows=, --lives= scale the data down for a quicker look. --keep leaves the seeded
 // database in place (its address is printed) and --db=<address> runs on such a database again,
 // without seeding (ten million follows and a million people take about three minutes to make).
@@ -17,6 +17,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashToken } from '../server/modules/auth/crypto';
 import { DiscoveryService } from '../server/modules/discovery';
+import { searchFeedRepo } from '../server/modules/discovery/search-repo';
 import { openPostgres } from '../server/db/client';
 import { createTestDb, type TestDb } from '../server/testing/db';
 import { cpuSeconds } from './cpu';
@@ -150,6 +151,16 @@ export async function exploreBench(
       refreshMs.push(Math.round(performance.now() - t));
     }
     console.log(`  refresh of ${n.lives} broadcasts: ${refreshMs.join(', ')} ms`);
+    // What each node's search index asks every 2 s of what is on air (search-index.ts).
+    const onAirMs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await searchFeedRepo.livesOnAir(testDb.db);
+      onAirMs.push(Math.round(performance.now() - t));
+    }
+    console.log(
+      `  search index's read of what is on air: ${onAirMs.join(', ')} ms (every 2 s, on each node)`,
+    );
     // A reader who follows 1,000 people, some of them live.
     const [reader] = await testDb.db.query<{ uid: number }>(
       'SELECT follower AS uid FROM follows GROUP BY follower ORDER BY count(*) DESC LIMIT 1',

@@ -112,8 +112,8 @@ export class SearchIndex {
   readonly #liveRows: (LiveFeedRow | undefined)[] = [];
   readonly #slotOfVid = new Map<string, number>();
   readonly #freeLiveSlots: number[] = [];
-  /** The hash of each broadcast's card as last read: only those whose hash moved are read again. */
-  readonly #liveHashes = new Map<string, number>();
+  /** Each broadcast's card's change number as last read: only cards whose number moved are read again. */
+  readonly #liveSeqs = new Map<string, number>();
   /** Each host on air's broadcast. */
   #liveOf = new Map<number, string>();
 
@@ -269,26 +269,30 @@ export class SearchIndex {
   }
 
   async #syncLives(): Promise<void> {
-    const onAir = await searchFeedRepo.livesOnAirHashes(this.db);
-    // Cards whose hash moved are read again; the others take their viewers and hot score, which
-    // move all the time, as numbers.
+    const onAir = await searchFeedRepo.livesOnAir(this.db);
+    // Cards whose change number moved are read again; the others take what moves all the time
+    // (viewers, hot score, the newcomer mark) as numbers.
     const changed: string[] = [];
     for (const b of onAir) {
-      if (this.#liveHashes.get(b.vid) !== b.hash) {
+      if (this.#liveSeqs.get(b.vid) !== b.seq) {
         changed.push(b.vid);
         continue;
       }
       const slot = this.#slotOfVid.get(b.vid);
       const row = slot === undefined ? undefined : this.#liveRows[slot];
       // A new object, not an edit: rows are handed to answers that may still be kept.
-      if (slot !== undefined && row && (row.viewers !== b.viewers || row.score !== b.score))
-        this.#liveRows[slot] = { ...row, viewers: b.viewers, score: b.score };
+      if (
+        slot !== undefined &&
+        row &&
+        (row.viewers !== b.viewers || row.score !== b.score || row.newcomer !== b.newcomer)
+      )
+        this.#liveRows[slot] = { ...row, viewers: b.viewers, score: b.score, newcomer: b.newcomer };
     }
     const rows = changed.length > 0 ? await searchFeedRepo.livesByVid(this.db, changed) : [];
     // What ended between the two reads is gone from the second, and from the first next time.
     const live = new Set(onAir.map((b) => b.vid));
-    for (const { hash, ...row } of rows) {
-      this.#liveHashes.set(row.vid, hash);
+    for (const { seq, ...row } of rows) {
+      this.#liveSeqs.set(row.vid, seq);
       let slot = this.#slotOfVid.get(row.vid);
       if (slot === undefined) {
         slot = this.#freeLiveSlots.pop() ?? this.#liveRows.length;
@@ -306,7 +310,7 @@ export class SearchIndex {
     for (const [vid, slot] of this.#slotOfVid) {
       if (live.has(vid)) continue;
       this.#slotOfVid.delete(vid);
-      this.#liveHashes.delete(vid);
+      this.#liveSeqs.delete(vid);
       this.#liveRows[slot] = undefined;
       this.#lives.set(slot, null, []);
       this.#freeLiveSlots.push(slot);

@@ -105,9 +105,9 @@ function peopleSql(short: boolean): string {
 const CARD_FIXED = `l.vid, l.title, l.cover, l.orientation, l.kind, l.category, l.started_at, l.uid,
   u.short_id, u.nickname, u.face, u.country,
   coalesce(m.official, false) AS official, coalesce(m.star, false) AS star,
-  coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion,
-  coalesce(r.newcomer, false) AS newcomer`;
-const CARD_MOVING = 'l.viewers, coalesce(r.score, 0) AS score';
+  coalesce(m.featured, false) AS featured, coalesce(m.fashion, false) AS fashion`;
+/** What the ranking's refresh moves all the time: the in-memory index reads these as numbers. */
+const CARD_MOVING = 'l.viewers, coalesce(r.score, 0) AS score, coalesce(r.newcomer, false) AS newcomer';
 const CARD = `${CARD_FIXED}, ${CARD_MOVING}`;
 
 /**
@@ -170,19 +170,19 @@ export interface LiveFeedRow extends RankRow {
 /** A broadcast on air as the index checks it every two seconds. */
 export interface LiveNumbers {
   vid: string;
-  hash: number;
+  /** Its card's change number (migration 052). */
+  seq: number;
   viewers: number;
   score: number;
+  newcomer: boolean;
 }
 
 /**
- * What the index reads of each broadcast on air: its card apart from the two numbers that move all
- * the time, with its title and host folded (the lateral `s`, whose hash says whether it changed),
- * then those numbers (CARD_MOVING).
+ * What the index reads of each broadcast on air: its card apart from what moves all the time, with
+ * its title and host folded, then what moves (CARD_MOVING).
  */
 const LIVES_FEED_FROM = `FROM lives l JOIN users u ON u.uid = l.uid
-  LEFT JOIN live_rank r ON r.vid = l.vid LEFT JOIN host_marks m ON m.uid = l.uid
-  CROSS JOIN LATERAL (SELECT ${CARD_FIXED}, l.search_title, l.search_host) s`;
+  LEFT JOIN live_rank r ON r.vid = l.vid LEFT JOIN host_marks m ON m.uid = l.uid`;
 
 const PERSON_FEED = `SELECT u.uid, u.nickname, u.search_name || chr(1) || u.short_id AS search_text, u.face, u.country,
          coalesce(fc.followers, 0) AS followers, u.search_seq::float8 AS seq
@@ -231,25 +231,25 @@ export const searchFeedRepo = {
   },
 
   /**
-   * Each broadcast on air with a hash of its card but for its viewers and hot score, and those
-   * two: only the cards whose hash moved since the last read are then read whole (livesByVid),
-   * while the numbers, which move all the time, are taken from here. Reading every card every two
-   * seconds cost a node ~130 ms of parsing rows at 10,000 broadcasts, a stall that every answer
-   * waiting then shared, and hashing the numbers too would have read most of them again each time.
+   * Each broadcast on air with its card's change number and what moves all the time: only the
+   * cards whose number moved since the last read are then read whole (livesByVid). Reading every
+   * card every two seconds cost a node ~130 ms of parsing rows at 10,000 broadcasts, and a hash of
+   * every card (the read before migration 052) cost PostgreSQL 55-100 ms.
    */
-  livesOnAirHashes(db: Queryable): Promise<LiveNumbers[]> {
+  livesOnAir(db: Queryable): Promise<LiveNumbers[]> {
     return db.query<LiveNumbers>(
-      `SELECT l.vid, hashtext(s::text) AS hash, ${CARD_MOVING} ${LIVES_FEED_FROM} WHERE l.status = 'live'`,
+      `SELECT l.vid, l.card_seq::float8 AS seq, ${CARD_MOVING}
+       FROM lives l LEFT JOIN live_rank r ON r.vid = l.vid WHERE l.status = 'live'`,
       [],
-      'search_feed_live_hashes',
+      'search_feed_lives_on_air',
     );
   },
 
-  /** These broadcasts' cards, if still on air, with their hashes (as livesOnAirHashes makes them). */
-  livesByVid(db: Queryable, vids: readonly string[]): Promise<(LiveFeedRow & { hash: number })[]> {
-    return db.query<LiveFeedRow & { hash: number }>(
-      `SELECT s.*, ${CARD_MOVING}, hashtext(s::text) AS hash ${LIVES_FEED_FROM}
-       WHERE l.status = 'live' AND l.vid = ANY($1)`,
+  /** These broadcasts' cards, if still on air, with their change numbers. */
+  livesByVid(db: Queryable, vids: readonly string[]): Promise<(LiveFeedRow & { seq: number })[]> {
+    return db.query<LiveFeedRow & { seq: number }>(
+      `SELECT ${CARD_FIXED}, l.search_title, l.search_host, ${CARD_MOVING}, l.card_seq::float8 AS seq
+       ${LIVES_FEED_FROM} WHERE l.status = 'live' AND l.vid = ANY($1)`,
       [vids],
       'search_feed_lives',
     );

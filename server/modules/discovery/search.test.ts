@@ -185,6 +185,17 @@ describe('the in-memory index follows the database', () => {
       title: 'Moonlit Session',
       viewers: 43,
     });
+    // The host's avatar and the marks staff give them are on the card too (migration 052's
+    // triggers give the card a new change number).
+    await testDb.db.query("UPDATE users SET face = '/g.webp' WHERE uid = $1", [who.uid]);
+    await service.index.sync();
+    expect((await search('moonlit se')).lives.list[0]?.host.face).toBe('/g.webp');
+    await testDb.db.query('INSERT INTO host_marks (uid, star) VALUES ($1, true)', [who.uid]);
+    await service.index.sync();
+    expect((await search('moonlit ses')).lives.list[0]?.marks.star).toBe(true);
+    await testDb.db.query('DELETE FROM host_marks WHERE uid = $1', [who.uid]);
+    await service.index.sync();
+    expect((await search('moonlit sessi')).lives.list[0]?.marks.star).toBe(false);
     await testDb.db.query("UPDATE lives SET status = 'ended', ended_at = now() WHERE vid = $1", [vid]);
     await service.index.sync();
     expect((await search('changed aft')).people.list[0]?.live).toBeNull();

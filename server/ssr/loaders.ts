@@ -403,7 +403,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
         cacheMs: 0,
       };
     }
-    const replay = live.status === 'ended' ? await ctx.live.replay(live.vid) : [];
+    const replay = live.status === 'ended' ? await ctx.live.replays.parts(live.vid) : [];
     const data: LiveVideoData = { live: liveInfo(live, replay) };
     return {
       status: 200,
@@ -419,7 +419,7 @@ export const LOADERS: Record<RouteId, (ctx: LoadContext) => Promise<Loaded> | Lo
   async user(ctx) {
     const profile = await ctx.users.byShortId(ctx.match.params.personalId ?? '');
     if (!profile) throw new NotFoundSignal();
-    const replays = (await ctx.live.replaysOf(profile.uid)).map((l) => ({
+    const replays = (await ctx.live.replays.of(profile.uid)).map((l) => ({
       vid: l.vid,
       title: l.title,
       cover: l.cover,

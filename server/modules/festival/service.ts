@@ -15,7 +15,7 @@ import type { UsersService } from '../users';
 import { festivalRepo, type NewSlot, type ProgrammeRow, type SlotRow } from './repo';
 
 export interface FestivalOptions {
-  live: Pick<LiveService, 'onAir' | 'replayWithin'>;
+  live: Pick<LiveService, 'onAir' | 'replays'>;
   users: Pick<UsersService, 'byShortId'>;
   notifications: Pick<NotificationService, 'slotStarted'>;
   /** The clock (tests move it). */
@@ -92,7 +92,7 @@ export class FestivalService {
     const live = state === 'on' ? ((await this.opts.live.onAir(s.host))?.vid ?? null) : null;
     const replay =
       state === 'ended'
-        ? await this.opts.live.replayWithin(s.host, new Date(s.starts_at), new Date(s.ends_at))
+        ? await this.opts.live.replays.within(s.host, new Date(s.starts_at), new Date(s.ends_at))
         : null;
     return {
       id: s.id,

@@ -69,7 +69,7 @@ export function liveRoutes(
       async (req, reply) => {
         const { uid } = requireAuth(req);
         void reply.header('cache-control', 'no-store');
-        const s = await live.obsStatus(uid);
+        const s = await live.streamKeys.status(uid);
         return {
           status: 200 as const,
           data: {
@@ -95,7 +95,7 @@ export function liveRoutes(
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        await live.setObsCategory(uid, req.body.category);
+        await live.streamKeys.setCategory(uid, req.body.category);
         return { status: 200 as const, data: { category: req.body.category } };
       },
     );
@@ -111,7 +111,7 @@ export function liveRoutes(
       },
       async (req) => {
         const { uid } = requireAuth(req);
-        return { status: 200 as const, data: { stream_key: await live.regenerateStreamKey(uid) } };
+        return { status: 200 as const, data: { stream_key: await live.streamKeys.regenerate(uid) } };
       },
     );
 
@@ -178,7 +178,7 @@ export function liveRoutes(
         void reply.header('cache-control', 'no-store');
         const row = await live.get(req.params.vid);
         if (!row || row.status === 'deleted') throw new AppError('video_not_found');
-        const replay = row.status === 'ended' ? await live.replay(row.vid) : [];
+        const replay = row.status === 'ended' ? await live.replays.parts(row.vid) : [];
         return { status: 200 as const, data: liveInfo(row, replay) };
       },
     );

@@ -25,7 +25,9 @@ import { hashToken, newToken } from '../auth';
 import { HlsOrigins } from './hls';
 import { Leases, type LeaseOptions } from './lease';
 import { liveRepo, type LiveRow, type LiveWithHost } from './repo';
+import { Replays } from './replays';
 import { SideRooms, sideOf } from './side-rooms';
+import { StreamKeys } from './stream-keys';
 
 /**
  * A publisher that lost its connection (or whose media stopped) may come back (ICE restart or
@@ -69,6 +71,10 @@ export class LiveService {
   readonly #hls: HlsOrigins;
   /** The broadcasts' side rooms (an audio room's co-hosts' voices) on a site of several nodes. */
   readonly sides: SideRooms;
+  /** Ended broadcasts' recordings. */
+  readonly replays: Replays;
+  /** Broadcasters' OBS set-up: who may, their stream keys. */
+  readonly streamKeys: StreamKeys;
   #closing = false;
 
   constructor(
@@ -130,6 +136,8 @@ export class LiveService {
     },
   ) {
     this.#viewing = opts.viewing ?? new MemoryPresence();
+    this.replays = new Replays(db);
+    this.streamKeys = new StreamKeys(db, opts.obsAllowed);
     this.#hls = new HlsOrigins(db, media, opts.cluster);
     this.#book = new ViewerBook(
       media,
@@ -159,15 +167,7 @@ export class LiveService {
       void this.#publisherState(vid, state).catch((err: unknown) => opts.log?.(err));
     });
     media.onRecorded((vid, r) => {
-      void liveRepo
-        .addReplayPart(this.db, {
-          vid,
-          file: r.file,
-          bytes: r.bytes,
-          startedAt: r.startedAt,
-          endedAt: r.endedAt,
-        })
-        .catch((err: unknown) => opts.log?.(err));
+      void this.replays.recorded(vid, r).catch((err: unknown) => opts.log?.(err));
     });
   }
 
@@ -363,42 +363,10 @@ export class LiveService {
       if (live.vid !== vid) throw new AppError('not_room_owner');
       return live;
     }
-    const owner = await liveRepo.streamKeyOwner(this.db, hashToken(token));
-    if (owner === null) throw new AppError('stream_key_invalid');
-    const active = await liveRepo.active(this.db, owner);
+    const active = await liveRepo.active(this.db, await this.streamKeys.ownerOf(token));
     if (!active) throw new AppError('stream_key_invalid');
     if (active.vid !== vid) throw new AppError('not_room_owner');
     return active;
-  }
-
-  /** Spec §7 obswhitelist: whether this broadcaster may publish from OBS. */
-  async obsAllowed(uid: number): Promise<boolean> {
-    return this.opts.obsAllowed ? this.opts.obsAllowed(uid) : true;
-  }
-
-  /** A new OBS stream key (shown once; stored as SHA-256). The previous key stops working. */
-  async regenerateStreamKey(uid: number): Promise<string> {
-    if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
-    const key = newToken();
-    await liveRepo.setStreamKey(this.db, uid, hashToken(key));
-    return key;
-  }
-
-  async obsStatus(
-    uid: number,
-  ): Promise<{ allowed: boolean; hasKey: boolean; category: LiveCategory; active: LiveRow | null }> {
-    return {
-      allowed: await this.obsAllowed(uid),
-      hasKey: await liveRepo.hasStreamKey(this.db, uid),
-      category: await liveRepo.obsCategory(this.db, uid),
-      active: await liveRepo.active(this.db, uid),
-    };
-  }
-
-  /** What the broadcaster's OBS broadcasts are about (kept with the stream key: make one first). */
-  async setObsCategory(uid: number, category: LiveCategory): Promise<void> {
-    if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
-    if (!(await liveRepo.setObsCategory(this.db, uid, category))) throw new AppError('stream_key_invalid');
   }
 
   /**
@@ -406,10 +374,8 @@ export class LiveService {
    * (titled with their nickname; they can rename it later) unless one from OBS is waiting.
    */
   async publishWithKey(key: string | undefined, offer: string) {
-    if (!key) throw new AppError('stream_key_invalid');
-    const uid = await liveRepo.streamKeyOwner(this.db, hashToken(key));
-    if (uid === null) throw new AppError('stream_key_invalid');
-    if (!(await this.obsAllowed(uid))) throw new AppError('obs_not_allowed');
+    const uid = await this.streamKeys.ownerOf(key);
+    if (!(await this.streamKeys.allowed(uid))) throw new AppError('obs_not_allowed');
     await this.opts.mayGoLive?.(uid);
     let live: LiveRow | null = await liveRepo.active(this.db, uid);
     const published = (vid: string) => this.media.room(vid)?.pulled === false;
@@ -428,7 +394,7 @@ export class LiveService {
           uid,
           title: nickname.slice(0, 60),
           orientation: 'landscape',
-          category: await liveRepo.obsCategory(this.db, uid),
+          category: await this.streamKeys.category(uid),
           source: 'obs',
           tokenHash: null,
         },
@@ -726,48 +692,12 @@ export class LiveService {
     await this.#finish(vid, 'staff');
   }
 
-  /** The replay's parts (URLs under /replays/), in order; empty while it is being generated. */
-  async replay(vid: string): Promise<{ url: string; seconds: number }[]> {
-    return (await liveRepo.replayParts(this.db, vid)).map((p) => ({
-      url: `/replays/${p.file}`,
-      seconds: Math.round((new Date(p.ended_at).getTime() - new Date(p.started_at).getTime()) / 1000),
-    }));
-  }
-
-  /**
-   * One part of an ended broadcast's replay, for a clip: whose it is, its file (under the
-   * recordings folder) and how long it lasts. Null when there is no such part.
-   */
-  async replayPart(
-    vid: string,
-    part: number,
-  ): Promise<{ uid: number; file: string; seconds: number } | null> {
-    const live = await liveRepo.byVid(this.db, vid);
-    if (!live || live.status !== 'ended') return null;
-    const p = (await liveRepo.replayParts(this.db, vid))[part];
-    if (!p) return null;
-    return {
-      uid: live.uid,
-      file: p.file,
-      seconds: (new Date(p.ended_at).getTime() - new Date(p.started_at).getTime()) / 1000,
-    };
-  }
-
-  async replaysOf(uid: number, limit = 12): Promise<LiveRow[]> {
-    return liveRepo.replaysOf(this.db, uid, limit);
-  }
-
-  /** The broadcaster's broadcast with a replay that was on air within [from, to) (a festival slot's). */
-  replayWithin(uid: number, from: Date, to: Date): Promise<string | null> {
-    return liveRepo.replayWithin(this.db, uid, from, to);
-  }
-
-  /** The broadcaster's broadcast that is on air now, if any (their personal page links to it). */
   /** The broadcast `uid` has on (created or live), if any. */
   async activeOf(uid: number): Promise<string | null> {
     return (await liveRepo.active(this.db, uid))?.vid ?? null;
   }
 
+  /** The broadcaster's broadcast that is on air now, if any (their personal page links to it). */
   async onAir(uid: number): Promise<LiveRow | null> {
     const row = await liveRepo.active(this.db, uid);
     return row?.status === 'live' ? row : null;

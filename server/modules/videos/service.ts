@@ -62,7 +62,7 @@ export interface VideoServiceOptions {
   recordingsDir: string;
   ffmpeg: string;
   workers: number;
-  live: Pick<LiveService, 'replayPart'>;
+  live: Pick<LiveService, 'replays'>;
   room: Pick<RoomService, 'isBlocked'>;
   sensitive: SensitiveWords;
   limitScale?: number;
@@ -143,7 +143,7 @@ export class VideoService {
 
   /** A clip of the caller's own replay, from `from_ms` to `to_ms` (1–60 s), cut on keyframes. */
   async clip(uid: number, body: ClipBody): Promise<ShortVideo> {
-    const part = await this.opts.live.replayPart(body.vid, body.part ?? 0);
+    const part = await this.opts.live.replays.part(body.vid, body.part ?? 0);
     if (!part) throw new AppError('video_not_found');
     if (part.uid !== uid) throw new AppError('not_room_owner');
     const from = body.from_ms / 1000;

@@ -234,7 +234,8 @@ export const searchFeedRepo = {
    * Each broadcast on air with its card's change number and what moves all the time: only the
    * cards whose number moved since the last read are then read whole (livesByVid). Reading every
    * card every two seconds cost a node ~130 ms of parsing rows at 10,000 broadcasts, and a hash of
-   * every card (the read before migration 052) cost PostgreSQL 55-100 ms.
+   * every card (the read before migration 052) cost PostgreSQL 33-70 ms, this 10-25 ms
+   * (bench/results/issue-19-on-air-read.json).
    */
   livesOnAir(db: Queryable): Promise<LiveNumbers[]> {
     return db.query<LiveNumbers>(

@@ -31,6 +31,11 @@ export interface ExploreRow {
   'p99 ms': number;
   errors: number;
   'server CPU µs/req': number;
+  /**
+   * closed: 200 connections, each asking again the moment it is answered (the node at its limit);
+   * open: 200 people asking at a rate whatever the answers take.
+   */
+  loop: 'closed' | 'open';
 }
 
 const COUNTRIES = ['US', 'BR', 'IN', 'ID', 'JP', 'EG', 'DE', 'MX', 'VN', 'TW'];
@@ -297,9 +302,6 @@ async function searchQueries(testDb: TestDb): Promise<string[]> {
  */
 const TYPING_EVERY_MS = [250, 100, 50];
 
-/** Whether a row is an open loop (people asking at a rate), not 200 connections at the limit. */
-export const isOpenLoop = (row: ExploreRow) => row.name.startsWith('search as 200 people type');
-
 /** What every browser says it can decode: the site compresses answers sent to many for it. */
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
@@ -328,6 +330,7 @@ async function measure(
     'p99 ms': r.latency.p99,
     errors: r.errors + r.non2xx + r.timeouts,
     'server CPU µs/req': Math.round(((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total)),
+    loop: 'closed',
   };
   console.log('  ', JSON.stringify(row));
   return row;
@@ -391,6 +394,7 @@ async function typingLoad(
     'server CPU µs/req': Math.round(
       ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, latencies.length + errors),
     ),
+    loop: 'open',
   };
   console.log('  ', JSON.stringify(row));
   return row;

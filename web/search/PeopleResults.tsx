@@ -73,9 +73,15 @@ function Person({ p }: { p: SearchPerson }) {
         <Avatar face={p.face} name={p.nickname} size={48} />
         <span className="search-people__name">
           <bdi className="search-people__nickname">{p.nickname}</bdi>
-          <span className="muted small">
-            <Flag country={p.country} /> {t('search.idLabel', { id: p.short_id })} ·{' '}
-            {formatCount(p.followers, locale)} {t('profile.followers', { count: p.followers })}
+          {/* Lines break between the two parts only, never inside one (a count from its label). */}
+          <span className="muted small search-people__meta">
+            <span>
+              <Flag country={p.country} /> {t('search.idLabel', { id: p.short_id })}
+            </span>{' '}
+            ·{' '}
+            <span>
+              {formatCount(p.followers, locale)} {t('profile.followers', { count: p.followers })}
+            </span>
           </span>
         </span>
       </Link>

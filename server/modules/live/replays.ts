@@ -8,9 +8,9 @@ function seconds(p: { started_at: Date; ended_at: Date }): number {
 }
 
 /**
- * Replays (spec §2 replay, §7 getRecentlyVideo): the parts the media engine records while a
- * broadcast is on air, kept as files under /replays/, and what the site reads of them once the
- * broadcast has ended (its page, the broadcaster's personal page, festival slots, clips).
+ * Replays (spec §2, the replay page): the parts the media engine records while a broadcast is on
+ * air, kept as files under /replays/, and what the site reads of them once the broadcast has ended
+ * (its page, the broadcaster's personal page, festival slots, clips).
  */
 export class Replays {
   constructor(private readonly db: Db) {}

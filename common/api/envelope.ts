@@ -14,12 +14,12 @@ export const errorSchema = z.object({
   details: z.unknown().optional(),
 });
 
-/** What a value is once it went through JSON: dates arrive as ISO strings. */
 /** The error answers an operation may give, by status: each is the error envelope. */
 export function errorResponses<S extends number>(...statuses: S[]): Record<S, typeof errorSchema> {
   return Object.fromEntries(statuses.map((s) => [s, errorSchema])) as Record<S, typeof errorSchema>;
 }
 
+/** What a value is once it went through JSON: dates arrive as ISO strings. */
 export type Json<T> = T extends Date
   ? string
   : T extends readonly (infer U)[]

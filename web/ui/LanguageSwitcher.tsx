@@ -17,6 +17,7 @@ export function LanguageSwitcher() {
     <details className="lang">
       <summary className="lang__button" aria-label={`${t('language.label')}: ${LOCALE_NAMES[locale]}`}>
         <GlobeIcon />
+        <span className="lang__current">{LOCALE_NAMES[locale]}</span>
       </summary>
       <ul className="lang__menu" aria-label={t('language.choose')}>
         {LOCALES.map((l) => (

@@ -119,6 +119,21 @@ describe('the staff console', () => {
     await signups.locator('canvas').waitFor();
     expect(await serious(admin.page)).toEqual([]);
 
+    // On a phone, in either direction, a wide table scrolls in its own box and the page never
+    // scrolls sideways (a visually hidden label in a cell once made it 570 px wide, and in Arabic
+    // the console then opened cut off at the side).
+    for (const locale of ['en', 'ar']) {
+      await admin.page.setViewportSize({ width: 390, height: 900 });
+      await admin.page.goto(`${e2e.base}/${locale}/staff/members`);
+      await waitReady(admin.page);
+      await admin.page.locator('.staff-table select').first().waitFor();
+      const sideways = await admin.page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(sideways, `/${locale}/staff/members scrolls sideways`).toBe(0);
+    }
+    await admin.page.setViewportSize({ width: 1366, height: 900 });
+
     // The content editor sees only their sections; someone not staff, that it is not for them.
     const mod = await openPage(e2e, '/en/staff/members', 1024);
     await mod.page.getByRole('button', { name: 'Sign in' }).first().click();

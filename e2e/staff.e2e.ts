@@ -120,8 +120,8 @@ describe('the staff console', () => {
     expect(await serious(admin.page)).toEqual([]);
 
     // On a phone, in either direction, a wide table scrolls in its own box and the page never
-    // scrolls sideways (a visually hidden label in a cell once made it 570 px wide, and in Arabic
-    // the console then opened cut off at the side).
+    // scrolls sideways (a visually hidden label in a cell once made it 566 px wide at 390, and in
+    // Arabic the console then opened cut off at the side).
     for (const locale of ['en', 'ar']) {
       await admin.page.setViewportSize({ width: 390, height: 900 });
       await admin.page.goto(`${e2e.base}/${locale}/staff/members`);

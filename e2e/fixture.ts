@@ -53,6 +53,11 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/** How many pixels the page is wider than its window (0 when it does not scroll sideways). */
+export function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
 export async function waitReady(page: Page): Promise<void> {
   await page.waitForSelector('html[data-ready="1"]', { timeout: 15_000 });
 }

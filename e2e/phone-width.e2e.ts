@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { signedInPerson } from '../server/testing/auth';
-import { openPage, signInWith, startE2E, waitReady, type E2E } from './fixture';
+import { openPage, sidewaysOverflow, signInWith, startE2E, waitReady, type E2E } from './fixture';
 
 // On a 390 px phone no page scrolls sideways, in English or in Arabic (right to left), for a
 // visitor or someone signed in: what is wider than the screen (a table, a row of tabs) scrolls in
@@ -55,9 +55,7 @@ describe('phone width', () => {
           await waitReady(page);
           // What the page fetches after it is ready (lists, profiles) is laid out too.
           await page.waitForLoadState('networkidle');
-          const over = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          );
+          const over = await sidewaysOverflow(page);
           if (over > 0) wider.push(`/${locale}${path}${signedIn ? ' (signed in)' : ''}: ${over} px too wide`);
         }
     }

@@ -7,6 +7,7 @@ import {
   openPage,
   screenshot,
   serious,
+  sidewaysOverflow,
   signInWith,
   startE2E,
   waitReady,
@@ -127,10 +128,7 @@ describe('the staff console', () => {
       await admin.page.goto(`${e2e.base}/${locale}/staff/members`);
       await waitReady(admin.page);
       await admin.page.locator('.staff-table select').first().waitFor();
-      const sideways = await admin.page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(sideways, `/${locale}/staff/members scrolls sideways`).toBe(0);
+      expect(await sidewaysOverflow(admin.page), `/${locale}/staff/members scrolls sideways`).toBe(0);
     }
     await admin.page.setViewportSize({ width: 1366, height: 900 });
 

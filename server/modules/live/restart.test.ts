@@ -54,7 +54,11 @@ async function server(): Promise<{ base: string; proc: ChildProcess; log: () => 
       PORT: String(port),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
-      LIVE_LEASE_MS: '2000',
+      // Short, so the killed process's broadcast lapses soon; not shorter: a node that stalls for
+      // longer than its lease loses its broadcasts (its own sweep ends them). With 2 s this failed
+      // in CI as it does when the fresh process is stopped for 3 s just after answering WHIP: the
+      // broadcast lapsed before its media connected, and the publisher never connected.
+      LIVE_LEASE_MS: '6000',
       RECORD_LIVES: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,7 +119,15 @@ describe.skipIf(!process.env.DATABASE_URL)('a server process killed while live',
     expect(answer.status, first.log()).toBe(201);
     await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
     // A loaded machine can take a while to finish ICE and DTLS.
-    await connected(pc, 60_000);
+    await connected(pc, 60_000).catch(async (err: unknown) => {
+      // What stalled (ICE or DTLS), whether the broadcast had ended, and what the server said.
+      const dtls = pc.dtlsTransports.map((d) => d.state).join(',');
+      const { status: was, ended_reason: why } = await status(vid);
+      throw new Error(
+        `${String(err)}: connection ${pc.connectionState}, ice ${pc.iceConnectionState}, dtls ${dtls}; ` +
+          `the broadcast ${was} ${why}\n${first.log()}`,
+      );
+    });
     const media = pump(video, 100, 1000);
     try {
       // Waits sized for a busy machine: this failed once at 20 s with 21 media test files at once.

@@ -51,6 +51,8 @@ export async function startSite(port: number, env: Record<string, string> = {}):
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // What is measured, alone: no demo broadcasts sending in the background.
+      DEMO_LIVES: 'false',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

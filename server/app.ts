@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { registerApiNotFound } from './http/errors';
 import { createMetrics } from './http/metrics';
@@ -5,6 +6,8 @@ import { registerHttpBasics, registerOps } from './http/ops';
 import { registerDevOutbox } from './http/outbox';
 import { createServer, type PageHandler } from './http/server';
 import { registerStatic } from './http/static';
+import { defaultFfmpeg } from './media/ffmpeg';
+import { DemoLives } from './modules/live';
 import { openInfra, type AppDeps } from './wiring/infra';
 import { startJobs } from './wiring/jobs';
 import { attachGateway, openRealtime } from './wiring/realtime';
@@ -32,9 +35,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = await buildServices(app, deps, infra, rt, metrics, files.content);
   const jobs = await startJobs(app, services);
   const gateway = attachGateway(app, { config, db, rt, metrics, ...services });
+  const demo = config.demoLives
+    ? new DemoLives({
+        live: services.live,
+        users: services.users,
+        ffmpeg: config.FFMPEG_PATH ?? defaultFfmpeg(),
+        dir: join(config.DATA_DIR, 'demo'),
+        log: (err) => app.log.warn({ err }, 'a demo broadcast could not go on air'),
+      })
+    : null;
+  // Once the app is ready: a first start seeds the demo hosts after building it.
+  app.addHook('onReady', async () => demo?.start());
   // Before the HTTP server closes: it waits for every connection to end, and upgraded WebSockets
   // only end when the gateway drops them (their clients then reconnect to another node).
   app.addHook('preClose', async () => {
+    // The demo's broadcasts end while their rooms can still be told.
+    await demo?.stop();
     await gateway.close();
   });
   app.addHook('onClose', async () => {

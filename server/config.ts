@@ -324,6 +324,14 @@ const schema = z
       .enum(['true', 'false', '1', '0'])
       .default('true')
       .transform((v) => v === 'true' || v === '1'),
+    /**
+     * The demo hosts on air with a looping generated picture (server/modules/live/demo.ts). Unset:
+     * on with SEED_DEMO in development on the embedded media engine (`npm start`), off elsewhere.
+     */
+    DEMO_LIVES: z
+      .enum(['true', 'false', '1', '0'])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
     SITE_NAME: z.string().default('Beamly'),
     /** How often the browser checks builds/latest.json for a new deploy. */
     VERSION_POLL_SECONDS: z.coerce.number().int().min(10).default(300),
@@ -378,6 +386,8 @@ export interface Config extends RawConfig {
   isDev: boolean;
   /** MEDIA_ALLOW_PRIVATE_CANDIDATES with its default applied. */
   mediaAllowPrivateCandidates: boolean;
+  /** DEMO_LIVES with its default applied. */
+  demoLives: boolean;
   /** MEDIA_CONNECT_SRC as a list. */
   mediaConnectSrc: string[];
 }
@@ -400,6 +410,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxyHops,
     isDev: c.APP_ENV === 'development',
     mediaAllowPrivateCandidates: c.MEDIA_ALLOW_PRIVATE_CANDIDATES ?? local,
+    demoLives: c.DEMO_LIVES ?? (c.SEED_DEMO && c.APP_ENV === 'development' && c.MEDIA_ENGINE === 'werift'),
     mediaConnectSrc: [
       ...(c.MEDIA_CONNECT_SRC ?? '').split(/\s+/).filter((s) => /^https?:\/\/[\w.*:-]+$/.test(s)),
       ...(c.MEDIA_HLS_BASE_URL ? [new URL(c.MEDIA_HLS_BASE_URL).origin] : []),

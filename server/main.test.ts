@@ -5,6 +5,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './paths';
+import { testPeer } from './testing/media';
+import { until } from './testing/wait';
 
 describe('the built server process', () => {
   it('starts on embedded PGlite with demo content, and shuts down cleanly on SIGTERM', async () => {
@@ -48,10 +50,53 @@ describe('the built server process', () => {
       expect(existsSync(join(cwd, 'data', 'pglite'))).toBe(true);
       const newsPage = await fetch(`http://127.0.0.1:${port}/en/news`);
       expect(await newsPage.text()).toContain('Welcome to Beamly');
+      await demoOnAir(`http://127.0.0.1:${port}`, () => log);
     } finally {
       proc.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
     expect(log).toContain('shutting down');
-  }, 120_000);
+  }, 240_000);
 });
+
+/**
+ * The demo hosts go on air with their looping pictures (DEMO_LIVES, on with `npm start`): three
+ * broadcasts listed live, and one plays over WHEP, its pictures arriving with a keyframe among them.
+ */
+async function demoOnAir(base: string, log: () => string): Promise<void> {
+  let vids: string[] = [];
+  // The first start encodes the three loops (seconds each) before they go on air.
+  await until(
+    'the demo broadcasts on air',
+    async () => {
+      const answer = await fetch(`${base}/api/v1/live`);
+      const { data } = (await answer.json()) as { data: { list: { vid: string }[] } };
+      vids = data.list.map((l) => l.vid);
+      return vids.length === 3;
+    },
+    { ms: 120_000, everyMs: 500 },
+  ).catch((err: unknown) => {
+    throw new Error(`${String(err)}: ${vids.length} on air\n${log()}`);
+  });
+  const viewer = testPeer(['video'], 'recvonly');
+  let keyframes = 0;
+  try {
+    const answer = await fetch(`${base}/api/v1/whep/${vids[0] ?? ''}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: await viewer.offer(),
+    });
+    expect(answer.status, log()).toBe(201);
+    await viewer.answer(await answer.text());
+    // The receiver's track is the answer's: listened to once it is set.
+    viewer.transceivers[0]?.receiver.track.onReceiveRtp.subscribe(({ payload }) => {
+      const type = (payload[0] ?? 0) & 0x1f;
+      // An IDR picture alone (5) or in FU-A fragments (28, the fragment's type 5).
+      if (type === 5 || (type === 28 && ((payload[1] ?? 0) & 0x1f) === 5)) keyframes += 1;
+    });
+    await viewer.connected(30_000);
+    await until('a keyframe of the demo picture', () => keyframes > 0, { ms: 15_000 });
+  } finally {
+    await viewer.close();
+  }
+}

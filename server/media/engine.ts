@@ -1,5 +1,12 @@
 import type { HlsStream } from './hls/stream';
 import type { CodecChoice } from './sdp';
+
+/** How a room is published (see MediaEngine.publish). */
+export interface PublishOptions {
+  audioOnly?: boolean;
+  record?: boolean;
+}
+
 /**
  * The media engine behind WHIP and WHEP: the one narrow interface the rest of the server uses.
  * The embedded default is an SFU on werift in this process; a second engine (Janus, for
@@ -22,8 +29,9 @@ export interface MediaEngine {
    * A publisher's offer (WHIP) for a room: one publisher per room at a time. A broadcast needs
    * video; `audioOnly` (an audio room's speaker) takes the offer's Opus alone and answers any
    * video section inactive. An engine that cannot carry audio-only rooms refuses with bad_sdp.
+   * `record: false`: not recorded whatever RECORD_LIVES says (the demo's endless broadcasts).
    */
-  publish(room: string, offer: string, opts?: { audioOnly?: boolean }): Promise<MediaSession>;
+  publish(room: string, offer: string, opts?: PublishOptions): Promise<MediaSession>;
   /**
    * A viewer's offer (WHEP) for a room that has a publisher. `relay`: another node pulling the
    * room to serve its own viewers (not counted among this room's viewers).

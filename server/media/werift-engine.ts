@@ -19,6 +19,7 @@ import type {
   MediaSession,
   MediaStats,
   PublisherState,
+  PublishOptions,
   PullLink,
   Recording,
   SessionInfo,
@@ -207,7 +208,7 @@ export class WeriftEngine implements MediaEngine {
     for (const l of this.#listeners) l(room, state);
   }
 
-  async publish(roomName: string, offer: string, opts: { audioOnly?: boolean } = {}): Promise<MediaSession> {
+  async publish(roomName: string, offer: string, opts: PublishOptions = {}): Promise<MediaSession> {
     const choose = publisherChoice(offer);
     const { sdp, chosen, inactive } = this.#prepare(
       offer,
@@ -263,7 +264,7 @@ export class WeriftEngine implements MediaEngine {
         if (off.has(transceiver.mid ?? '')) transceiver.setDirection('inactive');
       // Recorded from the video's first keyframe, with every track there by then (tracks come
       // with the offer: werift announces them as it reads it).
-      if (room.tracks.has('video')) this.#record(room);
+      if (room.tracks.has('video') && opts.record !== false) this.#record(room);
       this.#package(room);
       const answer = inactiveNotRejected(await answerOf(pc));
       return {

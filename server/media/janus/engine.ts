@@ -17,6 +17,7 @@ import type {
   MediaSession,
   MediaStats,
   PublisherState,
+  PublishOptions,
   PullLink,
   Recording,
   SessionInfo,
@@ -220,11 +221,13 @@ export class JanusEngine implements MediaEngine {
   }
 
   /** Publishes to one room one at a time: the check for a publisher there and the join are one step. */
-  async publish(roomName: string, offer: string, opts: { audioOnly?: boolean } = {}): Promise<MediaSession> {
+  async publish(roomName: string, offer: string, opts: PublishOptions = {}): Promise<MediaSession> {
     if (opts.audioOnly) throw new AppError('audio_unavailable');
     checkOffer(offer);
     const before = this.#publishing.get(roomName) ?? Promise.resolve();
-    const done = before.catch(() => undefined).then(() => this.#publish(roomName, offer));
+    const done = before
+      .catch(() => undefined)
+      .then(() => this.#publish(roomName, offer, opts.record !== false));
     const settled = done.catch(() => undefined);
     this.#publishing.set(roomName, settled);
     void settled.then(() => {
@@ -233,7 +236,7 @@ export class JanusEngine implements MediaEngine {
     return done;
   }
 
-  async #publish(roomName: string, offer: string): Promise<MediaSession> {
+  async #publish(roomName: string, offer: string, record: boolean): Promise<MediaSession> {
     const current = this.#rooms.get(roomName);
     // One publisher at a time, connecting or connected (as the werift engine); one whose media
     // stopped may be replaced (its republish: the caller checked the token). One that vanished
@@ -285,7 +288,7 @@ export class JanusEngine implements MediaEngine {
         f.feed = feed;
         f.streamIds = (await plugins.forward(janusRoom, feed, codecs, f.target)).streamIds;
       }
-      await this.#forwardHere(plugins, room, feed, codecs, id);
+      await this.#forwardHere(plugins, room, feed, codecs, id, record);
       this.#deadline(id, () => publisher.connected);
       return { id, answer, codecs: codecs.map((c) => c.name) };
     } catch (err) {
@@ -354,13 +357,14 @@ export class JanusEngine implements MediaEngine {
     feed: number,
     codecs: (CodecChoice & { mid: string })[],
     publisherId: string,
+    record: boolean,
   ): Promise<void> {
     room.forwarded ??= await ForwardedMedia.open({
       name: room.name,
       codecs: room.codecs,
       pt: { audio: AUDIO_PT, video: VIDEO_PT },
       hls: this.config.hls === true,
-      recordDir: this.config.recordDir,
+      recordDir: record ? this.config.recordDir : undefined,
       onRecorded: (recording) => {
         for (const l of this.#recordedListeners) l(room.name, recording);
       },

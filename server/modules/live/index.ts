@@ -6,6 +6,7 @@ export { registerHlsRoutes } from './hls-routes';
 export type { LiveRow, LiveStatus } from './repo';
 export { liveInfo } from './info';
 export { liveRoutes } from './routes';
+export { DemoLives } from './demo';
 export type { LiveInfo } from '../../../common/api/live';
 export { LiveService, type HostState } from './service';
 export { DEFAULT_VIEWER_LIMITS } from './viewers';

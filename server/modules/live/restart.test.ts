@@ -60,6 +60,7 @@ async function server(): Promise<{ base: string; proc: ChildProcess; log: () => 
       // broadcast lapsed before its media connected, and the publisher never connected.
       LIVE_LEASE_MS: '6000',
       RECORD_LIVES: 'false',
+      DEMO_LIVES: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -14,6 +14,7 @@ import type {
   LayerWish,
   MediaEngine,
   MediaSession,
+  PublishOptions,
   PullLink,
 } from '../../media/engine';
 import { closeAt, originFrame, validRelayToken, viewerOf, viewerToken, type MediaCluster } from './cluster';
@@ -404,9 +405,10 @@ export class LiveService {
     return { vid: live.vid, session: await this.#publishHere(live.vid, offer) };
   }
 
-  async publish(vid: string, token: string | undefined, offer: string) {
+  /** `opts.record: false`: not recorded (the demo's broadcasts, ./demo.ts; WHIP records). */
+  async publish(vid: string, token: string | undefined, offer: string, opts: { record?: boolean } = {}) {
     await this.authorizePublish(vid, token);
-    return this.#publishHere(vid, offer);
+    return this.#publishHere(vid, offer, opts);
   }
 
   /**
@@ -426,7 +428,7 @@ export class LiveService {
    * left lets it go at its next renewal). A grace already running (a republish after a loss) runs
    * on until the media flows.
    */
-  async #publishHere(vid: string, offer: string, opts: { audioOnly?: boolean } = {}) {
+  async #publishHere(vid: string, offer: string, opts: PublishOptions = {}) {
     const session = await this.media.publish(vid, offer, opts);
     await this.#leases.take(vid);
     return session;

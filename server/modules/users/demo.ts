@@ -13,6 +13,7 @@ const DEMO_USERS = [
     sex: 2,
     birthday: '1998-07-24',
     addr: 'Lisbon',
+    country: 'PT',
     level: 12,
     anchor: 5,
   },
@@ -24,6 +25,7 @@ const DEMO_USERS = [
     sex: 1,
     birthday: '1994-02-11',
     addr: 'Osaka',
+    country: 'JP',
     level: 8,
     anchor: 3,
   },
@@ -35,6 +37,7 @@ const DEMO_USERS = [
     sex: 2,
     birthday: '2001-11-03',
     addr: 'Amman',
+    country: 'JO',
     level: 15,
     anchor: 6,
   },
@@ -47,9 +50,9 @@ export async function seedDemoUsers(db: Db): Promise<number> {
   let added = 0;
   for (const u of DEMO_USERS) {
     const rows = await db.query(
-      `INSERT INTO users (short_id, email, nickname, usign, sex, birthday, addr, level, anchor_level, email_verified_at)
-       VALUES ($1, $2, $3, $4, $5, $6::date, $7, $8, $9, now()) ON CONFLICT DO NOTHING RETURNING uid`,
-      [u.shortId, u.email, u.nickname, u.usign, u.sex, u.birthday, u.addr, u.level, u.anchor],
+      `INSERT INTO users (short_id, email, nickname, usign, sex, birthday, addr, country, level, anchor_level, email_verified_at)
+       VALUES ($1, $2, $3, $4, $5, $6::date, $7, $8, $9, $10, now()) ON CONFLICT DO NOTHING RETURNING uid`,
+      [u.shortId, u.email, u.nickname, u.usign, u.sex, u.birthday, u.addr, u.country, u.level, u.anchor],
     );
     added += rows.length;
   }

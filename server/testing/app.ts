@@ -43,6 +43,9 @@ export async function createTestApp(
       // Broadcasts started without media (most tests) stay on however long a test takes; tests of
       // leases set their own.
       LIVE_LEASE_MS: '3600000',
+      // The demo hosts are seeded above; their broadcasts would be on air in tests of development
+      // mode. server/main.test.ts tests them, on the built server.
+      DEMO_LIVES: 'false',
       ...env,
     }),
   );

@@ -72,6 +72,9 @@ export class DemoLives {
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
   #stopped = false;
+  /** Settles when `stop` is called: what a go-live waits for (ffmpeg, ICE) gives way to it. */
+  readonly #halt: Promise<void>;
+  #halted = () => {};
 
   constructor(
     private readonly deps: {
@@ -82,7 +85,11 @@ export class DemoLives {
       dir: string;
       log: (err: unknown) => void;
     },
-  ) {}
+  ) {
+    this.#halt = new Promise((resolve) => {
+      this.#halted = resolve;
+    });
+  }
 
   /** Puts the demo hosts on air now (in the background) and checks on them from then on. */
   start(): void {
@@ -94,7 +101,9 @@ export class DemoLives {
   /** Stops the pictures and ends the demo's broadcasts. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#halted();
     if (this.#timer) clearInterval(this.#timer);
+    // A go-live under way stops at its next step and ends what it started (see #step).
     await this.#checking;
     await Promise.all([...this.#onAir.keys()].map((shortId) => this.#takeOff(shortId, true)));
   }
@@ -112,7 +121,9 @@ export class DemoLives {
         const on = this.#onAir.get(host.shortId);
         if (on && ['new', 'connecting', 'connected'].includes(on.pc.connectionState)) continue;
         if (on) await this.#takeOff(host.shortId, false);
-        await this.#goLive(host).catch(this.deps.log);
+        await this.#goLive(host).catch((err: unknown) => {
+          if (!this.#stopped) this.deps.log(err);
+        });
       }
     })().finally(() => {
       this.#checking = null;
@@ -124,9 +135,9 @@ export class DemoLives {
     const uid = (await this.deps.users.byShortId(host.shortId))?.uid;
     if (uid === undefined) return;
     const file = join(this.deps.dir, `${host.shortId}.h264`);
-    await encodeLoop(this.deps.ffmpeg, host.source, LOOP_SECONDS, file);
+    await this.#step(encodeLoop(this.deps.ffmpeg, host.source, LOOP_SECONDS, file));
     const frames = readLoop(file);
-    const still = await stillOf(this.deps.ffmpeg, file, LOOP_SECONDS / 2);
+    const still = await this.#step(stillOf(this.deps.ffmpeg, file, LOOP_SECONDS / 2));
     const { live, publishToken } = await this.deps.live.start(uid, {
       title: host.title,
       orientation: 'landscape',
@@ -151,13 +162,28 @@ export class DemoLives {
       const session = await this.deps.live.publish(live.vid, publishToken, offer, { record: false });
       await pc.setRemoteDescription({ type: 'answer', sdp: session.answer });
       if (pc.connectionState !== 'connected')
-        await pc.connectionStateChange.watch((s) => s === 'connected', CONNECT_MS);
+        await this.#step(pc.connectionStateChange.watch((s) => s === 'connected', CONNECT_MS));
+      if (this.#stopped) throw new Error('the demo stopped');
       stopLoop = sendLoop(video, frames);
     } catch (err) {
       // Ended, not left to lapse: the next check starts it afresh.
       await this.#takeOff(host.shortId, true);
       throw err;
     }
+  }
+
+  /**
+   * Waits for `work` unless the demo stops first (then throws, and what was started is ended by
+   * the caller): the server's shutdown does not wait on ffmpeg or on a connection coming up.
+   */
+  async #step<T>(work: Promise<T>): Promise<T> {
+    const stopped = this.#halt.then(() => {
+      throw new Error('the demo stopped');
+    });
+    // Whichever loses is not waited for; its rejection is not an error of anyone's.
+    stopped.catch(() => undefined);
+    work.catch(() => undefined);
+    return Promise.race([work, stopped]);
   }
 
   /** Stops a host's picture; `end`: its broadcast ends too (else the engine finds it gone). */

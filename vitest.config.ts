@@ -38,6 +38,7 @@ const MEDIA_SERVER_TESTS = [
   'server/modules/audio/nodes.test.ts',
   'server/media/janus/engine.test.ts',
   'server/modules/live/cascade.test.ts',
+  'server/modules/live/demo.test.ts',
   'server/modules/live/hls.test.ts',
   'server/modules/live/janus-routes.test.ts',
   'server/modules/live/media-hardening.test.ts',

@@ -108,11 +108,6 @@ export class DemoLives {
     await Promise.all([...this.#onAir.keys()].map((shortId) => this.#takeOff(shortId, true)));
   }
 
-  /** Which demo hosts are on air: their broadcasts (for tests and logs). */
-  get vids(): string[] {
-    return [...this.#onAir.values()].map((a) => a.vid);
-  }
-
   #check(): void {
     if (this.#checking || this.#stopped) return;
     this.#checking = (async () => {

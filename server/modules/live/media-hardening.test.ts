@@ -432,6 +432,14 @@ describe('session resources', () => {
           error: 'validation_failed',
         });
       expect((await t.app.inject({ url: `/api/v1/whep/${vid}/no-such-session/layer` })).statusCode).toBe(404);
+      // A player's size report that crosses its session's end has nothing to do: not an error.
+      const gone = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/whep/${vid}/no-such-session/layer`,
+        payload: { maxWidth: 640, maxHeight: 360 },
+      });
+      expect(gone.statusCode).toBe(204);
+      expect(gone.body).toBe('');
       await v.close();
     },
     TEST_MS,

@@ -224,11 +224,21 @@ export function registerMediaRoutes(app: FastifyInstance, live: LiveService): vo
     const wish = layerWish.safeParse(req.body);
     if (!wish.success) throw new AppError('validation_failed');
     const { encodingId, maxWidth, maxHeight } = wish.data;
-    const state = live.layers(vid, session, {
-      ...(encodingId !== undefined ? { encodingId } : {}),
-      ...(maxWidth !== undefined ? { maxWidth } : {}),
-      ...(maxHeight !== undefined ? { maxHeight } : {}),
-    });
+    let state;
+    try {
+      state = live.layers(vid, session, {
+        ...(encodingId !== undefined ? { encodingId } : {}),
+        ...(maxWidth !== undefined ? { maxWidth } : {}),
+        ...(maxHeight !== undefined ? { maxHeight } : {}),
+      });
+    } catch (err) {
+      // A player reports its size when its box changes, and cannot know that the server has just
+      // closed its session (the broadcast ended, the room's message is on its way): a wish for a
+      // session that is gone is moot, not a mistake, and is answered with nothing to do.
+      if (err instanceof AppError && err.errorName === 'media_session_not_found')
+        return reply.code(204).header('cache-control', 'no-store').send();
+      throw err;
+    }
     return reply.header('cache-control', 'no-store').send({ data: state });
   });
 

@@ -8,6 +8,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
 import { openPage, startE2E, waitReady, type E2E } from './fixture';
+import { plays, publishCamera } from './live-page';
 
 // The studio and the live page in real browsers: go live from the fake camera, watch, end.
 let e2e: E2E;
@@ -259,5 +260,31 @@ describe('going live from the studio and watching', () => {
     await host.page.getByRole('heading', { name: 'Your live has ended' }).waitFor();
     expect(await host.page.getByText('Your internet connection is unstable').count()).toBe(0);
     await host.context.close();
+  });
+
+  it('a broadcast without sound plays without offering to turn the sound on', async () => {
+    const { headers } = await signedInUser(e2e.app, kv, 'silent@example.com', 'silent pass 1');
+    const res = await e2e.app.app.inject({
+      method: 'POST',
+      url: '/api/v1/live',
+      headers,
+      payload: { title: 'No microphone', orientation: 'landscape' },
+    });
+    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+    // A camera alone, without a microphone.
+    const studio = await open('/en');
+    expect(await publishCamera(studio.page, vid, token)).toBe(201);
+    const viewer = await open(`/en/v/${vid}`, 390);
+    await plays(viewer.page, 30_000);
+    // The picture has played a while: a sound track would have spoken by now.
+    await viewer.page.waitForFunction(
+      () => (document.querySelector<HTMLVideoElement>('.live-page__video')?.currentTime ?? 0) > 1.5,
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect(await viewer.page.getByRole('button', { name: 'Tap to unmute' }).count()).toBe(0);
+    await e2e.app.app.inject({ method: 'POST', url: `/api/v1/live/${vid}/end`, headers, payload: {} });
+    await studio.context.close();
+    await viewer.context.close();
   });
 });

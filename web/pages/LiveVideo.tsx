@@ -69,6 +69,17 @@ function pictureShown(video: HTMLVideoElement, player: { playing(): void }): voi
   if (!video.paused && video.videoWidth > 2) player.playing();
 }
 
+/**
+ * Calls `heard` once the stream's audio carries sound: a WebRTC player always receives an audio
+ * track, which stays muted (no packets) while the broadcaster sends none.
+ */
+function heardSound(stream: MediaStream, heard: () => void): void {
+  for (const track of stream.getAudioTracks()) {
+    if (!track.muted) heard();
+    else track.addEventListener('unmute', heard, { once: true });
+  }
+}
+
 /** The picture comes over LL-HLS (a second or two later than WebRTC); nothing else changes. */
 function LlBadge() {
   const { t } = useI18n();
@@ -86,6 +97,9 @@ function LivePage({ data }: PageProps) {
   const session = sessionMark();
   const video = useRef<HTMLVideoElement>(null);
   const stage = useRef<HTMLDivElement>(null);
+  // Whether the broadcast has sound to turn on: a camera without a microphone (or a video-only
+  // encoder) sends none, and offering "Tap to unmute" there promised what never comes.
+  const [sound, setSound] = useState(false);
   const [player] = useState(
     () =>
       new LivePlayer(
@@ -109,6 +123,7 @@ function LivePage({ data }: PageProps) {
           },
           onStream: (stream) => {
             if (video.current && video.current.srcObject !== stream) video.current.srcObject = stream;
+            heardSound(stream, () => setSound(true));
           },
           // WebRTC cannot serve this viewer (blocked network, every node full): LL-HLS instead.
           playHls: async (onFatal) => {
@@ -272,7 +287,7 @@ function LivePage({ data }: PageProps) {
                   : t('live.connecting')}
           </p>
         )}
-        {muted && view === 'playing' && (
+        {muted && view === 'playing' && (sound || transport === 'hls') && (
           <button type="button" className="btn btn--light live-page__unmute" onClick={() => setMuted(false)}>
             {t('live.unmute')}
           </button>

@@ -137,6 +137,10 @@ describe('search', () => {
   it('finds an Arabic name without its marks, right to left (phone)', async () => {
     const { page, errors, context } = await openPage(e2e, '/ar', 390);
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+    // A phone's box spans the screen: the long hint, which says what can be found.
+    await expect
+      .poll(() => page.getByRole('combobox').getAttribute('placeholder'))
+      .toBe('ابحث عن أشخاص وبث مباشر');
     await page.getByRole('combobox').pressSequentially('نُور', { delay: 30 });
     await options(page).filter({ hasText: 'نور الهدى' }).waitFor();
     await screenshot(page, 'search-suggest-ar-390');
@@ -145,6 +149,8 @@ describe('search', () => {
     await expect.poll(() => people(page).count()).toBe(1);
     await screenshot(page, 'search-results-ar-390');
     await page.setViewportSize({ width: 1280, height: 900 });
+    // Beside the desktop menu the box is narrower than the long hint: the short one, whole.
+    await expect.poll(() => page.getByRole('combobox').getAttribute('placeholder')).toBe('بحث');
     await screenshot(page, 'search-results-ar-1280');
     expect((await serious(page)).join('\n')).toBe('');
     expect(errors.join('\n')).toBe('');

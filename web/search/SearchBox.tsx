@@ -1,4 +1,12 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+  type SyntheticEvent,
+} from 'react';
 import type { ExploreCard } from '../../common/api/explore';
 import type { SearchAnswer, SearchPerson } from '../../common/api/search';
 import { localizedPath } from '../../common/routes';
@@ -17,6 +25,35 @@ type Option =
   | { kind: 'person'; person: SearchPerson }
   | { kind: 'live'; live: ExploreCard }
   | { kind: 'past' | 'trending'; q: string };
+
+/**
+ * The long placeholder when the box has room for it, else the short one: beside a menu of eight
+ * links in German or Arabic, a 1280-pixel header leaves the box too narrow for the long one,
+ * which showed cut off mid-word.
+ */
+function useFittingPlaceholder(
+  input: RefObject<HTMLInputElement | null>,
+  long: string,
+  short: string,
+): string {
+  const [fits, setFits] = useState(true);
+  useEffect(() => {
+    const el = input.current;
+    const ctx =
+      typeof ResizeObserver === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+    if (!el || !ctx) return;
+    const check = () => {
+      const style = getComputedStyle(el);
+      ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = el.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd);
+      setFits(ctx.measureText(long).width <= room);
+    };
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [input, long]);
+  return fits ? long : short;
+}
 
 /** The suggestions for what is typed (null while none have come), or past and trending searches. */
 function useSuggestions(text: string, open: boolean) {
@@ -71,6 +108,8 @@ export function SearchBox() {
   const [text, setText] = useState(current);
   const [open, setOpen] = useState(false);
   const { q, found, past, trending } = useSuggestions(text, open);
+  const input = useRef<HTMLInputElement>(null);
+  const placeholder = useFittingPlaceholder(input, t('header.searchPlaceholder'), t('header.search'));
   // The box follows the page's query when the page changes (a link to other results).
   const [shownFor, setShownFor] = useState(current);
   if (shownFor !== current) {
@@ -186,6 +225,7 @@ export function SearchBox() {
         {t('header.search')}
       </label>
       <input
+        ref={input}
         id="site-search"
         className="search__input"
         type="search"
@@ -198,7 +238,7 @@ export function SearchBox() {
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
         onKeyDown={onKey}
-        placeholder={t('header.searchPlaceholder')}
+        placeholder={placeholder}
         maxLength={100}
         enterKeyHint="search"
         autoComplete="off"

@@ -22,7 +22,7 @@ import { openPostgres } from '../server/db/client';
 import { createTestDb, type TestDb } from '../server/testing/db';
 import { cpuSeconds } from './cpu';
 import { percentile } from './percentile';
-import { startHelloWorld, startSite } from './servers';
+import { startHelloWorld, startSite, type Running } from './servers';
 
 export interface ExploreRow {
   name: string;
@@ -248,6 +248,12 @@ export async function exploreBench(
       // of ms on this machine). This one is 200 people typing, a query from each every 250 ms.
       // Then faster typists, up to the node's limit: the highest rate whose p99 is within the
       // target is the search capacity of one node at that target.
+      // Asked for only (--loads=two site; it starts a second site): the same closed loop on two site
+      // processes, 100 connections each, so the site has all of this machine's CPU that the load
+      // generator leaves (what a worker thread for search, or a second node, could add at most).
+      const split = 'search as one types, on two site processes';
+      if (only.some((o) => o.includes('two site')))
+        rows.push(await onTwoSites(split, site, port + 1, testDb.url ?? '', seconds, searchLoad('all')));
       for (const every of TYPING_EVERY_MS) {
         const typing = `search as 200 people type (a query every ${every} ms each)`;
         if (wanted(typing))
@@ -334,6 +340,66 @@ async function measure(
   };
   console.log('  ', JSON.stringify(row));
   return row;
+}
+
+/**
+ * The closed loop of `measure` split over `site` and a second site process started here on the
+ * same database: 100 connections on each. Answers a second and server CPU are the two sites'
+ * sums; the p50 is the mean of the two and the p99 the worse of the two (autocannon keeps no
+ * latencies to merge).
+ */
+async function onTwoSites(
+  name: string,
+  site: Running,
+  port: number,
+  databaseUrl: string,
+  seconds: number,
+  setupRequest: (req: autocannon.Request) => autocannon.Request,
+): Promise<ExploreRow> {
+  const second = await startSite(port, {
+    DATABASE_URL: databaseUrl,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  try {
+    for (const until = performance.now() + 180_000; ;) {
+      const metrics = await (await fetch(`${second.url}/metrics`)).text();
+      if (Number(/^search_index_people (\d+)/m.exec(metrics)?.[1] ?? 0) > 0) break;
+      if (performance.now() > until)
+        throw new Error('the search index of the second site did not load in 3 min');
+      await sleep(250);
+    }
+    const sites = [site, second];
+    const run = (duration: number) =>
+      Promise.all(
+        sites.map((s) =>
+          autocannon({
+            url: s.url,
+            connections: 100,
+            duration,
+            headers: BROWSER,
+            requests: [{ method: 'GET' as const, setupRequest }],
+          }),
+        ),
+      );
+    await run(2);
+    const cpu = () => sites.reduce((sum, s) => sum + cpuSeconds(s.pid), 0);
+    const cpu0 = cpu();
+    const results = await run(seconds);
+    const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+    const row: ExploreRow = {
+      name,
+      'req/s': Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
+      'p50 ms': Math.round(results.reduce((sum, r) => sum + r.latency.p50, 0) / results.length),
+      'p99 ms': Math.max(...results.map((r) => r.latency.p99)),
+      errors: results.reduce((sum, r) => sum + r.errors + r.non2xx + r.timeouts, 0),
+      'server CPU µs/req': Math.round(((cpu() - cpu0) * 1e6) / Math.max(1, total)),
+      loop: 'closed',
+    };
+    console.log('  ', JSON.stringify(row));
+    return row;
+  } finally {
+    await second.stop();
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
 // Issue 18 targets (--only=api [--connections=200], needs DATABASE_URL): see bench/api.ts.
 // Issue 19, the search index's weight on full garbage collections (--only=search-heap --db=<url>): see bench/search-heap.ts.
 // Issue 19 item 6 (--only=notify [--followers=1000000], needs DATABASE_URL): see bench/notify.ts.
-// Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000] [--loads=search,hot] [--keep | --db=<url>], needs DATABASE_URL): see bench/explore.ts.
+// Issue 19 targets (--only=explore [--users=1000000 --follows=10000000 --lives=10000] [--loads=search,hot] [--keep | --db=<url>], needs DATABASE_URL; --loads=two site adds search on two site processes): see bench/explore.ts.
 // Issue 20 item 6 (--only=room [--seconds=15], needs DATABASE_URL): see bench/room.ts.
 // Issue 22 target (--only=cascade [--seconds=10], needs DATABASE_URL): see bench/cascade.ts.
 // Issue 22 fault targets (--only=faults, needs DATABASE_URL and redis-server): see bench/faults.ts.

@@ -45,15 +45,22 @@ function oldCaptcha(): Solved {
   return { image: { svg: c.data }, answer: c.text };
 }
 
+/** A small deterministic random source: the control below reads the same captchas every run. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
 /** The same characters as the site's, undistorted: one font, fixed places, no noise. */
-async function plainCaptcha(): Promise<Solved> {
+async function plainCaptcha(next: () => number): Promise<Solved> {
   const { alphabet, fonts } = glyphData as unknown as {
     alphabet: string;
     fonts: { chars: Record<string, { commands: [string, ...number[]][] }> }[];
   };
-  const answer = Array.from({ length: 5 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join(
-    '',
-  );
+  const answer = Array.from({ length: 5 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
   const paths = Array.from(answer).map((ch, i) => {
     const d = (fonts[0]?.chars[ch]?.commands ?? [])
       .map(
@@ -85,8 +92,11 @@ describe('the image captcha against a template-matching attacker', () => {
   });
 
   it('control: its pixel matcher reads most undistorted renderings of the same glyphs', async () => {
+    // Answers drawn at random, the attacker read 32-39 of 40 (40 tries), and below 30 once in a
+    // CI run: a fixed draw makes the control one measurement (35 of 40), not a dice roll.
+    const next = random(16);
     const all: Solved[] = [];
-    for (let i = 0; i < 80; i++) all.push(await plainCaptcha());
+    for (let i = 0; i < 80; i++) all.push(await plainCaptcha(next));
     const read = await attack(all.slice(0, 40), all.slice(40));
     expect(read.pixels, JSON.stringify(read)).toBeGreaterThanOrEqual(30);
   });

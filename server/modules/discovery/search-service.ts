@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { SearchAnswer, SearchHistory, SearchQuery } from '../../../common/api/search';
 import { EXPLORE_PAGE, SEARCH_PREVIEW } from '../../../common/discovery';
 import type { Db } from '../../db/client';
@@ -20,6 +21,8 @@ const TRENDING_SIZE = 10;
  */
 export class SearchService {
   readonly #results = new Recent<string, SearchAnswer>({ ttlMs: RESULTS_MS, max: 20_000 });
+  /** Queries asked in the last RESULTS_MS whose answers were not kept (see `search`). */
+  readonly #asked = new LRUCache<string, true>({ max: 50_000, ttl: RESULTS_MS, ttlAutopurge: false });
   readonly #trending = new Recent<'all', string[]>({ ttlMs: TRENDING_MS });
   /** Visitors are counted for trending by a salted hash of their address, never the address. */
   readonly #salt = randomBytes(16);
@@ -50,11 +53,17 @@ export class SearchService {
 
   search(q: SearchQuery): Promise<SearchAnswer> {
     const text = q.q.trim();
+    const key = `${q.type}|${q.page}|${text.toLowerCase()}`;
     // The same letters are typed by many (the first two of a name, a popular name): an answer is
-    // kept a few seconds, whichever answers (the index is a second or two behind at most).
-    return this.#results.get(`${q.type}|${q.page}|${text.toLowerCase()}`, () =>
-      this.#search({ ...q, q: text }),
-    );
+    // kept a few seconds, whichever answers (the index is a second or two behind at most). But
+    // most queries are asked once (a whole name, a typo), and keeping every answer kept tens of
+    // thousands alive long enough to reach the old generation, whose full collections mark a
+    // million people: an answer is kept from the second time its query is asked in the window.
+    if (this.#results.peek(key) === undefined && !this.#asked.has(key)) {
+      this.#asked.set(key, true);
+      return this.#search({ ...q, q: text });
+    }
+    return this.#results.get(key, () => this.#search({ ...q, q: text }));
   }
 
   async #search(q: SearchQuery): Promise<SearchAnswer> {

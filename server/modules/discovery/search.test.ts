@@ -146,6 +146,18 @@ it('measures a query as the database folds it', () => {
   expect(foldedLength('أَحْمَد')).toBe(4);
 });
 
+it('keeps an answer from the second time its query is asked, not the first', async () => {
+  const service = new SearchService(testDb.db);
+  const search = () => service.search({ q: 'Nova', type: 'all', page: 0 });
+  // Asked once (most queries are: a whole name, a typo): answered, and nothing kept.
+  const first = await search();
+  expect(names(first)).toContain('NovaHost');
+  const second = await search();
+  expect(second).not.toBe(first);
+  // Asked again within the window: that answer is kept and given to whoever asks next.
+  expect(await search()).toBe(second);
+});
+
 describe('the in-memory index follows the database', () => {
   it('finds a renamed person by the new name only, and a new broadcast, after a sync', async () => {
     const service = new SearchService(testDb.db);

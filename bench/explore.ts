@@ -196,19 +196,10 @@ export async function exploreBench(
     try {
       // Search answers from each node's in-memory index once it has loaded (the database until then).
       const loadStart = performance.now();
-      for (;;) {
-        const metrics = await (await fetch(`${site.url}/metrics`)).text();
-        const people = Number(/^search_index_people (\d+)/m.exec(metrics)?.[1] ?? 0);
-        if (people > 0) {
-          console.log(
-            `  search index: ${people} people loaded within ${Math.round(performance.now() - loadStart)} ms of the site answering; site RSS ${rssMb(site.pid)} MB`,
-          );
-          break;
-        }
-        if (performance.now() - loadStart > 180_000)
-          throw new Error('the search index did not load in 3 min');
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const people = await indexLoaded(site);
+      console.log(
+        `  search index: ${people} people loaded within ${Math.round(performance.now() - loadStart)} ms of the site answering; site RSS ${rssMb(site.pid)} MB`,
+      );
       const second = (
         (await (await fetch(`${site.url}/api/v1/explore`)).json()) as { data: { next: string | null } }
       ).data.next;
@@ -270,6 +261,20 @@ export async function exploreBench(
       await testDb.db.close();
     } else if (data.reuse) await testDb.db.close();
     else await testDb.drop();
+  }
+}
+
+/**
+ * Waits until the site's search index has loaded (its /metrics count people; search asks the
+ * database until then), at most 3 min. Answers how many people it holds.
+ */
+async function indexLoaded(site: Running): Promise<number> {
+  for (const until = performance.now() + 180_000; ;) {
+    const metrics = await (await fetch(`${site.url}/metrics`)).text();
+    const people = Number(/^search_index_people (\d+)/m.exec(metrics)?.[1] ?? 0);
+    if (people > 0) return people;
+    if (performance.now() > until) throw new Error(`${site.url}: the search index did not load in 3 min`);
+    await sleep(250);
   }
 }
 
@@ -361,13 +366,7 @@ async function onTwoSites(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   });
   try {
-    for (const until = performance.now() + 180_000; ;) {
-      const metrics = await (await fetch(`${second.url}/metrics`)).text();
-      if (Number(/^search_index_people (\d+)/m.exec(metrics)?.[1] ?? 0) > 0) break;
-      if (performance.now() > until)
-        throw new Error('the search index of the second site did not load in 3 min');
-      await sleep(250);
-    }
+    await indexLoaded(second);
     const sites = [site, second];
     const run = (duration: number) =>
       Promise.all(

@@ -5,6 +5,7 @@ import { WeriftEngine } from '../server/media/werift-engine';
 import { MemoryNodeRegistry } from '../server/modules/live';
 import { addNode } from '../server/testing/app';
 import { signedInUser } from '../server/testing/auth';
+import { startLive } from '../server/testing/go-live';
 import { freePort, openPage, startE2E, type E2E } from './fixture';
 import { plays, publishCamera } from './live-page';
 
@@ -60,13 +61,10 @@ afterAll(async () => {
 describe('a broadcast watched through another node', () => {
   it('plays on the live page of an edge that pulls it, and through a full node that sends the player on', async () => {
     const { headers } = await signedInUser(e2e.app, kv, 'edge-host@example.com', 'host pass 1');
-    const res = await e2e.app.app.inject({
-      method: 'POST',
-      url: '/api/v1/live',
-      headers,
-      payload: { title: 'Through the edge', orientation: 'landscape' },
+    const { vid, token } = await startLive(e2e.app.app, headers, {
+      title: 'Through the edge',
+      orientation: 'landscape',
     });
-    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
     // The fake camera, published to A over WHIP.
     const studio = await openPage(e2e, '/en', 1280);
     const published = await publishCamera(studio.page, vid, token);

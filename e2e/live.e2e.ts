@@ -7,6 +7,7 @@ import { until } from '../server/testing/wait';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
+import { startLive } from '../server/testing/go-live';
 import { openPage, startE2E, waitReady, type E2E } from './fixture';
 import { plays, publishCamera } from './live-page';
 
@@ -264,13 +265,10 @@ describe('going live from the studio and watching', () => {
 
   it('a broadcast without sound plays without offering to turn the sound on', async () => {
     const { headers } = await signedInUser(e2e.app, kv, 'silent@example.com', 'silent pass 1');
-    const res = await e2e.app.app.inject({
-      method: 'POST',
-      url: '/api/v1/live',
-      headers,
-      payload: { title: 'No microphone', orientation: 'landscape' },
+    const { vid, token } = await startLive(e2e.app.app, headers, {
+      title: 'No microphone',
+      orientation: 'landscape',
     });
-    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
     // A camera alone, without a microphone.
     const studio = await open('/en');
     expect(await publishCamera(studio.page, vid, token)).toBe(201);

@@ -6,6 +6,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { createTestApp } from '../server/testing/app';
 import { signedInPerson } from '../server/testing/auth';
+import { startLive } from '../server/testing/go-live';
 import { pumpH264, testPeer } from '../server/testing/media';
 import { until } from '../server/testing/wait';
 import { freePort } from './fixture';
@@ -60,13 +61,7 @@ export async function startHlsOrigin(email = 'llhls-edge-host@example.com'): Pro
   };
   try {
     const { headers } = await signedInPerson(t, kv, email);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/live',
-      headers,
-      payload: { title: 'LL-HLS edge' },
-    });
-    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+    const { vid, token } = await startLive(t.app, headers, { title: 'LL-HLS edge' });
     const whip = await fetch(`${url}/api/v1/whip/${vid}`, {
       method: 'POST',
       headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },

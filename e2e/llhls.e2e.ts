@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInPerson } from '../server/testing/auth';
+import { startLive } from '../server/testing/go-live';
 import { openPage, startE2E, waitReady, watchErrors, type E2E } from './fixture';
 import { plays, publishCamera } from './live-page';
 
@@ -101,13 +102,7 @@ describe('LL-HLS when WebRTC is full', () => {
 /** A host live from a page's camera and microphone (H.264 from Chromium's encoder). */
 async function live(email: string, title: string) {
   const { headers, uid } = await signedInPerson(e2e.app, kv, email, 'host pass 1');
-  const res = await e2e.app.app.inject({
-    method: 'POST',
-    url: '/api/v1/live',
-    headers,
-    payload: { title, orientation: 'landscape' },
-  });
-  const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+  const { vid, token } = await startLive(e2e.app.app, headers, { title, orientation: 'landscape' });
   const studio = await openPage(e2e, '/en', 1280);
   const status = await publishCamera(studio.page, vid, token, { audio: true });
   expect(status).toBe(201);

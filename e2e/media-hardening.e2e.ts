@@ -8,6 +8,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { spsDimensions } from '../server/media/dimensions';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
+import { startLive } from '../server/testing/go-live';
 import { openPage, startE2E, type E2E } from './fixture';
 
 // Issue 16, media, where a person would notice: a camera without a microphone plays on the site's
@@ -58,13 +59,10 @@ async function playing(page: Page): Promise<number> {
 
 describe('the site’s player and counts', () => {
   it('a broadcast from a camera without a microphone plays on the site’s player', async () => {
-    const res = await e2e.app.app.inject({
-      method: 'POST',
-      url: '/api/v1/live',
-      headers: auth,
-      payload: { title: 'Camera only', orientation: 'landscape' },
+    const { vid, token } = await startLive(e2e.app.app, auth, {
+      title: 'Camera only',
+      orientation: 'landscape',
     });
-    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
     // What OBS with its audio off sends: a video track and nothing else.
     const camera = await open('/en');
     const status = await camera.page.evaluate(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
+import { startLive } from '../server/testing/go-live';
 import { startE2E, waitReady, type E2E } from './fixture';
 
 // WHIP and WHEP with real browsers: Chromium publishes its fake camera, another plays it.
@@ -20,16 +21,9 @@ afterAll(async () => {
   await kv.close();
 });
 
-async function startLive(): Promise<{ vid: string; token: string }> {
-  const res = await e2e.app.app.inject({
-    method: 'POST',
-    url: '/api/v1/live',
-    headers: auth,
-    payload: { title: 'Hello from the test', orientation: 'landscape' },
-  });
-  const data = res.json<{ data: { vid: string; publish_token: string } }>().data;
-  return { vid: data.vid, token: data.publish_token };
-}
+/** A broadcast to publish to, started through the API. */
+const startBroadcast = () =>
+  startLive(e2e.app.app, auth, { title: 'Hello from the test', orientation: 'landscape' });
 
 async function page(): Promise<Page> {
   const p = await (await e2e.browser.newContext()).newPage();
@@ -121,7 +115,7 @@ function play(p: Page, vid: string): Promise<{ status: number; width: number; co
 
 describe('WHIP publish and WHEP playback', () => {
   it('a Chromium publisher is seen by a Chromium viewer, in H.264', async () => {
-    const { vid, token } = await startLive();
+    const { vid, token } = await startBroadcast();
     const publisher = await page();
     const pub = await publish(publisher, vid, token);
     expect(pub.status).toBe(201);
@@ -150,7 +144,7 @@ describe('WHIP publish and WHEP playback', () => {
   });
 
   it("a card under the pointer plays the broadcast's muted preview, which counts as no viewer", async () => {
-    const { vid, token } = await startLive();
+    const { vid, token } = await startBroadcast();
     const publisher = await page();
     expect((await publish(publisher, vid, token)).status).toBe(201);
     // Search lists broadcasts on air within a couple of seconds (each node reads them every 2 s).

@@ -4,6 +4,7 @@ import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
 import { startBalancer, type Balancer } from '../server/testing/balancer';
+import { startLive } from '../server/testing/go-live';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser';
 import { startCoturn, type Coturn } from './coturn';
 import { freePort, openPage, startE2E, waitReady, watchErrors, type E2E } from './fixture';
@@ -166,13 +167,7 @@ describe.runIf(root)('TURN with UDP blocked', () => {
 /** A broadcast from the camera of a page on this machine (outside the blocked network). */
 async function broadcast(email: string, title: string) {
   const { headers } = await signedInUser(e2e.app, kv, email, 'host pass 1');
-  const res = await e2e.app.app.inject({
-    method: 'POST',
-    url: '/api/v1/live',
-    headers,
-    payload: { title, orientation: 'landscape' },
-  });
-  const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
+  const { vid, token } = await startLive(e2e.app.app, headers, { title, orientation: 'landscape' });
   const studio = await openPage(e2e, '/en', 1280);
   expect(await publishCamera(studio.page, vid, token)).toBe(201);
   return { vid, studio };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKv } from '../server/infra/kv';
 import { WeriftEngine } from '../server/media/werift-engine';
 import { signedInUser } from '../server/testing/auth';
+import { startLive } from '../server/testing/go-live';
 import { startCoturn, type Coturn } from './coturn';
 import { openPage, startE2E, type E2E } from './fixture';
 import { plays, publishCamera } from './live-page';
@@ -34,13 +35,10 @@ afterAll(async () => {
 describe('TURN', () => {
   it('relays a viewer whose network allows relayed media only, with the site’s credentials', async () => {
     const { headers } = await signedInUser(e2e.app, kv, 'turn-host@example.com', 'host pass 1');
-    const res = await e2e.app.app.inject({
-      method: 'POST',
-      url: '/api/v1/live',
-      headers,
-      payload: { title: 'Through TURN', orientation: 'landscape' },
+    const { vid, token } = await startLive(e2e.app.app, headers, {
+      title: 'Through TURN',
+      orientation: 'landscape',
     });
-    const { vid, publish_token: token } = res.json<{ data: { vid: string; publish_token: string } }>().data;
     const studio = await openPage(e2e, '/en', 1280);
     const published = await publishCamera(studio.page, vid, token);
     expect(published).toBe(201);

@@ -1,18 +1,13 @@
 // werift peers for the capacity bench: a synthetic publisher and cheap counting viewers.
 import {
   RTCPeerConnection,
-  RTCRtpCodecParameters,
   RtpHeader,
   RtpPacket,
   type RTCRtpTransceiver,
 } from 'werift';
+import { h264Codec } from '../../server/media/werift-room';
 
-export const H264 = new RTCRtpCodecParameters({
-  mimeType: 'video/H264',
-  clockRate: 90000,
-  rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
-  parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
-});
+export const H264 = h264Codec();
 
 export function benchPeer(): RTCPeerConnection {
   return new RTCPeerConnection({

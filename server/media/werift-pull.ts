@@ -6,21 +6,13 @@ import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { AppError } from '../../common/errors';
 import type { MediaConfig, PullLink } from './engine';
 import { answeredCodecs } from './sdp';
-import { FEEDBACK, gathered, LAYERS_ATTRIBUTE, type Source } from './werift-room';
+import { FEEDBACK, gathered, h264Codec, LAYERS_ATTRIBUTE, type Source } from './werift-room';
 
 /**
  * What an edge offers its origin: every H.264 profile browsers publish in (the origin answers the
  * publisher's own, see viewerChoice), VP8, Opus.
  */
-const PULL_VIDEO = ['42e01f', '42001f', '4d001f', '640c1f', '64001f'].map(
-  (profile) =>
-    new RTCRtpCodecParameters({
-      mimeType: 'video/H264',
-      clockRate: 90000,
-      rtcpFeedback: FEEDBACK,
-      parameters: `level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=${profile}`,
-    }),
-);
+const PULL_VIDEO = ['42e01f', '42001f', '4d001f', '640c1f', '64001f'].map(h264Codec);
 
 /** The most simulcast layers an edge pulls from its origin (our studio sends three). */
 const PULL_LAYERS = 3;

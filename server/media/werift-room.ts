@@ -128,6 +128,20 @@ export function fresh(source: Source) {
   };
 }
 
+/**
+ * H.264 as our werift peers offer it (the demo's publishers, an edge pulling from its origin, the
+ * tests' and benches' peers): packetization mode 1, in `profile` (Constrained Baseline 3.1 unless
+ * said), with retransmissions and keyframe requests.
+ */
+export function h264Codec(profile = '42e01f'): RTCRtpCodecParameters {
+  return new RTCRtpCodecParameters({
+    mimeType: 'video/H264',
+    clockRate: 90000,
+    rtcpFeedback: FEEDBACK,
+    parameters: `level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=${profile}`,
+  });
+}
+
 export function codecParams(choice: CodecChoice): RTCRtpCodecParameters {
   if (choice.kind === 'audio')
     return new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 });

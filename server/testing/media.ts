@@ -6,19 +6,14 @@ import {
   type RTCRtpTransceiver,
 } from 'werift';
 import { WeriftEngine } from '../media/werift-engine';
+import { h264Codec } from '../media/werift-room';
 
 /** werift peers on 127.0.0.1 that publish and play through the app's WHIP and WHEP routes. */
 
 export const opus = () =>
   new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 });
 export const pcmu = () => new RTCRtpCodecParameters({ mimeType: 'audio/PCMU', clockRate: 8000, channels: 1 });
-export const h264 = () =>
-  new RTCRtpCodecParameters({
-    mimeType: 'video/H264',
-    clockRate: 90000,
-    rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
-    parameters: 'packetization-mode=1;profile-level-id=42e01f;level-asymmetry-allowed=1',
-  });
+export const h264 = () => h264Codec();
 
 export interface TestPeer {
   pc: RTCPeerConnection;

@@ -5,9 +5,10 @@
 // node's media engine over 127.0.0.1. Not recorded: a replay would grow for as long as the demo
 // runs. One that drops (or that staff end) goes on air again at the next check.
 import { join } from 'node:path';
-import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { RTCPeerConnection } from 'werift';
 import type { LiveCategory } from '../../../common/api/live';
 import { encodeLoop, readLoop, sendLoop, stillOf } from '../../media/h264-loop';
+import { h264Codec } from '../../media/werift-room';
 import type { UsersService } from '../users';
 import type { LiveService } from './service';
 
@@ -52,13 +53,6 @@ const LOOP_SECONDS = 12;
 const CHECK_MS = 15_000;
 /** A connection that is not up by then is given up on (and tried again at a later check). */
 const CONNECT_MS = 20_000;
-
-const H264 = new RTCRtpCodecParameters({
-  mimeType: 'video/H264',
-  clockRate: 90000,
-  rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
-  parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
-});
 
 interface OnAir {
   uid: number;
@@ -143,7 +137,7 @@ export class DemoLives {
     // The cards' cover: the middle of the loop, its centre cut to the cards' 3:4.
     await this.deps.live.setCover(uid, live.vid, still, COVER_BOX);
     const pc = new RTCPeerConnection({
-      codecs: { audio: [], video: [H264] },
+      codecs: { audio: [], video: [h264Codec()] },
       iceServers: [],
       iceAdditionalHostAddresses: ['127.0.0.1'],
       iceUseIpv6: false,

@@ -1,10 +1,5 @@
 // werift peers for the capacity bench: a synthetic publisher and cheap counting viewers.
-import {
-  RTCPeerConnection,
-  RtpHeader,
-  RtpPacket,
-  type RTCRtpTransceiver,
-} from 'werift';
+import { RTCPeerConnection, RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
 import { h264Codec } from '../../server/media/werift-room';
 
 export const H264 = h264Codec();

@@ -17,6 +17,12 @@ const OVERLAP_MS = 3000;
 const FIRST_OVERLAP = 10_000;
 const PEOPLE_MS = 1000;
 const LIVES_MS = 2000;
+/**
+ * Broadcasts checked between two yields to the event loop. With 10,000 on air, checking them all
+ * at once held a node for 11-69 ms every 2 s under load (every answer waiting, and every chat
+ * message, waited with it).
+ */
+const LIVES_SLICE = 1000;
 
 /**
  * Candidates looked at, as many times the results asked for: names that start with the query come
@@ -85,6 +91,8 @@ function wordMatch(name: string, w: string): 0 | 1 | 2 {
   return best;
 }
 
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A typo'd word's weight: one edit 0.6, two 0.4. */
 const typoRelevance = (edits: number) => 0.8 - 0.2 * edits;
 
@@ -109,13 +117,27 @@ export class SearchIndex {
   readonly #slotOfUid = new Map<number, number>();
 
   readonly #lives = new PrefixIndex();
+  /** Each broadcast's card as last read whole (its viewers, score and newcomer mark are below). */
   readonly #liveRows: (LiveFeedRow | undefined)[] = [];
   readonly #slotOfVid = new Map<string, number>();
   readonly #freeLiveSlots: number[] = [];
-  /** Each broadcast's card's change number as last read: only cards whose number moved are read again. */
-  readonly #liveSeqs = new Map<string, number>();
+  /**
+   * What moves all the time, kept as numbers by slot: a check that finds it moved writes a number
+   * (a new card object for each of thousands of broadcasts every 2 s was most of the check's
+   * time). `#shown` is the card as answers show it, made again when first asked after a move.
+   */
+  readonly #viewers: number[] = [];
+  readonly #scores: number[] = [];
+  readonly #newcomers: boolean[] = [];
+  readonly #shown: (LiveFeedRow | undefined)[] = [];
+  /** Each card's change number as last read: only cards whose number moved are read again. */
+  readonly #cardSeqs: number[] = [];
+  /** The check that last saw each slot on air (those not seen by the latest have ended). */
+  readonly #seen: number[] = [];
+  #checks = 0;
   /** Each host on air's broadcast. */
-  #liveOf = new Map<number, string>();
+  readonly #liveOf = new Map<number, string>();
+  readonly #livesSlice: number;
 
   /** Change numbers read, with when: each read starts where the one OVERLAP_MS ago had got to. */
   #positions: { at: number; seq: number }[] = [];
@@ -125,7 +147,13 @@ export class SearchIndex {
   #livesSyncing: Promise<void> | null = null;
   #stopped = false;
 
-  constructor(private readonly db: Db) {}
+  /** `livesSlice`: broadcasts checked between two yields to the event loop. */
+  constructor(
+    private readonly db: Db,
+    opts: { livesSlice?: number } = {},
+  ) {
+    this.#livesSlice = opts.livesSlice ?? LIVES_SLICE;
+  }
 
   /** Whether the first load is done (until then search asks the database). */
   get ready(): boolean {
@@ -270,35 +298,36 @@ export class SearchIndex {
 
   async #syncLives(): Promise<void> {
     const onAir = await searchFeedRepo.livesOnAir(this.db);
-    // Cards whose change number moved are read again; the others take what moves all the time
-    // (viewers, hot score, the newcomer mark) as numbers.
+    const check = ++this.#checks;
+    // Cards whose change number moved (or new ones) are read again; the others take what moves
+    // all the time (viewers, hot score, the newcomer mark) as numbers.
     const changed: string[] = [];
-    for (const b of onAir) {
-      if (this.#liveSeqs.get(b.vid) !== b.seq) {
+    for (let i = 0; i < onAir.length; i += 1) {
+      if (i > 0 && i % this.#livesSlice === 0) await yieldToLoop();
+      const b = onAir[i];
+      if (!b) continue;
+      const slot = this.#slotOfVid.get(b.vid);
+      if (slot === undefined || this.#cardSeqs[slot] !== b.seq) {
         changed.push(b.vid);
         continue;
       }
-      const slot = this.#slotOfVid.get(b.vid);
-      const row = slot === undefined ? undefined : this.#liveRows[slot];
-      // A new object, not an edit: rows are handed to answers that may still be kept.
-      if (
-        slot !== undefined &&
-        row &&
-        (row.viewers !== b.viewers || row.score !== b.score || row.newcomer !== b.newcomer)
-      )
-        this.#liveRows[slot] = { ...row, viewers: b.viewers, score: b.score, newcomer: b.newcomer };
+      this.#seen[slot] = check;
+      this.#move(slot, b);
     }
+    // What ended between the two reads is gone from the second, and is not seen by this check.
     const rows = changed.length > 0 ? await searchFeedRepo.livesByVid(this.db, changed) : [];
-    // What ended between the two reads is gone from the second, and from the first next time.
-    const live = new Set(onAir.map((b) => b.vid));
     for (const { seq, ...row } of rows) {
-      this.#liveSeqs.set(row.vid, seq);
       let slot = this.#slotOfVid.get(row.vid);
       if (slot === undefined) {
         slot = this.#freeLiveSlots.pop() ?? this.#liveRows.length;
         this.#slotOfVid.set(row.vid, slot);
       }
+      this.#cardSeqs[slot] = seq;
+      this.#seen[slot] = check;
       this.#liveRows[slot] = row;
+      this.#shown[slot] = undefined;
+      this.#move(slot, row);
+      this.#liveOf.set(row.uid, row.vid);
       const title = row.search_title;
       const text = title + SEP + row.search_host;
       if (this.#lives.text(slot) !== text)
@@ -307,22 +336,53 @@ export class SearchIndex {
           ...wordStarts(row.search_host, row.nickname).map((s) => s + title.length + 1),
         ]);
     }
+    let i = 0;
     for (const [vid, slot] of this.#slotOfVid) {
-      if (live.has(vid)) continue;
+      if (++i % this.#livesSlice === 0) await yieldToLoop();
+      if (this.#seen[slot] === check) continue;
+      const uid = this.#liveRows[slot]?.uid;
+      if (uid !== undefined && this.#liveOf.get(uid) === vid) this.#liveOf.delete(uid);
       this.#slotOfVid.delete(vid);
-      this.#liveSeqs.delete(vid);
       this.#liveRows[slot] = undefined;
+      this.#shown[slot] = undefined;
       this.#lives.set(slot, null, []);
       this.#freeLiveSlots.push(slot);
     }
-    const liveOf = new Map<number, string>();
-    for (const slot of this.#slotOfVid.values()) {
-      const row = this.#liveRows[slot];
-      if (row) liveOf.set(row.uid, row.vid);
-    }
-    this.#liveOf = liveOf;
     await this.#lives.flush();
     if (this.#lives.stale > 1000) await this.#lives.compact();
+  }
+
+  /** A broadcast's viewers, score and newcomer mark as just read (its shown card made again if they moved). */
+  #move(slot: number, b: { viewers: number; score: number; newcomer: boolean }): void {
+    if (
+      this.#viewers[slot] === b.viewers &&
+      this.#scores[slot] === b.score &&
+      this.#newcomers[slot] === b.newcomer
+    )
+      return;
+    this.#viewers[slot] = b.viewers;
+    this.#scores[slot] = b.score;
+    this.#newcomers[slot] = b.newcomer;
+    this.#shown[slot] = undefined;
+  }
+
+  /**
+   * A broadcast's card as answers show it. A new object whenever its numbers moved, never an
+   * edit: answers kept for a few seconds hold the one they were made with.
+   */
+  #card(slot: number): LiveFeedRow | undefined {
+    const shown = this.#shown[slot];
+    if (shown) return shown;
+    const row = this.#liveRows[slot];
+    if (!row) return undefined;
+    const card = {
+      ...row,
+      viewers: this.#viewers[slot] ?? row.viewers,
+      score: this.#scores[slot] ?? row.score,
+      newcomer: this.#newcomers[slot] ?? row.newcomer,
+    };
+    this.#shown[slot] = card;
+    return card;
   }
 
   /** People for a query, ranked: `limit` of them from `offset`. */
@@ -388,9 +448,9 @@ export class SearchIndex {
       const row = this.#liveRows[slot];
       if (!row) continue;
       const rel = Math.max(relevance(row.search_title, q, words), relevance(row.search_host, q, words));
-      hits.push({ slot, rank: rel + 0.1 * row.score, exact: false, key: slot });
+      hits.push({ slot, rank: rel + 0.1 * (this.#scores[slot] ?? 0), exact: false, key: slot });
     }
     hits.sort(byRank);
-    return hits.slice(offset, offset + limit).flatMap(({ slot }) => this.#liveRows[slot] ?? []);
+    return hits.slice(offset, offset + limit).flatMap(({ slot }) => this.#card(slot) ?? []);
   }
 }

@@ -6,6 +6,7 @@ import { signedInPerson } from '../../testing/auth';
 import { createTestDb, type TestDb } from '../../testing/db';
 import { makeLive, makeUsers, recountFollows } from '../../testing/people';
 import { foldedLength } from './fold';
+import { SearchIndex } from './search-index';
 import { searchFeedRepo } from './search-repo';
 import { SearchService } from './search-service';
 
@@ -212,6 +213,46 @@ describe('the in-memory index follows the database', () => {
     await service.index.sync();
     expect((await search('changed aft')).people.list[0]?.live).toBeNull();
     expect((await search('moonlit sess')).lives.list).toEqual([]);
+  });
+  it('checks what is on air a slice at a time, and misses no move, no end and no new broadcast', async () => {
+    const hosts: { uid: number; vid: string }[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const { uid } = await person(`Slicer Host ${i}`);
+      const vid = await makeLive(testDb.db, uid);
+      await testDb.db.query('UPDATE lives SET title = $2 WHERE vid = $1', [vid, `Sliced show ${i}`]);
+      hosts.push({ uid, vid });
+    }
+    // Two broadcasts between yields: every slice boundary falls among these five.
+    const index = new SearchIndex(testDb.db, { livesSlice: 2 });
+    await index.load();
+    const shows = () => index.lives('sliced show', 20, 0);
+    expect(
+      shows()
+        .map((l) => l.vid)
+        .sort(),
+    ).toEqual(hosts.map((h) => h.vid).sort());
+    await testDb.db.query(
+      'UPDATE lives SET viewers = 100 + i FROM unnest($1::text[]) WITH ORDINALITY AS v(vid, i) WHERE lives.vid = v.vid',
+      [hosts.map((h) => h.vid)],
+    );
+    await testDb.db.query("UPDATE lives SET status = 'ended', ended_at = now() WHERE vid = $1", [
+      hosts[2]?.vid,
+    ]);
+    const late = await person('Slicer Host Late');
+    const lateVid = await makeLive(testDb.db, late.uid);
+    await testDb.db.query("UPDATE lives SET title = 'Sliced show late' WHERE vid = $1", [lateVid]);
+    await index.sync();
+    const viewers = Object.fromEntries(shows().map((l) => [l.vid, l.viewers]));
+    expect(viewers).toEqual({
+      [hosts[0]?.vid ?? '']: 101,
+      [hosts[1]?.vid ?? '']: 102,
+      [hosts[3]?.vid ?? '']: 104,
+      [hosts[4]?.vid ?? '']: 105,
+      [lateVid]: 0,
+    });
+    expect(index.people('slicer host 2', 1, 0)[0]).toMatchObject({ uid: hosts[2]?.uid, live: null });
+    expect(index.people('slicer host 3', 1, 0)[0]).toMatchObject({ uid: hosts[3]?.uid, live: hosts[3]?.vid });
+    expect(index.people('slicer host late', 1, 0)[0]).toMatchObject({ live: lateVid });
   });
 });
 

@@ -19,7 +19,7 @@ const PEOPLE_MS = 1000;
 const LIVES_MS = 2000;
 /**
  * Broadcasts checked between two yields to the event loop. With 10,000 on air, checking them all
- * at once held a node for 11-69 ms every 2 s under load (every answer waiting, and every chat
+ * at once held a node for 12-69 ms every 2 s under load (every answer waiting, and every chat
  * message, waited with it).
  */
 const LIVES_SLICE = 1000;

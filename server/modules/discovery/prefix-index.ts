@@ -11,6 +11,8 @@
 // an older one are skipped by searches (their runs stay sorted by the text they were sorted by)
 // and dropped by the next merge.
 
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+
 /** An entry as one number: slot, version and the offset where the search starts. */
 const OFFSETS = 256;
 const VERSIONS = 65_536;
@@ -279,7 +281,7 @@ export class PrefixIndex {
         keys[2 * k + 1] = run.keys[2 * at + 1] ?? 0;
         k += 1;
       }
-      if (++steps % this.#slice === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (++steps % this.#slice === 0) await yieldToLoop();
     }
     return { entries: entries.slice(0, k), keys: keys.slice(0, 2 * k) };
   }

@@ -3,6 +3,7 @@
 // change number (migration 028) moved, and the broadcasts on air every two seconds. PostgreSQL
 // stays the one source: this is what it says, kept where a query costs microseconds. Ranking is
 // the one search-repo.ts does in SQL (relevance, then popularity), on what is kept here.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Db } from '../../db/client';
 import type { RankRow } from './repo';
 import { fold, wordStarts } from './fold';
@@ -90,8 +91,6 @@ function wordMatch(name: string, w: string): 0 | 1 | 2 {
   }
   return best;
 }
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A typo'd word's weight: one edit 0.6, two 0.4. */
 const typoRelevance = (edits: number) => 0.8 - 0.2 * edits;
